@@ -1,0 +1,3 @@
+from axag.cli import main
+
+main()

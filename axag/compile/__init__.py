@@ -1,0 +1,1 @@
+"""COMPILE stage: annotation model -> tool contracts -> target documents."""

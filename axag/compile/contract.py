@@ -1,0 +1,43 @@
+"""`ToolContract`: everything compile knows about one tool (SPEC §9.2). Targets are thin mappings of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class ManifestParam:
+    """What the manifest target (§9.9) needs about one parameter beyond its compiled schema."""
+
+    name: str
+    required: bool
+    harvested_only: bool  # source "harvested:html"
+
+
+@dataclass
+class ToolContract:
+    """One compiled tool.
+
+    ``tool`` is the complete MCP Tool object of SPEC §9.2-§9.6 (keys in output order:
+    name, title, description, inputSchema, annotations, _meta), with ``_meta["org.axag/action"]["sources"]``.
+    The other fields carry what non-MCP targets need and what the MCP object cannot hold.
+    """
+
+    tool: dict[str, Any]
+    declared_description: str | None = None  # whitespace-collapsed axag-description, if declared
+    declared_required_parameters: bool = False  # axag-required-parameters declared (possibly [])
+    params: list[ManifestParam] = field(default_factory=list)  # in property order
+    # sources as (file relative to compile root, line, column), sorted
+    sources: list[tuple[str, int, int]] = field(default_factory=list)
+    # declared-ness flags needed by the manifest's conformance (§9.9)
+    declared: frozenset[str] = frozenset()  # longhand attribute names declared on the element (valid ones)
+
+    @property
+    def name(self) -> str:
+        return str(self.tool["name"])
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = self.tool["_meta"]["org.axag/action"]
+        return meta

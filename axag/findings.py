@@ -1,0 +1,149 @@
+"""Findings, fixes and rule metadata: the plain data every consumer shares."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+class Level(str, Enum):
+    BASIC = "basic"
+    INTERMEDIATE = "intermediate"
+    FULL = "full"
+
+    @property
+    def rank(self) -> int:
+        return {"basic": 0, "intermediate": 1, "full": 2}[self.value]
+
+
+class Fixable(str, Enum):
+    NEVER = "never"
+    SOMETIMES = "sometimes"
+    ALWAYS = "always"
+
+
+def full_code(code: int) -> str:
+    """``6`` -> ``AXAG-LINT-006``."""
+    return f"AXAG-LINT-{code:03d}"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """Everything known about a rule; the single source for `axag rule`, SARIF, config validation."""
+
+    code: int
+    name: str
+    severity: Severity  # default severity (the first one for I/W and E/W rules)
+    level: Level | None  # None for compile-only rules (145, 146) and run diagnostics
+    compile_check: bool
+    fix: Fixable
+    message: str  # the (first) message template
+    trigger: str = ""
+    off_by_default: bool = False
+    fails: str = ""  # failing example (HTML)
+    passes: str = ""  # passing example (HTML)
+    can_disable: bool = True
+    needs: str | None = None  # "manifest" | "enforced-intents"
+
+    @property
+    def id(self) -> str:
+        return full_code(self.code)
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace decoded-text offsets ``[start, end)`` by ``content``; positions are 1-based, end exclusive."""
+
+    start: int
+    end: int
+    content: str
+    start_line: int = 0
+    start_column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    description: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One diagnostic. ``path`` is the display path (relative to the cwd, POSIX separators);
+    ``repo_path`` is relative to the repository root (machine formats, fingerprints)."""
+
+    code: int
+    severity: Severity
+    message: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    name: str = ""
+    repo_path: str = ""
+    attribute: str | None = None
+    anchor: str = ""
+    help: str | None = None
+    fix: Fix | None = None
+    fingerprint: str = ""
+    # (line number, text) pairs: one line before, the span's lines, one line after (for `full`).
+    context: tuple[tuple[int, str], ...] = ()
+    # Offsets into the decoded text (for fixes and suppressions); not part of any output.
+    start: int = 0
+    end: int = 0
+    # Set when the finding is suppressed: "inSource" or "external" (baseline), with the reason.
+    suppression: str | None = None
+    justification: str = ""
+
+    @property
+    def id(self) -> str:
+        return full_code(self.code)
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix is not None
+
+    def sort_key(self) -> tuple[str, int, int, int]:
+        return (self.path, self.line, self.column, self.code)
+
+
+def fingerprint(code: int, repo_path: str, anchor: str, attribute: str | None, occurrence: int) -> str:
+    """SPEC §13.3: first 16 hex digits of SHA-256 over the parts joined by U+001F."""
+    text = "\x1f".join([full_code(code), repo_path, anchor, attribute or "", str(occurrence)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class RunReport:
+    """What a lint (or compile diagnostics) run hands to reporters."""
+
+    findings: list[Finding] = field(default_factory=list)  # unsuppressed, sorted
+    suppressed: list[Finding] = field(default_factory=list)  # inline or baseline suppressed
+    rules: list[RuleInfo] = field(default_factory=list)  # the selected rules, sorted by code
+    files: int = 0
+    fixed: int = 0
+    baseline_stale: int = 0
+    exit_code: int = 0
+    tool_version: str = ""
+
+    def counts(self) -> dict[str, int]:
+        out = {"errors": 0, "warnings": 0, "infos": 0, "fixable": 0}
+        for f in self.findings:
+            out[{"error": "errors", "warning": "warnings", "info": "infos"}[f.severity.value]] += 1
+            if f.fix is not None:
+                out["fixable"] += 1
+        return out

@@ -1,0 +1,49 @@
+"""Spans (offsets into decoded text) and their 1-based line/column positions."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Half-open range ``[start, end)`` of code-point offsets into a file's decoded text."""
+
+    start: int
+    end: int
+
+
+class LineIndex:
+    """Maps code-point offsets to 1-based (line, column); LF, CRLF and lone CR break lines."""
+
+    __slots__ = ("text", "starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        self.starts = starts
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return line + 1, offset - self.starts[line] + 1
+
+    def offset(self, line: int, column: int) -> int:
+        return self.starts[line - 1] + column - 1
+
+    def line_count(self) -> int:
+        return len(self.starts)
+
+    def line_text(self, line: int) -> str:
+        """Text of a 1-based line without its line break."""
+        start = self.starts[line - 1]
+        end = self.starts[line] if line < len(self.starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+    def line_ending(self) -> str:
+        m = _LINE_BREAK.search(self.text)
+        return m.group(0) if m else "\n"

@@ -1,0 +1,252 @@
+"""The AXAG 1.1 vocabulary (SPEC §2, §3): attribute table, enumerations, patterns, did-you-mean.
+
+This module is the single definition of the vocabulary; every other module reads it from here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+# ---------------------------------------------------------------- enumerations (§2.4)
+ACTION_TYPES: Final = ("read", "write", "delete", "navigate")
+RISK_LEVELS: Final = ("none", "low", "medium", "high", "critical")
+SCOPES: Final = ("public", "user", "tenant", "global")
+TENANT_BOUNDARIES: Final = ("strict", "relaxed")
+PARAMETER_TYPES: Final = ("string", "number", "integer", "boolean", "array", "object")
+FORMATS: Final = ("email", "uri", "url", "date", "date-time", "datetime", "time", "uuid", "ipv4", "ipv6", "hostname")
+FORMAT_ALIASES: Final = {"url": "uri", "datetime": "date-time"}
+LINT_LEVELS: Final = ("basic", "intermediate", "full")
+LEGACY_ACTION_TYPES: Final = ("create", "mutate")
+
+ENUMS: Final[dict[str, tuple[str, ...]]] = {
+    "action_type": ACTION_TYPES,
+    "risk_level": RISK_LEVELS,
+    "scope": SCOPES,
+    "tenant_boundary": TENANT_BOUNDARIES,
+    "parameter_type": PARAMETER_TYPES,
+    "parameter_format": FORMATS,
+}
+
+# ---------------------------------------------------------------- identifiers (§3.5)
+INTENT_RE: Final = re.compile(r"[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*")
+ENTITY_RE: Final = re.compile(r"[a-z][a-z0-9_]*")
+TOOL_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
+PARAM_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+WORKFLOW_ID_RE: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
+POSITIVE_INT_RE: Final = re.compile(r"[1-9][0-9]*")
+NONNEG_INT_RE: Final = re.compile(r"[0-9]+")
+VERSION_RE: Final = re.compile(r"[0-9]+\.[0-9]+(\.[0-9]+)?")
+RATE_RE: Final = re.compile(r"(?P<count>[1-9][0-9]*)/(?P<period>[a-z]+)")
+COOLDOWN_RE: Final = re.compile(r"(?P<n>[0-9]+)(?P<unit>ms|s|m|h|d)")
+PLACEHOLDER_RE: Final = re.compile(r"\{\{ *([A-Za-z_][A-Za-z0-9_]{0,63}) *\}\}")
+
+RATE_PERIODS: Final = {
+    "second": "second", "seconds": "second", "s": "second",
+    "minute": "minute", "minutes": "minute", "m": "minute",
+    "hour": "hour", "hours": "hour", "h": "hour",
+    "day": "day", "days": "day", "d": "day",
+}
+PERIOD_SECONDS: Final = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+COOLDOWN_MS: Final = {"ms": 1, "s": 1000, "m": 60000, "h": 3600000, "d": 86400000}
+
+
+def is_param_name(name: str) -> bool:
+    return bool(PARAM_NAME_RE.fullmatch(name)) and not name.startswith("_axag")
+
+
+# ---------------------------------------------------------------- attribute table (§2.2)
+# kind: how the value is read (§3); category: action | context | control | macro
+@dataclass(frozen=True, slots=True)
+class AttrSpec:
+    name: str
+    kind: str
+    category: str = "action"
+    enum: str | None = None  # key of ENUMS for kind "enum"
+
+
+def _a(name: str, kind: str, category: str = "action", enum: str | None = None) -> AttrSpec:
+    return AttrSpec(name, kind, category, enum)
+
+
+ATTRIBUTES: Final[dict[str, AttrSpec]] = {
+    s.name: s
+    for s in (
+        _a("axag", "macro", "macro"),
+        _a("axag-intent", "intent"),
+        _a("axag-entity", "entity"),
+        _a("axag-action-type", "enum", enum="action_type"),
+        _a("axag-description", "text"),
+        _a("axag-operation-id", "tool_name"),
+        _a("axag-required-parameters", "param_list"),
+        _a("axag-optional-parameters", "param_list"),
+        _a("axag-params-from", "params_from"),
+        _a("axag-schema", "schema_ref"),
+        _a("axag-parameter", "param_name", "control"),
+        _a("axag-parameter-type", "enum", "control", enum="parameter_type"),
+        _a("axag-parameter-required", "boolean", "control"),
+        _a("axag-parameter-description", "text", "control"),
+        _a("axag-parameter-format", "enum", "control", enum="parameter_format"),
+        _a("axag-parameter-enum", "json_array", "control"),
+        _a("axag-parameter-const", "json_or_text", "control"),
+        _a("axag-parameter-default", "json_or_text", "control"),
+        _a("axag-parameter-examples", "json_array", "control"),
+        _a("axag-parameter-min", "number", "control"),
+        _a("axag-parameter-max", "number", "control"),
+        _a("axag-parameter-exclusive-min", "number", "control"),
+        _a("axag-parameter-exclusive-max", "number", "control"),
+        _a("axag-parameter-multiple-of", "number", "control"),
+        _a("axag-parameter-min-length", "nonneg_int", "control"),
+        _a("axag-parameter-max-length", "nonneg_int", "control"),
+        _a("axag-parameter-min-items", "nonneg_int", "control"),
+        _a("axag-parameter-max-items", "nonneg_int", "control"),
+        _a("axag-parameter-unique-items", "boolean", "control"),
+        _a("axag-parameter-pattern", "regex", "control"),
+        _a("axag-parameter-items", "json_object", "control"),
+        _a("axag-preconditions", "string_array"),
+        _a("axag-postconditions", "string_array"),
+        _a("axag-side-effects", "string_array"),
+        _a("axag-risk-level", "enum", enum="risk_level"),
+        _a("axag-confirmation-required", "boolean"),
+        _a("axag-confirmation-message", "text"),
+        _a("axag-approval-required", "boolean"),
+        _a("axag-approval-roles", "string_array"),
+        _a("axag-approval-count", "positive_int"),
+        _a("axag-idempotent", "boolean"),
+        _a("axag-async", "boolean"),
+        _a("axag-rate-limit", "rate"),
+        _a("axag-cooldown", "duration"),
+        _a("axag-scope", "enum", "context", enum="scope"),
+        _a("axag-tenant-boundary", "enum", "context", enum="tenant_boundary"),
+        _a("axag-required-roles", "string_array", "context"),
+        _a("axag-role-escalation", "boolean"),
+        _a("axag-visible", "boolean"),
+        _a("axag-operable", "boolean"),
+        _a("axag-operability-reason", "text"),
+        _a("axag-workflow-id", "workflow_id"),
+        _a("axag-workflow-step", "positive_int"),
+        _a("axag-workflow-total-steps", "positive_int"),
+        _a("axag-workflow-next", "intent_ref"),
+        _a("axag-workflow-previous", "intent_ref"),
+        _a("axag-version", "version"),
+        _a("axag-since", "version"),
+        _a("axag-deprecated", "boolean"),
+        _a("axag-deprecated-replacement", "intent_ref"),
+    )
+}
+
+CONTEXT_ATTRIBUTES: Final = ("axag-scope", "axag-tenant-boundary", "axag-required-roles")
+ACTION_ATTRIBUTES: Final = tuple(n for n, s in ATTRIBUTES.items() if s.category == "action")
+CONTROL_ATTRIBUTES: Final = tuple(n for n, s in ATTRIBUTES.items() if s.category == "control")
+TEXT_ATTRIBUTES: Final = tuple(n for n, s in ATTRIBUTES.items() if s.kind == "text")
+BOOLEAN_ATTRIBUTES: Final = tuple(n for n, s in ATTRIBUTES.items() if s.kind == "boolean")
+
+# §2.3
+LEGACY_CONSTRAINTS: Final = "axag-constraints"
+REMOVED_ATTRIBUTES: Final = ("axag-tenant-context", "axag-cross-tenant")
+SKIP_ATTRIBUTE: Final = "axag-skip"
+EXTENSION_PREFIX: Final = "axag-x-"
+NON_VOCABULARY: Final = (LEGACY_CONSTRAINTS, *REMOVED_ATTRIBUTES, SKIP_ATTRIBUTE)
+
+
+def is_annotation_name(lower_name: str) -> bool:
+    return lower_name == "axag" or lower_name.startswith("axag-")
+
+
+# ---------------------------------------------------------------- parameter object keys (§4.2)
+PARAMETER_KEYS: Final = (
+    "name", "type", "description", "format", "enum", "const", "default", "examples",
+    "min", "max", "exclusiveMin", "exclusiveMax", "multipleOf", "minLength", "maxLength",
+    "pattern", "items", "minItems", "maxItems", "uniqueItems", "properties", "required",
+)
+KEY_TO_KEYWORD: Final = {
+    "min": "minimum", "max": "maximum", "exclusiveMin": "exclusiveMinimum",
+    "exclusiveMax": "exclusiveMaximum",
+}
+# §4.10: property schema key order
+SCHEMA_KEY_ORDER: Final = (
+    "type", "description", "format", "enum", "const", "default", "examples", "minimum",
+    "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
+    "pattern", "items", "minItems", "maxItems", "uniqueItems", "properties", "required",
+    "additionalProperties",
+)
+
+# ---------------------------------------------------------------- did-you-mean (§2.5)
+ATTRIBUTE_ALIASES: Final = {
+    "axag-risk": "axag-risk-level",
+    "axag-action": "axag-action-type",
+    "axag-type": "axag-action-type",
+    "axag-confirm": "axag-confirmation-required",
+    "axag-roles": "axag-approval-roles",
+    "axag-tenant": "axag-tenant-boundary",
+    "axag-params": "axag-required-parameters",
+    "axag-rate": "axag-rate-limit",
+}
+PARAMETER_KEY_ALIASES: Final = {
+    "minimum": "min", "maximum": "max", "exclusiveMinimum": "exclusiveMin",
+    "exclusiveMaximum": "exclusiveMax", "min_length": "minLength", "max_length": "maxLength",
+    "min_items": "minItems", "max_items": "maxItems", "multiple_of": "multipleOf",
+    "unique_items": "uniqueItems",
+}
+
+
+def levenshtein(a: str, b: str) -> int:
+    if a == b:
+        return 0
+    if len(a) < len(b):
+        a, b = b, a
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def did_you_mean(name: str, candidates: tuple[str, ...] | list[str], aliases: dict[str, str] | None = None) -> str | None:
+    """SPEC §2.5: alias table, then the only proper-prefix candidate, then the nearest within
+    ``max(2, len(name)//5)`` edits (ties: first listed)."""
+    if aliases and name in aliases:
+        return aliases[name]
+    prefixed = [c for c in candidates if c.startswith(name) and c != name]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    best: str | None = None
+    best_d = max(2, len(name) // 5) + 1
+    for c in candidates:
+        d = levenshtein(name, c)
+        if d < best_d:
+            best, best_d = c, d
+    return best
+
+
+def attribute_suggestion(lower_name: str) -> str | None:
+    return did_you_mean(lower_name, tuple(ATTRIBUTES), ATTRIBUTE_ALIASES)
+
+
+# ---------------------------------------------------------------- misc helpers (§3.1, §3.5)
+_WS_RUN: Final = re.compile(r"[ \t\n\r\f]+")
+
+
+def collapse_ws(text: str) -> str:
+    return _WS_RUN.sub(" ", text).strip(" ")
+
+
+def snake_case(name: str) -> str:
+    """SPEC §3.5 snake_case normalisation; "" means no name."""
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    s = re.sub(r"([A-Z])(?=[A-Z][a-z])", r"\1_", s)
+    s = re.sub(r"[^A-Za-z0-9]+", "_", s).strip("_").lower()
+    if s and s[0].isdigit():
+        s = "_" + s
+    return s
+
+
+def humanise_intent(intent: str) -> str:
+    """``cart.add_item`` -> ``Cart Add Item``."""
+    words: list[str] = []
+    for part in intent.split(".", 1):
+        words.extend(w[:1].upper() + w[1:] for w in part.replace("_", " ").split())
+    return " ".join(words)
