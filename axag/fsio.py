@@ -1,0 +1,105 @@
+"""WRITE: the only place outputs reach the file system (atomic replace, create-only, --check)."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from axag.errors import InputError
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, keep_mode: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically: temp file in the same directory, flush, fsync, rename.
+
+    The target either keeps its old content or gets the complete new one. An existing file's
+    permission bits are kept. Raises ``InputError`` (exit 2) on OS errors, leaving the target untouched.
+    """
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    directory = target.parent if str(target.parent) else Path(".")
+    mode: int | None = None
+    try:
+        st = os.stat(target)
+        mode = stat.S_IMODE(st.st_mode)
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    tmp_name = ""
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(payload)
+                fh.flush()
+                os.fsync(fh.fileno())
+            if keep_mode and mode is not None:
+                os.chmod(tmp_name, mode)
+            elif mode is None:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(tmp_name, 0o666 & ~umask)
+            os.replace(tmp_name, target)
+            tmp_name = ""
+        finally:
+            if tmp_name:
+                try:
+                    os.unlink(tmp_name)
+                except OSError:
+                    pass
+        _fsync_dir(directory)
+    except OSError as exc:
+        raise InputError(f"cannot write {target}: {exc.strerror or exc}") from exc
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def create_only(path: str | os.PathLike[str], data: str) -> bool:
+    """Create ``path`` with ``data`` unless it exists (user-owned files). Returns True when created."""
+    target = Path(path)
+    if target.exists():
+        return False
+    write_atomic(target, data)
+    return True
+
+
+def normalise_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n")
+
+
+def check(path: str | os.PathLike[str], data: str, *, max_lines: int = 50) -> tuple[bool, str]:
+    """Compare ``data`` with the file at ``path`` (CRLF == LF). Returns (up_to_date, short unified diff)."""
+    target = Path(path)
+    try:
+        old = target.read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return False, f"{target} is missing\n"
+    except OSError as exc:
+        raise InputError(f"cannot read {target}: {exc.strerror or exc}") from exc
+    if normalise_newlines(old) == normalise_newlines(data):
+        return True, ""
+    diff = list(
+        difflib.unified_diff(
+            normalise_newlines(old).splitlines(keepends=True),
+            normalise_newlines(data).splitlines(keepends=True),
+            fromfile=f"{target} (committed)",
+            tofile=f"{target} (compiled)",
+        )
+    )
+    if len(diff) > max_lines:
+        diff = diff[:max_lines] + [f"... ({len(diff) - max_lines} more diff lines)\n"]
+    return False, "".join(line if line.endswith("\n") else line + "\n" for line in diff)
