@@ -20,7 +20,7 @@ class Span:
 class LineIndex:
     """Maps code-point offsets to 1-based (line, column); LF, CRLF and lone CR break lines."""
 
-    __slots__ = ("text", "starts")
+    __slots__ = ("starts", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
