@@ -296,7 +296,7 @@ def _str_tuple(value: Any, what: str) -> tuple[str, ...]:
 def _tool_list(doc: Any) -> list[dict[str, Any]]:
     if not isinstance(doc, dict) or not isinstance(doc.get("tools"), list):
         raise GuardSpecError("not an MCP tools document: no \"tools\" array")
-    tools = doc["tools"]
+    tools: list[dict[str, Any]] = doc["tools"]
     for t in tools:
         if not isinstance(t, dict) or not isinstance(t.get("name"), str):
             raise GuardSpecError("every tool must be an object with a string \"name\"")
