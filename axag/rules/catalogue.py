@@ -6,6 +6,7 @@ Generated once from the SPEC tables and maintained by hand; the single source of
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from axag.findings import Fixable, Level, RuleInfo, Severity
@@ -221,7 +222,7 @@ _ALL = (
         False,
         Fixable.NEVER,
         "effective scope ≠ `tenant`; an approval or required role matches `^tenant_` (any case)",
-        ('Role "{role}" suggests tenant scope but scope is {scope | not declared}',),
+        ('Role "{role}" suggests tenant scope but scope is {scope}',),
     ),
     _r(
         17,
@@ -575,7 +576,7 @@ _ALL = (
         True,
         Fixable.SOMETIMES,
         "format not in enum",
-        ('Parameter "{p}": unknown format "{v}"[; did you mean …]',),
+        ('Parameter "{p}": unknown format "{v}"[; did you mean "{s}"?]',),
         fix_note="§4.5",
     ),
     _r(
@@ -960,3 +961,27 @@ def lookup(code_or_name: str) -> RuleMeta | None:
     if s.isdigit():
         return RULES.get(int(s))
     return BY_NAME.get(s.lower())
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+_OPTIONAL = re.compile(r"\[(; [^\]]*| \([^\]]*)\]")
+
+
+def format_message(code: int, index: int = 0, **args: object) -> str:
+    """Render message template ``index`` of rule ``code``.
+
+    ``{name}`` placeholders take ``args``; an optional segment ``[; …]`` / ``[ (…)]`` is kept only when
+    every placeholder in it has a non-None value (a segment without placeholders needs ``opt=True``).
+    """
+    meta = RULES[code]
+    template = meta.messages[index] if meta.messages else meta.info.trigger
+
+    def optional(m: re.Match[str]) -> str:
+        body = m.group(1)
+        names = _PLACEHOLDER.findall(body)
+        if names:
+            return body if all(args.get(n) is not None for n in names) else ""
+        return body if args.get("opt") else ""
+
+    template = _OPTIONAL.sub(optional, template)
+    return _PLACEHOLDER.sub(lambda m: str(args[m.group(1)]) if m.group(1) in args else m.group(0), template)

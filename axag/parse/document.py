@@ -1,0 +1,258 @@
+"""PARSE: one lxml parse per file plus the raw start-tag scan for positions (SPEC §14.2).
+
+`parse_source` returns a `ParsedFile`: the lxml tree, the annotated elements (attributes with
+name/value spans, decoded values, duplicate and dynamic flags), and lazy lookups for any other element.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml import etree
+
+from axag.parse.entities import decode_attribute
+from axag.parse.templates import blank_template_tags, is_dynamic_value
+from axag.parse.tokenizer import RawAttr, RawTag, find_annotated_tags, scan_tag
+from axag.source import SourceText
+from axag.spans import LineIndex, Span
+from axag.vocabulary import is_annotation_name
+
+_PARSER = etree.HTMLParser(recover=True, remove_comments=False, huge_tree=True, default_doctype=False)
+
+# lxml element type (HtmlElement-like); kept as Any so callers need no lxml typing.
+LxmlElement = Any
+
+
+@dataclass(slots=True)
+class Attr:
+    """One annotation attribute occurrence as written in the source."""
+
+    name: str  # meaning name: lower-cased (vue bindings without ':'/'v-bind:')
+    written: str  # as written
+    value: str  # decoded value ("" when valueless)
+    raw: str  # raw source text of the value
+    quote: str | None  # '"', "'", "" (unquoted), None (valueless)
+    name_span: Span
+    value_span: Span  # inside the quotes; an empty span at the name's end when valueless
+    offsets: list[int] | None = None  # decoded index -> raw index (None = identity)
+    dynamic: bool = False
+    closed: bool = True  # quoted value with its closing quote
+
+    @property
+    def valueless(self) -> bool:
+        return self.quote is None
+
+    def value_sub_span(self, start: int, end: int) -> Span:
+        """Source span of decoded value characters ``[start, end)``."""
+        base = self.value_span.start
+        if self.offsets is None:
+            return Span(base + start, base + end)
+        last = len(self.offsets) - 1
+        s = self.offsets[min(max(start, 0), last)]
+        e = self.offsets[min(max(end, 0), last)] if end > start else s
+        return Span(base + s, base + e)
+
+
+@dataclass(slots=True)
+class Element:
+    """An element that rules look at: annotated ones always, others on demand."""
+
+    tag: str
+    el: LxmlElement | None
+    start: int  # offset of '<'
+    tag_span: Span  # the tag name after '<'
+    end: int  # end of the start tag
+    attrs: list[Attr] = field(default_factory=list)  # annotation attributes in source order
+    first: dict[str, Attr] = field(default_factory=dict)  # first occurrence per meaning name
+    duplicates: list[Attr] = field(default_factory=list)
+    raw: RawTag | None = None
+    matched: bool = True  # False when no raw start tag could be matched (position from lxml)
+
+    def get(self, name: str) -> str | None:
+        """A non-annotation attribute from the lxml element (lower-case name)."""
+        if self.el is None:
+            return None
+        v = self.el.get(name)
+        return None if v is None else str(v)
+
+    def has(self, name: str) -> bool:
+        return self.el is not None and self.el.get(name) is not None
+
+
+@dataclass
+class ParsedFile:
+    src: SourceText
+    text: str  # the text positions refer to (template constructs in start tags blanked)
+    root: LxmlElement | None
+    elements: list[Element]  # annotated elements in document order
+    lines: LineIndex
+    dynamic_ranges: list[tuple[int, int]] = field(default_factory=list)
+    _by_el: dict[Any, Element] = field(default_factory=dict)
+
+    def element_of(self, el: LxmlElement) -> Element:
+        """The `Element` for an lxml element (annotated ones from the scan, others located on demand)."""
+        found = self._by_el.get(el)
+        if found is not None:
+            return found
+        made = locate_element(self, el)
+        self._by_el[el] = made
+        return made
+
+    def is_annotated(self, el: LxmlElement) -> bool:
+        e = self._by_el.get(el)
+        return e is not None and bool(e.attrs)
+
+
+def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int, int]]) -> Attr | None:
+    written = ra.written
+    low = written.lower()
+    bound = False
+    if kind == "vue":
+        if low.startswith(":"):
+            low, bound = low[1:], True
+        elif low.startswith("v-bind:"):
+            low, bound = low[7:], True
+    if not is_annotation_name(low):
+        return None
+    raw_value = text[ra.value_start:ra.value_end]
+    value, offsets = decode_attribute(raw_value) if ra.quote is not None else ("", None)
+    dynamic = bound
+    if not dynamic and ra.quote is not None:
+        dyn, unwrapped = is_dynamic_value(value, kind, low)
+        if dyn:
+            dynamic = True
+        elif unwrapped != value:
+            value, offsets = unwrapped, None  # escaped placeholders unwrapped; positions approximate
+    if not dynamic and dyn_ranges:
+        for a, b in dyn_ranges:
+            if a <= ra.name_start < b:
+                dynamic = True
+                break
+    return Attr(
+        name=low,
+        written=written,
+        value=value,
+        raw=raw_value,
+        quote=ra.quote,
+        name_span=Span(ra.name_start, ra.name_end),
+        value_span=Span(ra.value_start, ra.value_end),
+        offsets=offsets,
+        dynamic=dynamic,
+        closed=ra.closed,
+    )
+
+
+def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
+                     dyn_ranges: list[tuple[int, int]]) -> Element:
+    e = Element(tag=tag.tag, el=el, start=tag.start, tag_span=Span(tag.name_start, tag.name_end),
+                end=tag.end, raw=tag)
+    for ra in tag.attrs:
+        a = _attr_from_raw(text, ra, kind, dyn_ranges)
+        if a is None:
+            continue
+        e.attrs.append(a)
+        if a.name in e.first:
+            e.duplicates.append(a)
+        else:
+            e.first[a.name] = a
+    return e
+
+
+def parse_source(src: SourceText) -> ParsedFile:
+    """Parse one decoded file. Raises nothing for malformed markup; returns root None when lxml
+    produced no document (the caller reports 192)."""
+    text = src.text
+    dyn_ranges: list[tuple[int, int]] = []
+    if src.kind != "html":
+        text, dyn_ranges = blank_template_tags(text, src.kind)
+    lines = LineIndex(text)
+    lo, hi = (src.window if src.window is not None else (0, len(text)))
+    if src.kind == "vue":
+        # parse only the template section, padded so that lxml line numbers stay those of the file
+        prefix = re.sub(r"[^\r\n]", " ", text[:lo])
+        parse_text = prefix + text[lo:hi]
+    else:
+        parse_text = text
+    root = _parse_tree(parse_text)
+    raw_tags = find_annotated_tags(text, lo, hi)
+    pf = ParsedFile(src=src, text=text, root=root, elements=[], lines=lines, dynamic_ranges=dyn_ranges)
+    if not raw_tags:
+        return pf
+    # match raw tags to lxml elements by (tag, line of the start tag's end), in document order
+    buckets: dict[tuple[str, int], list[Any]] = defaultdict(list)
+    if root is not None:
+        wanted = {t.tag for t in raw_tags}
+        for el in root.iter(*wanted):
+            buckets[(el.tag, el.sourceline or 0)].append(el)
+        for b in buckets.values():
+            b.reverse()
+    used: set[Any] = set()
+    for tag in raw_tags:
+        line = lines.position(max(tag.end - 1, tag.start))[0]
+        el = None
+        bucket = buckets.get((tag.tag, line))
+        while bucket:
+            cand = bucket.pop()
+            if cand not in used:
+                el = cand
+                break
+        if el is not None:
+            used.add(el)
+        element = element_from_raw(text, tag, el, src.kind, dyn_ranges)
+        element.matched = el is not None
+        pf.elements.append(element)
+        if el is not None:
+            pf._by_el[el] = element
+    return pf
+
+
+def _parse_tree(text: str) -> Any:
+    if not text.strip():
+        return None
+    try:
+        root = etree.fromstring(text, _PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        try:
+            root = etree.fromstring(text.encode("utf-8", "surrogatepass"), _PARSER)
+        except (etree.ParserError, etree.XMLSyntaxError, ValueError, UnicodeError):
+            return None
+    return root
+
+
+_BACK_TAG_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
+    """Find the start tag of a non-annotated element: the last `<tag` that ends on its sourceline."""
+    tag = str(el.tag).lower() if isinstance(el.tag, str) else "?"
+    line = el.sourceline or 1
+    text = pf.text
+    lines = pf.lines
+    line = min(max(line, 1), lines.line_count())
+    line_end = lines.starts[line] if line < lines.line_count() else len(text)
+    pat = _BACK_TAG_CACHE.get(tag)
+    if pat is None:
+        pat = re.compile("<" + re.escape(tag) + r"(?=[\s/>])", re.IGNORECASE)
+        _BACK_TAG_CACHE[tag] = pat
+    # search backwards in growing windows
+    window = 512
+    best: RawTag | None = None
+    while True:
+        lo = max(0, line_end - window)
+        cands = [m.start() for m in pat.finditer(text, lo, line_end)]
+        for start in reversed(cands):
+            raw = scan_tag(text, start)
+            if raw is not None and raw.end <= line_end + 1 and lines.position(max(raw.end - 1, start))[0] == line:
+                best = raw
+                break
+        if best is not None or lo == 0 or window > 1 << 20:
+            break
+        window *= 4
+    if best is None:
+        start = lines.starts[line - 1]
+        return Element(tag=tag, el=el, start=start, tag_span=Span(start, start), end=start, matched=False)
+    return Element(tag=tag, el=el, start=best.start, tag_span=Span(best.name_start, best.name_end),
+                   end=best.end, raw=best)

@@ -1,0 +1,125 @@
+"""Template constructs inside start tags (SPEC §3.9, §14.2): blanking and dynamic attribute ranges."""
+
+from __future__ import annotations
+
+import re
+
+_OPEN_JINJA = re.compile(r"\{%-?\s*(if|for|unless|with|macro|call|filter|block|case|capture|raw)\b")
+_CLOSE_JINJA = re.compile(r"\{%-?\s*end")
+_CONSTRUCT_END = {"{{": "}}", "{%": "%}", "{#": "#}"}
+
+
+def _blank(chars: list[str], start: int, end: int) -> None:
+    for i in range(start, end):
+        if chars[i] not in "\r\n":
+            chars[i] = " "
+
+
+def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]]]:
+    """Blank template constructs that sit inside start tags but outside attribute values.
+
+    Returns (blanked text, dynamic ranges): the ranges between an opening construct
+    (`{% if … %}`, `{% for … %}`, `{{#…}}`) and its closing construct within the same start tag;
+    annotation attributes whose names start inside a range are dynamic.
+    """
+    if "{" not in text:
+        return text, []
+    chars: list[str] | None = None
+    ranges: list[tuple[int, int]] = []
+    n = len(text)
+    i = 0
+    while True:
+        lt = text.find("<", i)
+        if lt < 0 or lt + 1 >= n:
+            break
+        if not text[lt + 1].isalpha():
+            if text.startswith("<!--", lt):
+                end = text.find("-->", lt + 4)
+                i = n if end < 0 else end + 3
+            else:
+                i = lt + 1
+            continue
+        # inside a start tag: walk until an unquoted '>'
+        j = lt + 1
+        quote = ""
+        stack: list[int] = []
+        while j < n:
+            c = text[j]
+            if quote:
+                if c == quote:
+                    quote = ""
+                j += 1
+                continue
+            if c == ">":
+                break
+            if c in "\"'" and j > 0 and text[j - 1] in "= \t\n":
+                # a quote starts a value only after '=' (possibly with spaces)
+                k = j - 1
+                while k > lt and text[k] in " \t\r\n":
+                    k -= 1
+                if text[k] == "=":
+                    quote = c
+                j += 1
+                continue
+            two = text[j:j + 2]
+            if two in _CONSTRUCT_END and not (kind == "hbs" and two != "{{"):
+                close = _CONSTRUCT_END[two]
+                if kind == "hbs" and text.startswith("{{!--", j):
+                    close = "--}}"
+                end = text.find(close, j + 2)
+                end = n if end < 0 else end + len(close)
+                body = text[j:end]
+                if chars is None:
+                    chars = list(text)
+                _blank(chars, j, end)
+                if kind == "hbs":
+                    if body.startswith("{{#"):
+                        stack.append(end)
+                    elif body.startswith("{{/") and stack:
+                        ranges.append((stack.pop(), j))
+                else:
+                    if _OPEN_JINJA.match(body):
+                        stack.append(end)
+                    elif _CLOSE_JINJA.match(body) and stack:
+                        ranges.append((stack.pop(), j))
+                j = end
+                continue
+            j += 1
+        for s in stack:  # unclosed construct: dynamic to the end of the tag
+            ranges.append((s, j))
+        i = j + 1
+    return ("".join(chars) if chars is not None else text), sorted(ranges)
+
+
+_DYNAMIC_MARKERS = {
+    "html": ("{%", "${", "{{"),
+    "jinja": ("{{", "{%", "{#"),
+    "liquid": ("{{", "{%", "{#"),
+    "hbs": ("{{",),
+    "vue": (),
+}
+_RAW_PLACEHOLDER = re.compile(r"\{%-?\s*raw\s*-?%\}(\{\{ *[A-Za-z_][A-Za-z0-9_]{0,63} *\}\})\{%-?\s*endraw\s*-?%\}")
+_HBS_ESCAPED = re.compile(r"\\(\{\{ *[A-Za-z_][A-Za-z0-9_]{0,63} *\}\})")
+_PLACEHOLDER = re.compile(r"\{\{ *[A-Za-z_][A-Za-z0-9_]{0,63} *\}\}")
+
+
+def markers(kind: str) -> tuple[str, ...]:
+    return _DYNAMIC_MARKERS.get(kind, _DYNAMIC_MARKERS["html"])
+
+
+def is_dynamic_value(value: str, kind: str, attr: str) -> tuple[bool, str]:
+    """(dynamic?, value with escaped static placeholders unwrapped) per §3.9."""
+    if attr == "axag-confirmation-message":
+        if kind in ("jinja", "liquid"):
+            value = _RAW_PLACEHOLDER.sub(lambda m: m.group(1), value)
+            probe = value
+            probe = _PLACEHOLDER.sub("", probe)
+            return any(mk in probe for mk in markers(kind)), value
+        if kind == "hbs":
+            unwrapped = _HBS_ESCAPED.sub(lambda m: m.group(1), value)
+            probe = _HBS_ESCAPED.sub("", value)
+            return "{{" in probe, unwrapped
+        if kind == "html":
+            probe = _PLACEHOLDER.sub("", value)
+            return any(mk in probe for mk in markers(kind)), value
+    return any(mk in value for mk in markers(kind)), value

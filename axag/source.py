@@ -1,0 +1,114 @@
+"""READ: bytes -> decoded text (SPEC §14.1). BOM, <meta charset>, UTF-8 with replacement."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+TEMPLATE_EXTENSIONS = {
+    ".jinja": "jinja", ".jinja2": "jinja", ".j2": "jinja", ".njk": "jinja",
+    ".hbs": "hbs", ".liquid": "liquid", ".vue": "vue",
+}
+
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]*?(?:charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)|http-equiv\s*=\s*["']?content-type["']?[^>]*?content\s*=\s*["'][^"']*?charset\s*=\s*([A-Za-z0-9_.:-]+))""",
+    re.IGNORECASE,
+)
+_META_CONTENT_FIRST = re.compile(
+    rb"""<meta[^>]*?content\s*=\s*["'][^"']*?charset\s*=\s*([A-Za-z0-9_.:-]+)[^>]*?http-equiv\s*=\s*["']?content-type""",
+    re.IGNORECASE,
+)
+
+
+def file_kind(path: str | Path) -> str:
+    """"html" for .html/.htm and unknown extensions, else the template family (§3.9)."""
+    return TEMPLATE_EXTENSIONS.get(Path(path).suffix.lower(), "html")
+
+
+@dataclass
+class SourceText:
+    path: Path
+    text: str
+    data: bytes
+    encoding: str  # Python codec name
+    bom: bytes
+    replaced: bool  # undecodable bytes were replaced (193)
+    kind: str  # html | jinja | hbs | liquid | vue
+    # (start, end) code-point window scanned for annotations (.vue: the top-level <template>)
+    window: tuple[int, int] | None = None
+
+
+def sniff_encoding(data: bytes) -> tuple[str, bytes]:
+    """Return (codec name, BOM bytes) per §14.1."""
+    if data.startswith(codecs.BOM_UTF8):
+        return "utf-8", codecs.BOM_UTF8
+    if data.startswith(codecs.BOM_UTF16_LE):
+        return "utf-16-le", codecs.BOM_UTF16_LE
+    if data.startswith(codecs.BOM_UTF16_BE):
+        return "utf-16-be", codecs.BOM_UTF16_BE
+    head = data[:1024]
+    m = _META_CHARSET.search(head)
+    label = None
+    if m:
+        label = (m.group(1) or m.group(2) or b"").decode("ascii", "replace")
+    else:
+        m2 = _META_CONTENT_FIRST.search(head)
+        if m2:
+            label = m2.group(1).decode("ascii", "replace")
+    if label:
+        try:
+            name = codecs.lookup(label).name
+        except LookupError:
+            name = "utf-8"
+        if name.startswith(("utf-16", "utf-32")):
+            name = "utf-8"  # a meta tag can only be read in an ASCII-compatible encoding
+        return name, b""
+    return "utf-8", b""
+
+
+def has_nul(data: bytes, bom: bytes) -> bool:
+    return bom not in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) and b"\x00" in data
+
+
+def decode(data: bytes) -> tuple[str, str, bytes, bool]:
+    """Bytes -> (text, codec, bom, replaced)."""
+    encoding, bom = sniff_encoding(data)
+    body = data[len(bom):]
+    try:
+        return body.decode(encoding), encoding, bom, False
+    except UnicodeDecodeError:
+        return body.decode(encoding, errors="replace"), encoding, bom, True
+    except LookupError:  # pragma: no cover - sniff_encoding only returns known codecs
+        return body.decode("utf-8", errors="replace"), "utf-8", bom, True
+
+
+_VUE_TEMPLATE_OPEN = re.compile(r"<template\b[^>]*>", re.IGNORECASE)
+_VUE_TAG = re.compile(r"<(/?)template\b[^>]*>", re.IGNORECASE)
+
+
+def vue_window(text: str) -> tuple[int, int] | None:
+    """The content of the top-level <template> section of a .vue file (nested templates balanced)."""
+    m = _VUE_TEMPLATE_OPEN.search(text)
+    if not m:
+        return None
+    depth = 1
+    for t in _VUE_TAG.finditer(text, m.end()):
+        depth += -1 if t.group(1) else 1
+        if depth == 0:
+            return m.end(), t.start()
+    return m.end(), len(text)
+
+
+def load(path: Path, data: bytes) -> SourceText | str:
+    """Decode ``data`` read from ``path``. Returns a SourceText, or "binary" when it is not text (190)."""
+    encoding, bom = sniff_encoding(data)
+    if has_nul(data, bom):
+        return "binary"
+    text, encoding, bom, replaced = decode(data)
+    kind = file_kind(path)
+    src = SourceText(path=path, text=text, data=data, encoding=encoding, bom=bom, replaced=replaced, kind=kind)
+    if kind == "vue":
+        src.window = vue_window(text) or (0, 0)
+    return src
