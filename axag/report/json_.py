@@ -1,0 +1,69 @@
+"""`json` format (SPEC §13.3): one document with the tool, the findings and the summary (§9.11 serialisation)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from axag.findings import Finding, RunReport
+from axag.report import machine_path, rule_name, rule_url, sorted_findings, tool_version
+
+
+def dumps(doc: Any) -> str:
+    """§9.11: UTF-8 text, 2-space indentation, ``": "`` after keys, non-ASCII as is, one trailing newline."""
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def finding_object(run: RunReport, f: Finding) -> dict[str, Any]:
+    """The finding object shared by `json` and `json-lines`, keys in SPEC order."""
+    path = machine_path(f)
+    fix: dict[str, Any] | None = None
+    if f.fix is not None:
+        fix = {
+            "description": f.fix.description,
+            "edits": [
+                {
+                    "path": path,
+                    "start": {"line": e.start_line, "column": e.start_column},
+                    "end": {"line": e.end_line, "column": e.end_column},
+                    "content": e.content,
+                }
+                for e in f.fix.edits
+            ],
+        }
+    return {
+        "code": f.id,
+        "name": rule_name(run, f),
+        "severity": f.severity.value,
+        "message": f.message,
+        "path": path,
+        "line": f.line,
+        "column": f.column,
+        "end_line": f.end_line,
+        "end_column": f.end_column,
+        "attribute": f.attribute,
+        "fingerprint": f.fingerprint,
+        "url": rule_url(f.code),
+        "fix": fix,
+    }
+
+
+def document(run: RunReport) -> dict[str, Any]:
+    c = run.counts()
+    return {
+        "version": 1,
+        "tool": {"name": "axag", "version": tool_version(run)},
+        "findings": [finding_object(run, f) for f in sorted_findings(run.findings)],
+        "summary": {
+            "errors": c["errors"],
+            "warnings": c["warnings"],
+            "infos": c["infos"],
+            "fixable": c["fixable"],
+            "files": run.files,
+            "suppressed": len(run.suppressed),
+        },
+    }
+
+
+def render(run: RunReport, *, color: bool = False, quiet: bool = False) -> str:
+    return dumps(document(run))
