@@ -11,6 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from axag.findings import Edit, Finding, Fix, Fixable, Level, RuleInfo, RunReport, Severity, fingerprint
 from axag.report import FORMATS, HUMAN_FORMATS, escape_text, render
@@ -327,3 +329,24 @@ def test_non_colour_rendering_does_not_import_rich() -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+# ---------------------------------------------------------------- properties
+
+
+
+@settings(max_examples=60, deadline=None)
+@given(message=st.text(), line=st.text(max_size=20), path=st.text(min_size=1, max_size=10))
+def test_any_text_stays_safe(message: str, line: str, path: str) -> None:
+    f = replace(hostile_run().findings[0], message=message, path=path, repo_path=path, help=message,
+                column=1, end_column=len(line) + 1, context=((1, line),))
+    run = RunReport(findings=[f], rules=list(RULES), files=1, exit_code=1)
+    ET.fromstring(render("junit", run).encode("utf-8"))
+    assert json.loads(render("json", run))["findings"][0]["message"] == message
+    assert len(render("json-lines", run).splitlines()) == 1
+    assert render("github", run).count("\n") == 1  # the runner reads workflow commands line by line (LF)
+    for fmt in ("full", "concise"):
+        plain = render(fmt, run)
+        assert not any(ch in plain for ch in "\x1b\x00\x9b\u2028\u202e")
+        coloured = render(fmt, run, color=True)
+        assert ANSI.sub("", coloured) == plain
