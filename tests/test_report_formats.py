@@ -350,3 +350,10 @@ def test_any_text_stays_safe(message: str, line: str, path: str) -> None:
         assert not any(ch in plain for ch in "\x1b\x00\x9b\u2028\u202e")
         coloured = render(fmt, run, color=True)
         assert ANSI.sub("", coloured) == plain
+
+
+def test_colour_output_ignores_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = render("full", sample_run(), color=True)
+    for name, value in {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "20", "FORCE_COLOR": "", "TTY_COMPATIBLE": "0"}.items():
+        monkeypatch.setenv(name, value)
+    assert render("full", sample_run(), color=True) == expected  # the CLI decides colour (§13.1), not rich
