@@ -1,0 +1,77 @@
+"""The only JSON writer of axag (SPEC §9.11, numbers §4.9).
+
+`dumps` writes documents (tools.json, manifests, baselines, reports): UTF-8 text, 2-space indentation, `": "`
+after keys, non-ASCII as is, control characters escaped, dictionary insertion order kept, one trailing newline.
+`dumps_compact` writes values inside messages, descriptions and fixes (`,` and `:` without spaces).
+Both write numbers with `canonical_number`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+__all__ = ["canonical_number", "dumps", "dumps_compact", "normalise"]
+
+_SAFE_INTEGER = 2**53
+
+
+def canonical_number(x: float) -> str:
+    """The §4.9 text of a JSON number.
+
+    An integral value of magnitude below 2^53 is written without fraction or exponent (``10.0`` -> ``10``,
+    ``-0.0`` -> ``0``); Python integers are written exactly, however big; every other float uses the shortest
+    round-tripping form (``repr``). Booleans and non-finite values are rejected.
+    """
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise TypeError(f"not a JSON number: {x!r}")
+    if isinstance(x, int):
+        return str(int(x))
+    if not math.isfinite(x):
+        raise ValueError(f"non-finite number cannot be serialised: {x!r}")
+    if x.is_integer() and abs(x) < _SAFE_INTEGER:
+        return str(int(x))
+    return repr(float(x))
+
+
+def normalise(value: Any) -> Any:
+    """A copy of `value` with every float replaced by the number §4.9 writes for it.
+
+    Integral floats below 2^53 become ``int``; other floats stay floats (``json`` writes them with ``repr``).
+    Tuples become lists. Raises ``TypeError`` for anything that is not JSON data (including non-string keys)
+    and ``ValueError`` for non-finite numbers.
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"non-finite number cannot be serialised: {value!r}")
+        if value.is_integer() and abs(value) < _SAFE_INTEGER:
+            return int(value)
+        return float(value)
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"JSON object keys must be strings, not {key!r}")
+            out[key] = normalise(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [normalise(item) for item in value]
+    raise TypeError(f"not JSON data: {type(value).__name__}")
+
+
+def dumps(doc: Any) -> str:
+    """`doc` as the text of an output file (§9.11), ending with exactly one newline."""
+    text = json.dumps(
+        normalise(doc), ensure_ascii=False, indent=2, separators=(",", ": "), allow_nan=False, sort_keys=False
+    )
+    return text + "\n"
+
+
+def dumps_compact(value: Any) -> str:
+    """`value` on one line without spaces (``{"a":[1,2]}``), for messages, descriptions and fixes."""
+    return json.dumps(normalise(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
