@@ -135,6 +135,7 @@ class RunReport:
     suppressed: list[Finding] = field(default_factory=list)  # inline or baseline suppressed
     rules: list[RuleInfo] = field(default_factory=list)  # the selected rules, sorted by code
     files: int = 0
+    paths: list[str] = field(default_factory=list)  # repo-relative paths of every file linted
     fixed: int = 0
     baseline_stale: int = 0
     exit_code: int = 0

@@ -1,0 +1,85 @@
+"""Edits on annotation attribute spans (SPEC §13.5): quoting, escaping and placement are decided here."""
+
+from __future__ import annotations
+
+from axag.findings import Edit, Fix
+from axag.parse.document import Attr, Element
+
+
+def quote_value(value: str, quote: str | None) -> str:
+    """Quote ``value`` for an attribute, keeping ``quote`` (unquoted/valueless originals get `"`,
+    or `'` when the value contains `"` and no `'`). `&` and the quote character are escaped."""
+    q = quote if quote in ('"', "'") else ("'" if '"' in value and "'" not in value else '"')
+    body = value.replace("&", "&amp;")
+    body = body.replace('"', "&quot;") if q == '"' else body.replace("'", "&#39;")
+    return f"{q}{body}{q}"
+
+
+def replace_value(attr: Attr, new_value: str) -> Edit:
+    """Rewrite an attribute's value (the whole `name=value` part after the name)."""
+    if attr.quote in ('"', "'"):
+        start = attr.value_span.start - 1
+        end = attr.value_span.end + (1 if attr.closed else 0)
+    elif attr.quote == "":
+        start, end = attr.value_span.start, attr.value_span.end
+    else:
+        return Edit(attr.name_span.end, attr.name_span.end, "=" + quote_value(new_value, None))
+    return Edit(start, end, quote_value(new_value, attr.quote))
+
+
+def attribute_extent(attr: Attr) -> tuple[int, int]:
+    """Offsets of `name[=value]` including the closing quote."""
+    if attr.quote in ('"', "'"):
+        end = attr.value_span.end + (1 if attr.closed else 0)
+    elif attr.quote == "":
+        end = attr.value_span.end
+    else:
+        end = attr.name_span.end
+    return attr.name_span.start, end
+
+
+def remove_attribute(attr: Attr, text: str) -> Edit:
+    """Delete an attribute together with the whitespace before it (or after it when it comes first)."""
+    start, end = attribute_extent(attr)
+    s = start
+    while s > 0 and text[s - 1] in " \t":
+        s -= 1
+    if s > 0 and text[s - 1] in "\r\n":
+        # the attribute sits on its own line: remove the whole line including its break
+        e = end
+        while e < len(text) and text[e] in " \t":
+            e += 1
+        if e < len(text) and text[e] in "\r\n":
+            e += 2 if text.startswith("\r\n", e) else 1
+            ls = s
+            return Edit(ls, e, "")
+        return Edit(s, end, "")
+    return Edit(s, end, "")
+
+
+def insert_attribute_after(element: Element, after: Attr | None, name: str, value: str, text: str,
+                           line_ending: str = "\n") -> Edit:
+    """Insert `name="value"` right after ``after`` (or after the tag name): on the same line, or on a
+    new line with the same indentation when the start tag has one attribute per line."""
+    if after is not None:
+        pos = attribute_extent(after)[1]
+        anchor_start = after.name_span.start
+    else:
+        pos = element.tag_span.end
+        anchor_start = element.tag_span.end
+    rendered = f"{name}={quote_value(value, None)}"
+    one_per_line = False
+    if element.raw is not None and len(element.raw.attrs) > 1:
+        starts = [a.name_start for a in element.raw.attrs]
+        lines = [text.count("\n", element.start, s) for s in starts]
+        one_per_line = len(set(lines)) == len(lines) and lines[0] > 0
+    if one_per_line and after is not None:
+        line_start = text.rfind("\n", 0, anchor_start) + 1
+        indent = text[line_start:anchor_start]
+        if indent.strip() == "":
+            return Edit(pos, pos, f"{line_ending}{indent}{rendered}")
+    return Edit(pos, pos, f" {rendered}")
+
+
+def fix(description: str, *edits: Edit) -> Fix:
+    return Fix(description, tuple(sorted(edits, key=lambda e: (e.start, e.end))))

@@ -1,0 +1,533 @@
+"""MODEL: annotated elements -> actions with typed values, macro expansion, context inheritance,
+parameters and preconditions (SPEC §2, §3, §6, §7). Problems are recorded as data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from axag import vocabulary as V
+from axag.edits import fix, remove_attribute, replace_value
+from axag.model import forms
+from axag.model.jsonspan import JsonError
+from axag.model.jsonspan import parse as parse_json
+from axag.model.macro import MacroResult, expand
+from axag.model.parameter import Parameter
+from axag.model.problems import Problem
+from axag.model.relational import Relation, looks_relational, parse_relation
+from axag.model.values import ABSENT, Status, Value, ValueReader
+from axag.parse.document import Attr, Element, ParsedFile
+from axag.spans import Span
+
+JSON_KINDS = {"param_list", "string_array", "json_array", "json_object"}
+_DAMAGE_CHARS = set("\"'[]{},:")
+
+
+@dataclass
+class Precondition:
+    text: str
+    kind: str  # "relational" | "state"
+    relation: Relation | None
+    span: Span
+
+
+@dataclass
+class Annotated:
+    """An element carrying annotation attributes."""
+
+    element: Element
+    values: dict[str, Value] = field(default_factory=dict)
+    macro: MacroResult | None = None
+    macro_attr: Attr | None = None
+    extensions: dict[str, str] = field(default_factory=dict)
+    dynamic_attrs: list[str] = field(default_factory=list)
+    legacy: list[Attr] = field(default_factory=list)  # axag-constraints, removed, skip
+    unknown: list[Attr] = field(default_factory=list)
+    action: Action | None = None
+
+    def v(self, name: str) -> Value:
+        return self.values.get(name, ABSENT)
+
+    @property
+    def is_action(self) -> bool:
+        return self.action is not None
+
+
+@dataclass
+class Action:
+    ann: Annotated
+    intent: str | None = None  # valid effective intent
+    intent_value: Value = field(default_factory=lambda: ABSENT)
+    entity: str | None = None  # declared valid entity
+    derived_entity: str | None = None
+    scope: str | None = None  # effective
+    scope_source: Annotated | None = None
+    tenant_boundary: str | None = None
+    tenant_source: Annotated | None = None
+    required_roles: list[str] = field(default_factory=list)  # effective
+    parameters: list[Parameter] = field(default_factory=list)
+    preconditions: list[Precondition] = field(default_factory=list)
+    dynamic: bool = False  # excluded from compile (§3.9)
+    params_ok: bool = True  # parameter lists valid (no error-level parameter problem)
+
+    @property
+    def element(self) -> Element:
+        return self.ann.element
+
+    def v(self, name: str) -> Value:
+        return self.ann.v(name)
+
+    @property
+    def effective_entity(self) -> str | None:
+        return self.entity or self.derived_entity
+
+    @property
+    def action_type(self) -> str | None:
+        val = self.v("axag-action-type")
+        return str(val.value) if val.ok else None
+
+    @property
+    def risk(self) -> str | None:
+        val = self.v("axag-risk-level")
+        return str(val.value) if val.ok else None
+
+    def flag(self, name: str) -> bool | None:
+        val = self.v(name)
+        return bool(val.value) if val.ok else None
+
+    def param_names(self) -> list[str]:
+        return [p.name for p in self.parameters]
+
+
+@dataclass
+class FileModel:
+    pf: ParsedFile
+    annotated: list[Annotated]
+    actions: list[Action]
+    problems: list[Problem]
+    by_element: dict[int, Annotated] = field(default_factory=dict)  # id(Element) -> Annotated
+
+    def annotated_of(self, el: Any) -> Annotated | None:
+        e = self.pf._by_el.get(el)
+        return self.by_element.get(id(e)) if e is not None else None
+
+
+# ---------------------------------------------------------------------- building
+def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
+    problems: list[Problem] = []
+    model = FileModel(pf, [], [], problems)
+    for element in pf.elements:
+        ann = _read_element(pf, element, problems)
+        model.annotated.append(ann)
+        model.by_element[id(element)] = ann
+    _inherit(model)
+    for ann in model.annotated:
+        if ann.action is not None:
+            _finish_action(model, ann.action, harvest)
+            model.actions.append(ann.action)
+    try:
+        from axag.model.params import finish_file
+    except ImportError:  # pragma: no cover - bootstrap
+        return model
+    finish_file(model, harvest=harvest)
+    return model
+
+
+def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> Annotated:
+    kind = pf.src.kind
+    text = pf.text
+    reader = ValueReader(element, problems, kind)
+    ann = Annotated(element)
+    fragments = _damaged(pf, element, reader)
+    # names: case, repeats, unknown/legacy
+    for attr in element.attrs:
+        if id(attr) in fragments:
+            continue
+        written_low = attr.written.lower()
+        is_dup = attr in element.duplicates
+        if is_dup:
+            first = element.first[attr.name]
+            fx = None
+            if attr.value == first.value and attr.quote is not None == (first.quote is not None):
+                fx = fix(f"Remove the repeated {attr.name}", remove_attribute(attr, text))
+            reader.problem(132, attr.name_span, attr.name, attr=attr.name, v=first.value, fix=fx)
+            continue
+        if attr.written != written_low and not written_low.startswith((":", "v-bind:")):
+            reader.problem(131, attr.name_span, attr.name, lower=attr.name,
+                           fix=fix(f'Write "{attr.name}"', _rename(attr, attr.name)))
+        name = attr.name
+        if name.startswith(V.EXTENSION_PREFIX):
+            if attr.dynamic:
+                ann.dynamic_attrs.append(name)
+            else:
+                ann.extensions[name[len(V.EXTENSION_PREFIX):]] = attr.value
+            continue
+        if name == V.LEGACY_CONSTRAINTS:
+            ann.legacy.append(attr)
+            continue
+        if name in V.REMOVED_ATTRIBUTES:
+            ann.legacy.append(attr)
+            reader.problem(102, attr.name_span, name, attr=name)
+            continue
+        if name == V.SKIP_ATTRIBUTE:
+            ann.legacy.append(attr)
+            reader.problem(104, attr.name_span, name)
+            continue
+        if name not in V.ATTRIBUTES:
+            ann.unknown.append(attr)
+            sugg = V.attribute_suggestion(name)
+            reader.problem(100, attr.name_span, name, name=attr.written, s=sugg,
+                           help=f'did you mean "{sugg}"?' if sugg else None)
+            continue
+        if attr.dynamic:
+            ann.dynamic_attrs.append(name)
+        if name == "axag":
+            ann.macro_attr = attr
+            continue
+        if id(attr) in fragments.get("damaged", set()):
+            ann.values[name] = Value(Status.INVALID, None, attr)
+            continue
+        ann.values[name] = reader.read(attr)
+    for attr in ann.legacy:
+        if attr.name == V.LEGACY_CONSTRAINTS:
+            n, m = legacy_counts(attr)
+            reader.problem(101, attr.name_span, attr.name, n=n, m=m)
+    if ann.macro_attr is not None and not ann.macro_attr.dynamic:
+        _expand_macro(ann, reader)
+    intent = ann.v("axag-intent")
+    if intent.declared or ann.macro is not None or (ann.macro_attr is not None and ann.macro_attr.dynamic):
+        ann.action = Action(ann, intent_value=intent)
+    return ann
+
+
+def _rename(attr: Attr, new_name: str) -> Any:
+    from axag.findings import Edit
+
+    return Edit(attr.name_span.start, attr.name_span.end, new_name)
+
+
+def legacy_counts(attr: Attr) -> tuple[int, int]:
+    """(migratable, total) entries of a legacy axag-constraints value (§8, §12.4 message 101)."""
+    try:
+        doc = parse_json(attr.value)
+    except JsonError:
+        return 0, 0
+    if not isinstance(doc.value, dict):
+        return 0, 0
+    try:
+        from axag.lint.migrate import count_migratable  # the migration lives with the fixes
+    except ImportError:  # pragma: no cover - during bootstrap
+        return 0, len(doc.value)
+    return count_migratable(attr), len(doc.value)
+
+
+def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any, Any]:
+    """Find JSON values cut at a quote or space (§14.4). Returns ids of fragment attributes to ignore,
+    and under "damaged" the ids of the damaged attributes."""
+    out: dict[Any, Any] = {}
+    damaged: set[int] = set()
+    raw = element.raw
+    if raw is None:
+        return out
+    text = pf.text
+    attrs = raw.attrs
+    by_start = {a.name_span.start: a for a in element.attrs}
+    for i, ra in enumerate(attrs):
+        a = by_start.get(ra.name_start)
+        if a is None or a.dynamic or a in element.duplicates:
+            continue
+        spec = V.ATTRIBUTES.get(a.name)
+        if a.name != V.LEGACY_CONSTRAINTS and (spec is None or spec.kind not in JSON_KINDS):
+            continue
+        if a.quote is None:
+            continue
+        try:
+            parse_json(a.value)
+            continue
+        except JsonError:
+            pass
+        frags = []
+        for rb in attrs[i + 1:]:
+            if any(c in _DAMAGE_CHARS for c in rb.written):
+                frags.append(rb)
+            else:
+                break
+        if not frags:
+            continue
+        last = frags[-1]
+        end = last.value_end + (1 if last.quote in ('"', "'") and last.closed else 0) if last.quote is not None \
+            else last.name_end
+        joined = text[ra.value_start:end]
+        if joined and joined[-1] in "\"'":
+            joined = joined[:-1]
+        from axag.parse.entities import decode_attribute
+
+        decoded, _ = decode_attribute(joined)
+        try:
+            parse_json(decoded)
+        except JsonError:
+            continue
+        from axag.findings import Edit
+
+        edits = [replace_value(a, decoded)]
+        for rb in frags:
+            fa = by_start.get(rb.name_start)
+            s = rb.name_start
+            while s > 0 and text[s - 1] in " \t\r\n":
+                s -= 1
+            e2 = rb.value_end + (1 if rb.quote in ('"', "'") and rb.closed else 0) if rb.quote is not None \
+                else rb.name_end
+            edits.append(Edit(s, e2, ""))
+            out[id(fa) if fa is not None else ("raw", rb.name_start)] = True
+        # replace_value on the cut attribute ends at its own closing quote; fragments follow it
+        reader.problem(134, a.name_span, a.name, attr=a.name, fix=fix(f"Rejoin {a.name}", *edits))
+        damaged.add(id(a))
+    out["damaged"] = damaged
+    return out
+
+
+def _expand_macro(ann: Annotated, reader: ValueReader) -> None:
+    attr = ann.macro_attr
+    assert attr is not None
+    res = expand(attr.value)
+    ann.macro = res
+    for column, detail in res.errors:
+        reader.problem(27, attr.value_sub_span(column - 1, column), "axag", c=column, detail=detail)
+    if res.stopped:
+        return
+    for name, mvalue in res.attrs.items():
+        s, e = res.parts.get(name, (0, len(attr.value)))
+        span = attr.value_sub_span(s, e)
+        longhand = ann.values.get(name)
+        if longhand is not None and longhand.status is not Status.ABSENT:
+            same = longhand.raw == mvalue
+            if not same and V.ATTRIBUTES[name].kind in JSON_KINDS | {"param_list"}:
+                try:
+                    same = parse_json(longhand.raw).value == parse_json(mvalue).value
+                except JsonError:
+                    same = False
+            if not same:
+                reader.problem(28, longhand.value_span(), name, attr=name, m=mvalue, l=longhand.raw)
+            continue
+        synthetic = Attr(name=name, written=name, value=mvalue, raw=mvalue, quote='"', name_span=span,
+                         value_span=span, offsets=None)
+        ann.values[name] = reader.read(synthetic, from_macro=True, macro_span=span)
+
+
+# ---------------------------------------------------------------------- context (§6)
+_CONTEXT = ("axag-scope", "axag-tenant-boundary", "axag-required-roles")
+
+
+def _inherit(model: FileModel) -> None:
+    """Effective scope / tenant boundary / roles per annotated element; 130 and 147."""
+    cache: dict[int, tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None, list[str]]] = {}
+
+    def parent_context(ann: Annotated) -> tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None,
+                                                 list[str]]:
+        el = ann.element.el
+        if el is None:
+            return None, None, []
+        for anc in el.iterancestors():
+            a = model.annotated_of(anc)
+            if a is not None and any(a.v(n).declared for n in _CONTEXT):
+                return context_of(a)
+        return None, None, []
+
+    def context_of(ann: Annotated) -> tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None,
+                                            list[str]]:
+        key = id(ann)
+        if key in cache:
+            return cache[key]
+        scope, tb, roles = parent_context(ann)
+        own_scope = ann.v("axag-scope")
+        if own_scope.ok:
+            if scope is not None and V.SCOPES.index(own_scope.value) < V.SCOPES.index(scope[0]):
+                line = model.pf.lines.position(scope[1].element.start)[0]
+                ann_problem(model, ann, 147, own_scope.value_span(), "axag-scope", s=own_scope.value,
+                            a=scope[0], n=line)
+            scope = (own_scope.value, ann)
+        own_tb = ann.v("axag-tenant-boundary")
+        if own_tb.ok:
+            if tb is not None and tb[0] == "strict" and own_tb.value == "relaxed":
+                line = model.pf.lines.position(tb[1].element.start)[0]
+                ann_problem(model, ann, 130, own_tb.value_span(), "axag-tenant-boundary", n=line)
+            else:
+                tb = (own_tb.value, ann)
+        own_roles = ann.v("axag-required-roles")
+        if own_roles.ok:
+            merged = list(roles)
+            for r in own_roles.value:
+                if r not in merged:
+                    merged.append(r)
+            roles = merged
+        result = (scope, tb, roles)
+        cache[key] = result
+        return result
+
+    for ann in model.annotated:
+        if ann.action is None:
+            if any(ann.v(n).declared for n in _CONTEXT):
+                context_of(ann)
+            continue
+        scope, tb, roles = context_of(ann)
+        act = ann.action
+        if scope is not None:
+            act.scope, act.scope_source = scope
+        if tb is not None:
+            act.tenant_boundary, act.tenant_source = tb
+        act.required_roles = roles
+
+
+def ann_problem(model: FileModel, ann: Annotated, code: int, span: Span, attribute: str | None, /,
+                **args: Any) -> None:
+    model.problems.append(Problem(code, span, args, ann.element, attribute))
+
+
+# ---------------------------------------------------------------------- actions
+def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
+    ann = act.ann
+    iv = ann.v("axag-intent")
+    act.intent = iv.value if iv.ok else None
+    ent = ann.v("axag-entity")
+    act.entity = ent.value if ent.ok else None
+    if act.intent is not None:
+        prefix = act.intent.split(".", 1)[0]
+        act.derived_entity = prefix
+        if ent.ok and ent.value != prefix:
+            ann_problem(model, ann, 139, ent.value_span(), "axag-entity", e=ent.value, p=prefix)
+    act.dynamic = any(not n.startswith("axag-x-") for n in ann.dynamic_attrs)
+    # parameters (declared + harvested, merged) — §4, §5
+    try:
+        from axag.model.params import build_parameters
+    except ImportError:  # pragma: no cover - bootstrap
+        build_parameters = None
+    if build_parameters is not None and not act.dynamic:
+        act.parameters = build_parameters(model, act, harvest=harvest)
+    _params_from(model, act)
+    _preconditions(model, act)
+    _placeholders(model, act)
+
+
+def _params_from(model: FileModel, act: Action) -> None:
+    pv = act.v("axag-params-from")
+    if not pv.ok:
+        return
+    v = str(pv.value)
+    root = model.pf.root
+    found = v.startswith("#") and len(v) > 1 and root is not None and bool(
+        root.xpath("//*[@id=$id]", id=v[1:])
+    )
+    if not found:
+        ann_problem(model, act.ann, 140, pv.value_span(), "axag-params-from", v=v)
+        pv.status = Status.INVALID
+        pv.value = None
+
+
+def _preconditions(model: FileModel, act: Action) -> None:
+    pv = act.v("axag-preconditions")
+    if not pv.ok:
+        return
+    names = set(act.param_names())
+    kinds = {p.name: p for p in act.parameters}
+    for i, text in enumerate(pv.value):
+        span = pv.json_span((i,))
+        item = V.collapse_ws(text)
+        rel = parse_relation(item)
+        if rel is not None and any(n in names for n in rel.names):
+            missing = [n for n in rel.names if n not in names]
+            for n in missing:
+                ann_problem(model, act.ann, 124, span, "axag-preconditions", text=item, x=n,
+                            intent=act.intent or "")
+            if not missing:
+                _check_operands(model, act, rel, item, span, kinds)
+            act.preconditions.append(Precondition(item, "relational", rel, span))
+        else:
+            if rel is None and looks_relational(item, names):
+                ann_problem(model, act.ann, 135, span, "axag-preconditions", text=item)
+            act.preconditions.append(Precondition(item, "state", None, span))
+
+
+_NUMERIC = {"number", "integer"}
+_DATELIKE = {"date", "date-time", "time", "local-datetime", "time-of-day", "month", "week"}
+_ORDERING = {"greater_than", "greater_than_or_equal", "less_than", "less_than_or_equal"}
+
+
+def _check_operands(model: FileModel, act: Action, rel: Relation, item: str, span: Span,
+                    params: dict[str, Parameter]) -> None:
+    """§7.3 operand compatibility (136)."""
+
+    def kind_label(p: Parameter) -> str:
+        return p.kind
+
+    def bad(a: str, ta: str, b: str, tb: str) -> None:
+        ann_problem(model, act.ann, 136, span, "axag-preconditions", text=item, a=a, ta=ta, b=b, tb=tb)
+
+    form = rel.form
+    is_order = form in _ORDERING and rel.template != "R12"
+    if form in _ORDERING or (rel.template == "R1" and rel.op in ("==", "!=")) or rel.template == "R12" \
+            or form == "required_when_equal":
+        first = params[rel.names[0]]
+        if len(rel.names) >= 2 and form != "required_when_equal":
+            second = params[rel.names[1]]
+            ka, kb = kind_label(first), kind_label(second)
+            if is_order:
+                ok = (ka in _NUMERIC and kb in _NUMERIC) or (ka in _DATELIKE and ka == kb)
+            else:
+                ok = first.type == second.type or (first.type in _NUMERIC and second.type in _NUMERIC)
+            if not ok:
+                bad(first.name, ka, second.name, kb)
+        elif rel.has_value:
+            target = params[rel.names[1]] if form == "required_when_equal" else first
+            if not _literal_ok(target, rel.value, ordering=is_order):
+                lit = rel.value
+                from axag.compile.serialize import dumps_compact
+
+                bad(target.name, target.kind, dumps_compact(lit), _json_type(lit))
+
+
+def _json_type(v: object) -> str:
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    return "null"
+
+
+def _literal_ok(p: Parameter, value: object, ordering: bool) -> bool:
+    if p.kind in _NUMERIC:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if p.kind in _DATELIKE:
+        if not isinstance(value, str):
+            return False
+        try:
+            from axag.guards.pyruntime import validate_value
+        except ImportError:  # pragma: no cover
+            return True
+        return not validate_value({k: v for k, v in p.schema.items() if k in ("type", "format", "pattern")}, value)
+    if ordering:
+        return False
+    t = p.type
+    if t == "boolean":
+        return isinstance(value, bool)
+    if t == "string":
+        return isinstance(value, str)
+    return False
+
+
+def _placeholders(model: FileModel, act: Action) -> None:
+    mv = act.v("axag-confirmation-message")
+    if not mv.ok or mv.attr is None:
+        return
+    found, malformed = forms.placeholders(mv.attr.value)
+    names = set(act.param_names())
+    for name, (start, end) in found:
+        if name not in names:
+            ann_problem(model, act.ann, 129, mv.attr.value_sub_span(start, end) if not mv.from_macro
+                        else mv.value_span(), "axag-confirmation-message", x=name,
+                        intent=act.intent or "")
+    for col in malformed:
+        problem = Problem(129, mv.attr.value_sub_span(col - 1, col + 1), {"c": col}, act.element,
+                          "axag-confirmation-message", index=1)
+        model.problems.append(problem)

@@ -1,0 +1,24 @@
+"""Problems found while building the model: rule code, span and message arguments, as data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from axag.findings import Fix, Severity
+from axag.parse.document import Element
+from axag.spans import Span
+
+
+@dataclass(slots=True)
+class Problem:
+    code: int
+    span: Span
+    args: dict[str, Any] = field(default_factory=dict)
+    element: Element | None = None  # anchor element (the action for harvest findings)
+    attribute: str | None = None
+    fix: Fix | None = None
+    help: str | None = None
+    index: int = 0  # which message template of the rule
+    severity: Severity | None = None  # for the two-severity rules 033 and 117
+    message: str | None = None  # a fully rendered message (overrides the template)

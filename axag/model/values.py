@@ -1,0 +1,373 @@
+"""Typed attribute values (SPEC §3): every attribute string is interpreted exactly once, here.
+
+A `Value` has a status (OK, ABSENT, INVALID, DYNAMIC); rules read `.value`, which is None unless OK.
+Value problems are recorded as `Problem`s with their spans and fixes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from axag import vocabulary as V
+from axag.edits import fix, replace_value
+from axag.model import forms
+from axag.model.jsonspan import JsonDoc, JsonError
+from axag.model.jsonspan import parse as parse_json
+from axag.model.problems import Problem
+from axag.parse.document import Attr, Element
+from axag.spans import Span
+
+
+class Status(Enum):
+    ABSENT = "absent"
+    OK = "ok"
+    INVALID = "invalid"
+    DYNAMIC = "dynamic"
+
+
+@dataclass(slots=True, eq=False)
+class Value:
+    status: Status
+    value: Any = None
+    attr: Attr | None = None
+    doc: JsonDoc | None = None
+    from_macro: bool = False
+    # for macro-derived values: the span inside the macro value the part came from
+    macro_span: Span | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.OK
+
+    @property
+    def declared(self) -> bool:
+        return self.status is not Status.ABSENT
+
+    @property
+    def raw(self) -> str:
+        return self.attr.value if self.attr is not None else ""
+
+    def value_span(self) -> Span:
+        if self.macro_span is not None:
+            return self.macro_span
+        assert self.attr is not None
+        if self.attr.valueless:
+            return self.attr.name_span
+        return self.attr.value_span
+
+    def name_span(self) -> Span:
+        if self.macro_span is not None:
+            return self.macro_span
+        assert self.attr is not None
+        return self.attr.name_span
+
+    def json_span(self, path: tuple[str | int, ...], key: bool = False) -> Span:
+        """Source span of the JSON token at ``path`` (the key token with ``key=True``)."""
+        if self.macro_span is not None or self.doc is None or self.attr is None:
+            return self.value_span()
+        try:
+            s, e = self.doc.key_span(path) if key else self.doc.span(path)
+        except (KeyError, ValueError):
+            return self.value_span()
+        return self.attr.value_sub_span(s, e)
+
+
+ABSENT = Value(Status.ABSENT)
+
+ENUM_CODES = {
+    "action_type": 4, "risk_level": 5, "scope": 107, "tenant_boundary": 108,
+    "parameter_type": 111, "parameter_format": 112,
+}
+
+
+class ValueReader:
+    """Interprets the attributes of one element, appending problems to ``problems``."""
+
+    def __init__(self, element: Element, problems: list[Problem], kind: str) -> None:
+        self.element = element
+        self.problems = problems
+        self.kind = kind
+
+    # ------------------------------------------------------------------ helpers
+    def problem(self, code: int, span: Span, attribute: str | None, /, **kw: Any) -> Problem:
+        fx = kw.pop("fix", None)
+        hp = kw.pop("help", None)
+        idx = kw.pop("index", 0)
+        p = Problem(code, span, kw, self.element, attribute, fx, hp, idx)
+        self.problems.append(p)
+        return p
+
+    def read(self, attr: Attr, from_macro: bool = False, macro_span: Span | None = None) -> Value:
+        spec = V.ATTRIBUTES.get(attr.name)
+        if spec is None:
+            return Value(Status.OK, attr.value, attr)
+        if attr.dynamic:
+            return Value(Status.DYNAMIC, None, attr, from_macro=from_macro, macro_span=macro_span)
+        reader: Callable[[Attr, Value], Value] = getattr(self, "_" + spec.kind)
+        base = Value(Status.OK, None, attr, from_macro=from_macro, macro_span=macro_span)
+        return reader(attr, base)
+
+    def _invalid(self, base: Value) -> Value:
+        base.status = Status.INVALID
+        base.value = None
+        return base
+
+    def _ok(self, base: Value, value: Any) -> Value:
+        base.value = value
+        return base
+
+    def _fixable(self, base: Value, new: str | None, description: str) -> Any:
+        if new is None or base.from_macro or base.attr is None:
+            return None
+        return fix(description, replace_value(base.attr, new))
+
+    # ------------------------------------------------------------------ kinds
+    def _macro(self, attr: Attr, base: Value) -> Value:
+        return self._ok(base, attr.value)
+
+    def _enum(self, attr: Attr, base: Value) -> Value:
+        spec = V.ATTRIBUTES[attr.name]
+        assert spec.enum is not None
+        allowed = V.ENUMS[spec.enum]
+        v = attr.value
+        if v in allowed:
+            if spec.enum == "parameter_format":
+                return self._ok(base, V.FORMAT_ALIASES.get(v, v))
+            return self._ok(base, v)
+        span = base.value_span()
+        if spec.enum == "action_type" and v.strip().lower() in V.LEGACY_ACTION_TYPES:
+            self.problem(103, span, attr.name, v=v, fix=self._fixable(base, "write", 'Replace with "write"'))
+            return self._invalid(base)
+        code = ENUM_CODES[spec.enum]
+        new = forms.fix_enum(v, allowed)
+        sugg = V.did_you_mean(v.strip().lower(), allowed) if new is None and v.strip() else None
+        args: dict[str, Any] = {"v": v}
+        if code in (111, 112):
+            args = {"p": self.element_param_name(), "v": v}
+            if code == 112:
+                args["s"] = sugg
+        self.problem(code, span, attr.name, fix=self._fixable(base, new, f'Replace with "{new}"'),
+                     help=f"allowed values: {', '.join(allowed)}", **args)
+        return self._invalid(base)
+
+    def element_param_name(self) -> str:
+        a = self.element.first.get("axag-parameter")
+        if a is not None and a.value:
+            return a.value
+        el = self.element.el
+        if el is not None:
+            return str(el.get("name") or el.get("id") or self.element.tag)
+        return self.element.tag
+
+    def _boolean(self, attr: Attr, base: Value) -> Value:
+        if attr.value in ("true", "false"):
+            return self._ok(base, attr.value == "true")
+        new = forms.fix_boolean(attr.value, attr.valueless)
+        shown = attr.value
+        self.problem(105, base.value_span(), attr.name, attr=attr.name, v=shown,
+                     fix=self._fixable(base, new, f'Replace with "{new}"'))
+        return self._invalid(base)
+
+    def _text(self, attr: Attr, base: Value) -> Value:
+        collapsed = V.collapse_ws(attr.value)
+        if not collapsed:
+            self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+                         expectation="a non-empty text")
+            return self._invalid(base)
+        return self._ok(base, collapsed)
+
+    def _intent(self, attr: Attr, base: Value) -> Value:
+        if V.INTENT_RE.fullmatch(attr.value):
+            return self._ok(base, attr.value)
+        if not base.from_macro:
+            self.problem(34, base.value_span(), attr.name, i=attr.value)
+        return self._invalid(base)
+
+    def _intent_ref(self, attr: Attr, base: Value) -> Value:
+        if V.INTENT_RE.fullmatch(attr.value):
+            return self._ok(base, attr.value)
+        self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+                     expectation='an intent (entity.verb in lower case, e.g. "cart.add_item")')
+        return self._invalid(base)
+
+    def _entity(self, attr: Attr, base: Value) -> Value:
+        if V.ENTITY_RE.fullmatch(attr.value):
+            return self._ok(base, attr.value)
+        self.problem(35, base.value_span(), attr.name, e=attr.value)
+        return self._invalid(base)
+
+    def _tool_name(self, attr: Attr, base: Value) -> Value:
+        if V.TOOL_NAME_RE.fullmatch(attr.value):
+            return self._ok(base, attr.value)
+        self.problem(123, base.value_span(), attr.name, name=attr.value)
+        return self._invalid(base)
+
+    def _param_name(self, attr: Attr, base: Value) -> Value:
+        if V.is_param_name(attr.value):
+            return self._ok(base, attr.value)
+        problem = "is reserved" if attr.value.startswith("_axag") else "must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+        self.problem(113, base.value_span(), attr.name, index=1, n=attr.value, ctl=self.element.tag,
+                     problem=problem)
+        return self._invalid(base)
+
+    def _json(self, attr: Attr, base: Value, code: int) -> JsonDoc | None:
+        try:
+            doc = parse_json(attr.value)
+        except JsonError as exc:
+            span = attr.value_sub_span(exc.offset, exc.offset + 1) if base.macro_span is None else base.value_span()
+            if base.macro_span is None and exc.offset >= len(attr.value):
+                span = base.value_span()
+            self.problem(code, span, attr.name, attr=attr.name, detail=exc.message, index=0)
+            return None
+        base.doc = doc
+        return doc
+
+    def _param_list(self, attr: Attr, base: Value) -> Value:
+        doc = self._json(attr, base, 9)
+        if doc is None:
+            return self._invalid(base)
+        if not isinstance(doc.value, list):
+            self.problem(9, base.value_span(), attr.name, attr=attr.name, index=1)
+            return self._invalid(base)
+        ok = True
+        for i, item in enumerate(doc.value):
+            if not isinstance(item, (str, dict)):
+                self.problem(9, base.json_span((i,)), attr.name, attr=attr.name, i=i + 1, index=2)
+                ok = False
+        if not ok:
+            return self._invalid(base)
+        return self._ok(base, doc.value)
+
+    def _string_array(self, attr: Attr, base: Value) -> Value:
+        doc = self._json(attr, base, 106)
+        if doc is None:
+            return self._invalid(base)
+        items = doc.value
+        if not isinstance(items, list) or not all(isinstance(x, str) and V.collapse_ws(x) for x in items):
+            self.problem(106, base.value_span(), attr.name, attr=attr.name,
+                         shape="a JSON array of non-empty strings", index=1)
+            return self._invalid(base)
+        out: list[str] = []
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            c = V.collapse_ws(item)
+            if c in seen:
+                fx = None
+                if not base.from_macro:
+                    kept = [x for j, x in enumerate(items) if j != i]
+                    from axag.compile.serialize import dumps_compact
+
+                    fx = fix(f'Remove the repeated "{c}"', replace_value(attr, dumps_compact(kept)))
+                self.problem(144, base.json_span((i,)), attr.name, attr=attr.name, item=c, fix=fx)
+                continue
+            seen.add(c)
+            out.append(c)
+        return self._ok(base, out)
+
+    def _json_array(self, attr: Attr, base: Value) -> Value:
+        doc = self._json(attr, base, 106)
+        if doc is None:
+            return self._invalid(base)
+        if not isinstance(doc.value, list):
+            self.problem(106, base.value_span(), attr.name, attr=attr.name, shape="a JSON array", index=1)
+            return self._invalid(base)
+        return self._ok(base, doc.value)
+
+    def _json_object(self, attr: Attr, base: Value) -> Value:
+        doc = self._json(attr, base, 106)
+        if doc is None:
+            return self._invalid(base)
+        if not isinstance(doc.value, dict):
+            self.problem(106, base.value_span(), attr.name, attr=attr.name, shape="a JSON object", index=1)
+            return self._invalid(base)
+        return self._ok(base, doc.value)
+
+    def _json_or_text(self, attr: Attr, base: Value) -> Value:
+        # interpreted by harvesting, which knows the parameter type (§2.2)
+        return self._ok(base, attr.value)
+
+    def _number(self, attr: Attr, base: Value) -> Value:
+        try:
+            doc = parse_json(attr.value)
+            ok = isinstance(doc.value, (int, float)) and not isinstance(doc.value, bool)
+        except JsonError:
+            ok = False
+        if ok and math.isfinite(float(doc.value)):  # type: ignore[arg-type]
+            return self._ok(base, doc.value)
+        key = attr.name.removeprefix("axag-parameter-")
+        self.problem(114, base.value_span(), attr.name, p=self.element_param_name(), k=key,
+                     expectation="a JSON number")
+        return self._invalid(base)
+
+    def _nonneg_int(self, attr: Attr, base: Value) -> Value:
+        if V.NONNEG_INT_RE.fullmatch(attr.value):
+            return self._ok(base, int(attr.value))
+        key = attr.name.removeprefix("axag-parameter-")
+        self.problem(114, base.value_span(), attr.name, p=self.element_param_name(), k=key,
+                     expectation="a non-negative integer")
+        return self._invalid(base)
+
+    def _positive_int(self, attr: Attr, base: Value) -> Value:
+        if V.POSITIVE_INT_RE.fullmatch(attr.value):
+            return self._ok(base, int(attr.value))
+        if attr.name == "axag-approval-count":
+            self.problem(127, base.value_span(), attr.name, v=attr.value)
+        else:
+            self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+                         expectation="a positive integer")
+        return self._invalid(base)
+
+    def _regex(self, attr: Attr, base: Value) -> Value:
+        from axag.model.pattern import check_pattern
+
+        problem = check_pattern(attr.value)
+        if problem is None:
+            return self._ok(base, attr.value)
+        self.problem(117, base.value_span(), attr.name, p=self.element_param_name(), problem=problem)
+        return self._invalid(base)
+
+    def _rate(self, attr: Attr, base: Value) -> Value:
+        parsed = forms.parse_rate(attr.value)
+        if parsed is not None:
+            return self._ok(base, parsed)
+        new = forms.fix_rate(attr.value)
+        self.problem(125, base.value_span(), attr.name, v=attr.value,
+                     fix=self._fixable(base, new, f'Replace with "{new}"'))
+        return self._invalid(base)
+
+    def _duration(self, attr: Attr, base: Value) -> Value:
+        parsed = forms.parse_cooldown(attr.value)
+        if parsed is not None:
+            return self._ok(base, parsed)
+        new = forms.fix_cooldown(attr.value)
+        self.problem(126, base.value_span(), attr.name, v=attr.value,
+                     fix=self._fixable(base, new, f'Replace with "{new}"'))
+        return self._invalid(base)
+
+    def _params_from(self, attr: Attr, base: Value) -> Value:
+        # the id lookup needs the whole file: done by the action builder
+        return self._ok(base, attr.value)
+
+    def _schema_ref(self, attr: Attr, base: Value) -> Value:
+        if forms.check_schema_ref(attr.value):
+            return self._ok(base, attr.value)
+        self.problem(141, base.value_span(), attr.name, v=attr.value)
+        return self._invalid(base)
+
+    def _workflow_id(self, attr: Attr, base: Value) -> Value:
+        if V.WORKFLOW_ID_RE.fullmatch(attr.value):
+            return self._ok(base, attr.value)
+        self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+                     expectation="a token of letters, digits and _ . : -")
+        return self._invalid(base)
+
+    def _version(self, attr: Attr, base: Value) -> Value:
+        if V.VERSION_RE.fullmatch(attr.value):
+            return self._ok(base, attr.value)
+        self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+                     expectation='a version such as "1.2" or "1.2.3"')
+        return self._invalid(base)
