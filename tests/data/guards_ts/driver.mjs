@@ -1,0 +1,59 @@
+// Test driver: runs scenarios (JSON file, argv[2]) against the compiled guards in this directory and prints
+// one JSON line per scenario: the full envelope (toDict()), or {"raised": message}.
+import { readFileSync } from "node:fs";
+import { GUARDS, fingerprint, makeGuards, InMemoryStore } from "./guards.js";
+
+const scenarios = JSON.parse(readFileSync(process.argv[2], "utf8"));
+
+function context(spec, fpOf) {
+  if (spec === undefined || spec === null) {
+    return undefined;
+  }
+  const ctx = {};
+  if ("actor" in spec) ctx.actor = spec.actor;
+  if ("roles" in spec) ctx.roles = spec.roles;
+  if ("now" in spec) ctx.now = spec.now;
+  if ("null_as_absent" in spec) ctx.nullAsAbsent = spec.null_as_absent;
+  const fix = (fp) => (fp === "$fp" ? fpOf() : fp);
+  if (spec.confirmation) {
+    ctx.confirmation = { ...spec.confirmation, fingerprint: fix(spec.confirmation.fingerprint) };
+  }
+  if (spec.approvals) {
+    ctx.approvals = spec.approvals.map((a) => ({ ...a, fingerprint: fix(a.fingerprint) }));
+  }
+  if ("request_approval" in spec) {
+    ctx.requestApproval = async (ticket) => ({ ...spec.request_approval, ticket_tool: ticket.tool, count: ticket.count });
+  }
+  return ctx;
+}
+
+function dropNulls(value) {
+  // only for "$fp" with null_as_absent at the top level (scenarios keep nested nulls out of "$fp" cases)
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+}
+
+let guards = GUARDS;
+for (const sc of scenarios) {
+  if (sc.op === "reset") {
+    guards = makeGuards(new InMemoryStore());
+    console.log(JSON.stringify({ reset: true }));
+    continue;
+  }
+  if (sc.op === "fingerprint") {
+    console.log(JSON.stringify({ fingerprint: fingerprint(sc.tool, sc.args) }));
+    continue;
+  }
+  globalThis.__axagPre = sc.pre ?? {};
+  const fpOf = () => fingerprint(sc.tool, sc.context && sc.context.null_as_absent ? dropNulls(sc.args) : sc.args);
+  const ctx = context(sc.context, fpOf);
+  const guard = guards[sc.tool];
+  try {
+    const result =
+      sc.op === "check"
+        ? await guard.check(sc.args, ctx)
+        : await guard.run(async (args) => ({ handled: args, value: sc.result ?? null }), sc.args, ctx);
+    console.log(JSON.stringify(sc.view === "model" ? result.forModel() : result.toDict()));
+  } catch (err) {
+    console.log(JSON.stringify({ raised: String(err && err.message) }));
+  }
+}
