@@ -13,6 +13,8 @@ class ManifestParam:
     name: str
     required: bool
     harvested_only: bool  # source "harvested:html"
+    # harvesting supplied (part of) this parameter, merged with a declared one or not (manifest conformance, §9.9)
+    harvested: bool = False
 
 
 @dataclass
