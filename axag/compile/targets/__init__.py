@@ -1,0 +1,81 @@
+"""Compile targets (SPEC §9.1, §9.8, §9.9): pure mappings of `ToolContract` objects to documents.
+
+Each target module has ``render(contracts, version, ...)``; `render` below dispatches by target name and returns
+the document together with the compile-only problems the target found (`AXAG-LINT-145` for ``manifest``,
+`AXAG-LINT-146` for ``openai --strict``) as data. Writing is the caller's job (`axag.compile.serialize.dumps`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from axag.compile.contract import ToolContract
+    from axag.compile.targets.manifest import DynamicAction
+
+__all__ = ["MANIFEST_FORMATS", "SCHEMA_FILES", "SCHEMA_IDS", "TARGETS", "Rendered", "render"]
+
+TARGETS: Final = ("mcp", "openai", "anthropic", "manifest")
+SCHEMA_IDS: Final = {
+    "mcp": "https://axag.org/schema/tools/v1/tools.schema.json",
+    "openai": "https://axag.org/schema/tools/v1/openai-tools.schema.json",
+    "anthropic": "https://axag.org/schema/tools/v1/anthropic-tools.schema.json",
+    "manifest": "https://axag.org/schema/v1.1/axag-manifest.schema.json",
+}
+SCHEMA_FILES: Final = {
+    "mcp": "tools.schema.json",
+    "openai": "openai-tools.schema.json",
+    "anthropic": "anthropic-tools.schema.json",
+    "manifest": "axag-manifest-1.1.schema.json",
+}
+MANIFEST_FORMATS: Final = ("email", "url", "date", "datetime", "uuid")  # §9.10
+
+
+@dataclass
+class Rendered:
+    """A target document and its compile-only problems.
+
+    `problems` are ``(subject, text)`` pairs: for `code` 146 the subject is the tool name and the text the
+    ``{reason}`` of the message; for `code` 145 the subject is the intent and the text the ``{what}``.
+    """
+
+    doc: dict[str, Any]
+    code: int | None = None
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+
+def render(
+    target: str,
+    contracts: Sequence[ToolContract],
+    version: str,
+    *,
+    strict: bool = False,
+    paths: Sequence[str] = (),
+    dynamic_actions: Sequence[DynamicAction] = (),
+    environ: Mapping[str, str] | None = None,
+) -> Rendered:
+    """Render `contracts` for `target`. `strict` is for ``openai`` only; `paths` (inputs relative to the compile
+    root), `dynamic_actions` and `environ` (``SOURCE_DATE_EPOCH``; ``None`` = ``os.environ``) for ``manifest``."""
+    if target == "mcp":
+        from axag.compile.targets import mcp
+
+        return Rendered(mcp.render(contracts, version))
+    if target == "anthropic":
+        from axag.compile.targets import anthropic
+
+        return Rendered(anthropic.render(contracts, version))
+    if target == "openai":
+        from axag.compile.targets import openai
+
+        doc, problems = openai.render(contracts, version, strict=strict)
+        return Rendered(doc, 146, problems)
+    if target == "manifest":
+        from axag.compile.targets import manifest
+
+        doc, drops = manifest.render(
+            contracts, version, paths=paths, dynamic_actions=dynamic_actions, environ=environ
+        )
+        return Rendered(doc, 145, drops)
+    raise ValueError(f"unknown target {target!r}; expected one of: {', '.join(TARGETS)}")

@@ -1,0 +1,148 @@
+"""Target ``openai`` (SPEC §9.8), with the ``--strict`` transformation (OpenAI Structured Outputs).
+
+Strict mode problems (`AXAG-LINT-146`) are returned as data, ``(tool name, reason)``; the caller turns them into
+findings. A tool with a problem is left out of the strict document (it only gets written with ``--keep-going``,
+which drops tools with error findings).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from axag.compile.contract import ToolContract
+from axag.compile.serialize import dumps_compact
+from axag.compile.targets import SCHEMA_IDS
+from axag.compile.targets.mcp import envelope, sorted_contracts
+from axag.vocabulary import SCHEMA_KEY_ORDER as PROPERTY_KEYS
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_ENUM_VALUES",
+    "MAX_PROPERTIES",
+    "SCHEMA_ID",
+    "STRICT_FORMATS",
+    "StrictProblem",
+    "render",
+    "strict_parameters",
+    "tool",
+]
+
+SCHEMA_ID = SCHEMA_IDS["openai"]
+
+MAX_DEPTH = 10  # the parameters object is level 0, its properties level 1
+MAX_PROPERTIES = 5000
+MAX_ENUM_VALUES = 1000
+STRICT_FORMATS = ("date-time", "time", "date", "email", "hostname", "ipv4", "ipv6", "uuid")
+# keywords strict mode does not support, removed and stated in the description (format only when not above)
+_UNSUPPORTED = ("format", "default", "examples", "minLength", "maxLength", "uniqueItems")
+
+StrictProblem = tuple[str, str]  # (tool name, reason) for AXAG-LINT-146
+
+
+def _plain_parameters(contract: ToolContract) -> dict[str, Any]:
+    return {k: copy.deepcopy(v) for k, v in contract.tool["inputSchema"].items() if k != "$schema"}
+
+
+def tool(contract: ToolContract, parameters: dict[str, Any] | None = None, *, strict: bool = False) -> dict[str, Any]:
+    """One OpenAI function tool; `parameters` defaults to ``inputSchema`` without ``$schema``."""
+    mcp = contract.tool
+    return {
+        "type": "function",
+        "function": {
+            "name": mcp["name"],
+            "description": mcp["description"],
+            "parameters": _plain_parameters(contract) if parameters is None else parameters,
+            "strict": strict,
+        },
+    }
+
+
+@dataclass
+class _Walk:
+    reasons: list[str] = field(default_factory=list)
+    properties: int = 0
+    too_deep: bool = False
+
+
+def _pointer(parts: Sequence[str]) -> str:
+    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts) or "/"
+
+
+def _transform(schema: dict[str, Any], nullable: bool, depth: int, path: list[str], walk: _Walk) -> dict[str, Any]:
+    """The strict form of one property schema or fragment (§9.8 steps 1-3), keys in §4.10 order."""
+    if depth > MAX_DEPTH and not walk.too_deep:
+        walk.too_deep = True
+        walk.reasons.append(f"the schema at {_pointer(path)} is nested deeper than {MAX_DEPTH} levels")
+    out: dict[str, Any] = {}
+    removed: list[str] = []
+    for key, value in schema.items():
+        if key in _UNSUPPORTED and not (key == "format" and value in STRICT_FORMATS):
+            removed.append(key)
+        elif key not in ("const", "items", "properties", "required", "additionalProperties"):
+            out[key] = copy.deepcopy(value)
+    type_ = schema.get("type")
+    if nullable:
+        out["type"] = [type_, "null"]
+    if "const" in schema:  # a const is the tightest enum (116 keeps it inside a declared enum)
+        out["enum"] = [copy.deepcopy(schema["const"])] + ([None] if nullable else [])
+    elif "enum" in schema and nullable:
+        out["enum"] = out["enum"] + [None]
+    if "enum" in out and len(out["enum"]) > MAX_ENUM_VALUES:
+        walk.reasons.append(f"the enum at {_pointer(path)} has {len(out['enum'])} values (at most {MAX_ENUM_VALUES})")
+    if "items" in schema:
+        out["items"] = _transform(schema["items"], False, depth + 1, [*path, "items"], walk)
+    elif type_ == "array":
+        walk.reasons.append(f"the array schema at {_pointer(path)} has no items")
+    if "properties" in schema:
+        out.update(_object(schema, depth, path, walk))
+    elif type_ == "object":
+        walk.reasons.append(f"the object schema at {_pointer(path)} has no properties")
+    if removed:
+        note = "Constraints: " + "; ".join(f"{k} {dumps_compact(schema[k])}" for k in PROPERTY_KEYS if k in removed) + "."
+        out["description"] = f"{out['description']} {note}" if "description" in out else note
+    return {k: out[k] for k in PROPERTY_KEYS if k in out}
+
+
+def _object(schema: dict[str, Any], depth: int, path: list[str], walk: _Walk) -> dict[str, Any]:
+    """Step (1) and (2) for an object schema: every property required, the optional ones nullable, closed."""
+    names = list(schema["properties"])
+    walk.properties += len(names)
+    required = set(schema.get("required", ()))
+    return {
+        "properties": {
+            name: _transform(sub, name not in required, depth + 1, [*path, "properties", name], walk)
+            for name, sub in schema["properties"].items()
+        },
+        "required": names,
+        "additionalProperties": False,
+    }
+
+
+def strict_parameters(contract: ToolContract) -> tuple[dict[str, Any], list[str]]:
+    """The strict-mode ``parameters`` of a tool and the reasons it cannot be expressed (empty when it can)."""
+    walk = _Walk()
+    params = {"type": "object", **_object(_plain_parameters(contract), 0, [], walk)}
+    if walk.properties > MAX_PROPERTIES:
+        walk.reasons.append(f"the schema has {walk.properties} properties in total (at most {MAX_PROPERTIES})")
+    return params, walk.reasons
+
+
+def render(
+    contracts: Sequence[ToolContract], version: str, *, strict: bool = False
+) -> tuple[dict[str, Any], list[StrictProblem]]:
+    """The openai document and the `AXAG-LINT-146` problems (always empty without `strict`)."""
+    tools: list[dict[str, Any]] = []
+    problems: list[StrictProblem] = []
+    for contract in sorted_contracts(contracts):
+        if not strict:
+            tools.append(tool(contract))
+            continue
+        params, reasons = strict_parameters(contract)
+        if reasons:
+            problems.extend((contract.name, reason) for reason in reasons)
+        else:
+            tools.append(tool(contract, params, strict=True))
+    return envelope(SCHEMA_ID, version, tools), problems

@@ -1,0 +1,692 @@
+"""Self-validation of compile output (SPEC §9.10).
+
+`check_structure` is the fast built-in checker that compile always runs before writing (no ``jsonschema``):
+every emitted schema uses only the keywords of §4.10 (with the strict forms of §9.8) with values of the right
+JSON types, and the document has the shape of its target (§9.1-§9.6, §9.8, §9.9), key order included.
+`self_check` is the full validation with ``jsonschema`` (tests and ``--self-check``): every emitted schema
+against the bundled JSON Schema 2020-12 metaschema and the whole document against its shipped schema; nothing is
+fetched. Both return problems as ``"<JSON pointer>: <text>"`` strings (empty list = valid); a non-empty result
+is an internal error for the caller.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterator
+from typing import Any, Final
+
+from axag.compile.targets import MANIFEST_FORMATS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
+from axag.compile.targets.openai import STRICT_FORMATS
+from axag.vocabulary import (
+    ACTION_TYPES,
+    ENTITY_RE,
+    INTENT_RE,
+    LINT_LEVELS,
+    PARAM_NAME_RE,
+    PARAMETER_TYPES,
+    PERIOD_SECONDS,
+    RISK_LEVELS,
+    SCHEMA_KEY_ORDER,
+    SCOPES,
+    TENANT_BOUNDARIES,
+    TOOL_NAME_RE,
+    VERSION_RE,
+    WORKFLOW_ID_RE,
+)
+
+__all__ = [
+    "ANNOTATION_KEYS",
+    "INPUT_SCHEMA_KEYS",
+    "JSON_SCHEMA_2020_12",
+    "META_KEYS",
+    "SCHEMA_FORMATS",
+    "TOOL_KEYS",
+    "check_structure",
+    "emitted_schemas",
+    "pointer",
+    "self_check",
+]
+
+JSON_SCHEMA_2020_12: Final = "https://json-schema.org/draft/2020-12/schema"
+TOOL_KEYS: Final = ("name", "title", "description", "inputSchema", "annotations", "_meta")
+INPUT_SCHEMA_KEYS: Final = ("$schema", "type", "properties", "required", "additionalProperties")
+ANNOTATION_KEYS: Final = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+META_KEYS: Final = (
+    "intent", "entity", "action_type", "risk_level", "idempotent", "confirmation_required",
+    "confirmation_message", "approval_required", "approval_roles", "approval_count", "required_roles", "scope",
+    "tenant_boundary", "side_effects", "preconditions", "postconditions", "rate_limit", "cooldown", "async",
+    "operation_id", "role_escalation", "format_bounds", "schema", "workflow", "visibility", "versioning",
+    "sources", "extensions",
+)
+SCHEMA_FORMATS: Final = ("email", "uri", "date", "date-time", "time", "uuid", "ipv4", "ipv6", "hostname")
+PRECONDITION_FORMS: Final = (
+    "greater_than", "greater_than_or_equal", "less_than", "less_than_or_equal", "equal", "not_equal", "requires",
+    "mutually_exclusive", "exactly_one_of", "at_least_one_of", "required_when_equal", "required_when_present",
+)
+MANIFEST_KEYS: Final = ("version", "generated_at", "source", "conformance", "actions", "dynamic_actions")
+MANIFEST_ACTION_KEYS: Final = (
+    "intent", "entity", "action_type", "operation_id", "description", "required_parameters",
+    "optional_parameters", "risk_level", "confirmation_required", "approval_required", "approval_roles",
+    "idempotent", "async", "scope", "tenant_boundary", "required_roles", "side_effects", "preconditions",
+    "postconditions", "source_file", "source_line",
+)
+MANIFEST_PARAM_KEYS: Final = (
+    "name", "type", "description", "enum", "min", "max", "maxLength", "minLength", "pattern", "format", "default",
+    "items", "properties", "source",
+)
+_NUMERIC_KEYS: Final = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
+_STRING_KEYS: Final = ("format", "minLength", "maxLength", "pattern")
+_ARRAY_KEYS: Final = ("items", "minItems", "maxItems", "uniqueItems")
+_OBJECT_KEYS: Final = ("properties", "required", "additionalProperties")
+_STRICT_REMOVED: Final = ("const", "default", "examples", "minLength", "maxLength", "uniqueItems")
+_GENERATED_AT_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+_COOLDOWN_RE: Final = re.compile(r"[1-9][0-9]*(ms|s|m|h|d)")
+
+
+def pointer(parts: tuple[str | int, ...] | list[str | int]) -> str:
+    """The JSON Pointer (RFC 6901) of a path; ``""`` is the whole document."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+# ---------------------------------------------------------------- JSON type predicates
+
+def _is_int(v: Any) -> bool:
+    """A JSON number with an integral value (an integral float is written as an integer, §4.9)."""
+    if isinstance(v, bool):
+        return False
+    return isinstance(v, int) or (isinstance(v, float) and math.isfinite(v) and v.is_integer())
+
+
+def _is_number(v: Any) -> bool:
+    return not isinstance(v, bool) and (isinstance(v, int) or (isinstance(v, float) and math.isfinite(v)))
+
+
+def _is_json(v: Any) -> bool:
+    if v is None or isinstance(v, (bool, str)) or _is_number(v):
+        return True
+    if isinstance(v, (list, tuple)):
+        return all(_is_json(x) for x in v)
+    if isinstance(v, dict):
+        return all(isinstance(k, str) and _is_json(x) for k, x in v.items())
+    return False
+
+
+def _is_text(v: Any) -> bool:
+    return isinstance(v, str) and v != ""
+
+
+def _is_text_list(v: Any) -> bool:
+    return isinstance(v, list) and all(_is_text(x) for x in v)
+
+
+def _matches(regex: re.Pattern[str]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and regex.fullmatch(v) is not None
+
+
+def _one_of(values: tuple[Any, ...]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and v in values
+
+
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _is_pos_int(v: Any) -> bool:
+    return _is_int(v) and v >= 1
+
+
+def _is_nonneg_int(v: Any) -> bool:
+    return _is_int(v) and v >= 0
+
+
+# ---------------------------------------------------------------- the checker
+
+Path = tuple[str | int, ...]
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def err(self, path: Path, text: str) -> None:
+        self.errors.append(f"{pointer(path) or '/'}: {text}")
+
+    def obj(
+        self, v: Any, path: Path, allowed: tuple[str, ...], required: tuple[str, ...] = ()
+    ) -> dict[str, Any] | None:
+        """`v` is an object with keys from `allowed` in that order and every `required` key."""
+        if not isinstance(v, dict):
+            self.err(path, f"expected an object, got {_kind(v)}")
+            return None
+        for key in v:
+            if key not in allowed:
+                self.err(path, f"unexpected key {key!r}")
+        for key in required:
+            if key not in v:
+                self.err(path, f"missing key {key!r}")
+        known = [k for k in v if k in allowed]
+        if known != sorted(known, key=allowed.index):
+            self.err(path, f"keys out of order: {', '.join(known)}")
+        return v
+
+    def val(self, v: dict[str, Any], key: str, path: Path, test: Callable[[Any], bool], what: str) -> None:
+        if key in v and not test(v[key]):
+            self.err((*path, key), f"expected {what}, got {_short(v[key])}")
+
+    def fields(self, v: dict[str, Any], path: Path, table: dict[str, tuple[Callable[[Any], bool], str]]) -> None:
+        for key, (test, what) in table.items():
+            self.val(v, key, path, test, what)
+
+    # -------------------------------------------------- schemas (§4.10, §9.4, §9.8)
+
+    def root_schema(self, v: Any, path: Path, *, with_schema: bool, strict: bool) -> None:
+        keys = INPUT_SCHEMA_KEYS if with_schema else INPUT_SCHEMA_KEYS[1:]
+        s = self.obj(v, path, keys, keys)
+        if s is None:
+            return
+        if with_schema:
+            self.val(s, "$schema", path, lambda x: x == JSON_SCHEMA_2020_12, repr(JSON_SCHEMA_2020_12))
+        self.val(s, "type", path, lambda x: x == "object", "'object'")
+        self.val(s, "additionalProperties", path, lambda x: x is False, "false")
+        self.properties(s, path, 0, strict)
+
+    def properties(self, s: dict[str, Any], path: Path, depth: int, strict: bool) -> None:
+        props = s.get("properties")
+        if not isinstance(props, dict):
+            if "properties" in s:
+                self.err((*path, "properties"), f"expected an object, got {_kind(props)}")
+            return
+        for name, sub in props.items():
+            if not PARAM_NAME_RE.fullmatch(name):
+                self.err((*path, "properties"), f"invalid property name {name!r}")
+            self.schema(sub, (*path, "properties", name), depth + 1, strict)
+        req = s.get("required")
+        if not isinstance(req, list) or not all(isinstance(x, str) for x in req):
+            self.err((*path, "required"), f"expected an array of strings, got {_short(req)}")
+            return
+        if len(set(req)) != len(req):
+            self.err((*path, "required"), "repeated names")
+        for name in req:
+            if name not in props:
+                self.err((*path, "required"), f"{name!r} is not a property")
+        if strict and req != list(props):
+            self.err((*path, "required"), "strict mode requires every property, in property order")
+
+    def schema(self, v: Any, path: Path, depth: int, strict: bool) -> None:
+        s = self.obj(v, path, SCHEMA_KEY_ORDER, ("type",))
+        if s is None:
+            return
+        type_ = s.get("type")
+        base = type_
+        if strict and isinstance(type_, list):
+            if len(type_) == 2 and type_[1] == "null" and type_[0] in PARAMETER_TYPES:
+                base = type_[0]
+            else:
+                self.err((*path, "type"), f"expected [type, 'null'], got {_short(type_)}")
+        elif type_ not in PARAMETER_TYPES:
+            self.err((*path, "type"), f"expected one of {', '.join(PARAMETER_TYPES)}, got {_short(type_)}")
+        self.fields(s, path, {
+            "description": (_is_text, "a non-empty string"),
+            "format": (_one_of(STRICT_FORMATS if strict else SCHEMA_FORMATS), "a JSON Schema format"),
+            "enum": (lambda x: isinstance(x, list) and x != [] and _is_json(x), "a non-empty array"),
+            "const": (_is_json, "a JSON value"),
+            "default": (_is_json, "a JSON value"),
+            "examples": (lambda x: isinstance(x, list) and _is_json(x), "an array"),
+            "minimum": (_is_number, "a number"),
+            "exclusiveMinimum": (_is_number, "a number"),
+            "maximum": (_is_number, "a number"),
+            "exclusiveMaximum": (_is_number, "a number"),
+            "multipleOf": (lambda x: _is_number(x) and x > 0, "a number > 0"),
+            "minLength": (_is_nonneg_int, "an integer >= 0"),
+            "maxLength": (_is_nonneg_int, "an integer >= 0"),
+            "pattern": (lambda x: isinstance(x, str), "a string"),
+            "minItems": (_is_nonneg_int, "an integer >= 0"),
+            "maxItems": (_is_nonneg_int, "an integer >= 0"),
+            "uniqueItems": (_is_bool, "a boolean"),
+            "additionalProperties": (lambda x: x is False, "false"),
+        })
+        if strict:
+            for key in _STRICT_REMOVED:
+                if key in s:
+                    self.err((*path, key), "keyword not allowed in strict mode")
+        if isinstance(base, str) and base in PARAMETER_TYPES:
+            groups = {"number": _NUMERIC_KEYS, "integer": _NUMERIC_KEYS, "string": _STRING_KEYS,
+                      "array": _ARRAY_KEYS, "object": _OBJECT_KEYS}
+            for group in (_NUMERIC_KEYS, _STRING_KEYS, _ARRAY_KEYS, _OBJECT_KEYS):
+                if group is not groups.get(base):
+                    for key in group:
+                        if key in s:
+                            self.err((*path, key), f"keyword does not apply to type {base!r}")
+        if "items" in s:
+            self.schema(s["items"], (*path, "items"), depth + 1, strict)
+        has_props = "properties" in s
+        if has_props:
+            self.properties(s, path, depth, strict)
+        elif "required" in s:
+            self.err((*path, "required"), "'required' without 'properties'")
+        if has_props != ("additionalProperties" in s):
+            self.err(path, "'additionalProperties': false goes with 'properties' and only with it")
+
+    # -------------------------------------------------- documents
+
+    def envelope(self, doc: Any, target: str) -> list[Any]:
+        d = self.obj(doc, (), ("$schema", "axag", "generator", "tools"), ("$schema", "axag", "generator", "tools"))
+        if d is None:
+            return []
+        self.val(d, "$schema", (), lambda x: x == SCHEMA_IDS[target], repr(SCHEMA_IDS[target]))
+        self.val(d, "axag", (), lambda x: x == "1.1", "'1.1'")
+        gen = self.obj(d.get("generator"), ("generator",), ("name", "version"), ("name", "version"))
+        if gen is not None:
+            self.val(gen, "name", ("generator",), lambda x: x == "axag", "'axag'")
+            self.val(gen, "version", ("generator",), _is_text, "a non-empty string")
+        tools = d.get("tools")
+        if not isinstance(tools, list):
+            self.err(("tools",), f"expected an array, got {_kind(tools)}")
+            return []
+        return tools
+
+    def names_sorted(self, names: list[Any], path: Path, what: str) -> None:
+        clean = [n for n in names if isinstance(n, str)]
+        if clean != sorted(clean):
+            self.err(path, f"{what} not sorted in code-point order")
+        if len(set(clean)) != len(clean):
+            self.err(path, f"repeated {what}")
+
+    def mcp_tool(self, v: Any, path: Path) -> str | None:
+        t = self.obj(v, path, TOOL_KEYS, TOOL_KEYS)
+        if t is None:
+            return None
+        self.fields(t, path, {
+            "name": (_matches(TOOL_NAME_RE), "a tool name"),
+            "title": (_is_text, "a non-empty string"),
+            "description": (_is_text, "a non-empty string"),
+        })
+        self.root_schema(t.get("inputSchema"), (*path, "inputSchema"), with_schema=True, strict=False)
+        ann = self.obj(t.get("annotations"), (*path, "annotations"), ANNOTATION_KEYS, ANNOTATION_KEYS)
+        if ann is not None:
+            apath = (*path, "annotations")
+            self.val(ann, "title", apath, lambda x: x == t.get("title"), "the tool title")
+            for hint in ANNOTATION_KEYS[1:]:
+                self.val(ann, hint, apath, _is_bool, "a boolean")
+        wrapper = self.obj(t.get("_meta"), (*path, "_meta"), ("org.axag/action",), ("org.axag/action",))
+        if wrapper is not None:
+            self.meta(wrapper.get("org.axag/action"), (*path, "_meta", "org.axag/action"))
+        name = t.get("name")
+        return name if isinstance(name, str) else None
+
+    def meta(self, v: Any, path: Path) -> None:
+        m = self.obj(v, path, META_KEYS, ("intent", "entity", "action_type", "sources"))
+        if m is None:
+            return
+        self.fields(m, path, {
+            "intent": (_matches(INTENT_RE), "an intent"),
+            "entity": (_matches(ENTITY_RE), "an entity"),
+            "action_type": (_one_of(ACTION_TYPES), "an action type"),
+            "risk_level": (_one_of(RISK_LEVELS), "a risk level"),
+            "idempotent": (_is_bool, "a boolean"),
+            "confirmation_required": (_is_bool, "a boolean"),
+            "confirmation_message": (_is_text, "a non-empty string"),
+            "approval_required": (_is_bool, "a boolean"),
+            "approval_roles": (_is_text_list, "an array of strings"),
+            "approval_count": (_is_pos_int, "an integer >= 1"),
+            "required_roles": (_is_text_list, "an array of strings"),
+            "scope": (_one_of(SCOPES), "a scope"),
+            "tenant_boundary": (_one_of(TENANT_BOUNDARIES), "a tenant boundary"),
+            "side_effects": (_is_text_list, "an array of strings"),
+            "postconditions": (_is_text_list, "an array of strings"),
+            "async": (_is_bool, "a boolean"),
+            "operation_id": (_matches(TOOL_NAME_RE), "a tool name"),
+            "role_escalation": (_is_bool, "a boolean"),
+            "schema": (_is_text, "a non-empty string"),
+        })
+        if "preconditions" in m:
+            self.preconditions(m["preconditions"], (*path, "preconditions"))
+        if "rate_limit" in m:
+            rkeys = ("count", "period", "window_seconds")
+            rl = self.obj(m["rate_limit"], (*path, "rate_limit"), rkeys, rkeys)
+            if rl is not None:
+                rpath = (*path, "rate_limit")
+                seconds = PERIOD_SECONDS.get(str(rl.get("period")))
+                self.val(rl, "count", rpath, _is_pos_int, "an integer >= 1")
+                self.val(rl, "period", rpath, _one_of(tuple(PERIOD_SECONDS)), "a period")
+                self.val(rl, "window_seconds", rpath,
+                         lambda x: _is_int(x) and (seconds is None or x == seconds), "the period's seconds")
+        if "cooldown" in m:
+            ckeys = ("duration", "milliseconds")
+            cd = self.obj(m["cooldown"], (*path, "cooldown"), ckeys, ckeys)
+            if cd is not None:
+                self.val(cd, "duration", (*path, "cooldown"), _matches(_COOLDOWN_RE), "a duration")
+                self.val(cd, "milliseconds", (*path, "cooldown"), _is_pos_int, "an integer >= 1")
+        if "format_bounds" in m:
+            fb = m["format_bounds"]
+            if not isinstance(fb, dict):
+                self.err((*path, "format_bounds"), f"expected an object, got {_kind(fb)}")
+            else:
+                for name, bounds in fb.items():
+                    bpath = (*path, "format_bounds", name)
+                    if not PARAM_NAME_RE.fullmatch(name):
+                        self.err(bpath, "invalid parameter name")
+                    b = self.obj(bounds, bpath, ("formatMinimum", "formatMaximum"))
+                    if b is not None:
+                        if not b:
+                            self.err(bpath, "empty bounds")
+                        for key in b:
+                            self.val(b, key, bpath, _is_text, "a non-empty string")
+        self.sub_object(m, "workflow", path, {
+            "id": (_matches(WORKFLOW_ID_RE), "a workflow id"),
+            "step": (_is_pos_int, "an integer >= 1"),
+            "total_steps": (_is_pos_int, "an integer >= 1"),
+            "next": (_matches(INTENT_RE), "an intent"),
+            "previous": (_matches(INTENT_RE), "an intent"),
+        })
+        self.sub_object(m, "visibility", path, {
+            "visible": (_is_bool, "a boolean"),
+            "operable": (_is_bool, "a boolean"),
+            "operability_reason": (_is_text, "a non-empty string"),
+        })
+        self.sub_object(m, "versioning", path, {
+            "version": (_matches(VERSION_RE), "a version"),
+            "since": (_matches(VERSION_RE), "a version"),
+            "deprecated": (_is_bool, "a boolean"),
+            "deprecated_replacement": (_matches(INTENT_RE), "an intent"),
+        })
+        self.sources(m.get("sources"), (*path, "sources"))
+        if "extensions" in m:
+            ext = m["extensions"]
+            epath = (*path, "extensions")
+            if not isinstance(ext, dict):
+                self.err(epath, f"expected an object, got {_kind(ext)}")
+            else:
+                if list(ext) != sorted(ext):
+                    self.err(epath, "keys not sorted in code-point order")
+                for key, value in ext.items():
+                    if not isinstance(value, str):
+                        self.err((*epath, key), f"expected a string, got {_short(value)}")
+
+    def sub_object(
+        self, m: dict[str, Any], key: str, path: Path, table: dict[str, tuple[Callable[[Any], bool], str]]
+    ) -> None:
+        if key in m:
+            sub = self.obj(m[key], (*path, key), tuple(table))
+            if sub is not None:
+                if not sub:
+                    self.err((*path, key), "empty object")
+                self.fields(sub, (*path, key), table)
+
+    def preconditions(self, v: Any, path: Path) -> None:
+        if not isinstance(v, list):
+            self.err(path, f"expected an array, got {_kind(v)}")
+            return
+        for i, item in enumerate(v):
+            ipath = (*path, i)
+            p = self.obj(item, ipath, ("text", "kind", "form", "params", "value"), ("text", "kind"))
+            if p is None:
+                continue
+            self.val(p, "text", ipath, _is_text, "a non-empty string")
+            self.val(p, "kind", ipath, _one_of(("relational", "state")), "'relational' or 'state'")
+            if p.get("kind") == "relational":
+                for key in ("form", "params"):
+                    if key not in p:
+                        self.err(ipath, f"missing key {key!r}")
+                self.val(p, "form", ipath, _one_of(PRECONDITION_FORMS), "a relational form")
+                self.val(p, "params", ipath,
+                         lambda x: isinstance(x, list) and x != [] and all(
+                             isinstance(n, str) and PARAM_NAME_RE.fullmatch(n) for n in x),
+                         "a non-empty array of parameter names")
+                self.val(p, "value", ipath, lambda x: isinstance(x, (str, bool)) or _is_number(x),
+                         "a string, number or boolean")
+            else:
+                for key in ("form", "params", "value"):
+                    if key in p:
+                        self.err((*ipath, key), "only relational preconditions have this key")
+
+    def sources(self, v: Any, path: Path) -> None:
+        if not isinstance(v, list) or not v:
+            self.err(path, f"expected a non-empty array, got {_short(v)}")
+            return
+        keys = ("file", "line", "column")
+        order: list[tuple[Any, ...]] = []
+        for i, item in enumerate(v):
+            s = self.obj(item, (*path, i), keys, keys)
+            if s is None:
+                continue
+            self.val(s, "file", (*path, i), lambda x: _is_text(x) and "\\" not in x and not x.startswith("/"),
+                     "a relative POSIX path")
+            self.val(s, "line", (*path, i), _is_pos_int, "an integer >= 1")
+            self.val(s, "column", (*path, i), _is_pos_int, "an integer >= 1")
+            order.append(tuple(s.get(k) for k in keys))
+        try:
+            if order != sorted(order):
+                self.err(path, "not sorted by file, line, column")
+        except TypeError:
+            pass  # already reported as a type error
+
+    def openai_tool(self, v: Any, path: Path) -> str | None:
+        t = self.obj(v, path, ("type", "function"), ("type", "function"))
+        if t is None:
+            return None
+        self.val(t, "type", path, lambda x: x == "function", "'function'")
+        keys = ("name", "description", "parameters", "strict")
+        fpath = (*path, "function")
+        f = self.obj(t.get("function"), fpath, keys, keys)
+        if f is None:
+            return None
+        self.val(f, "name", fpath, _matches(TOOL_NAME_RE), "a tool name")
+        self.val(f, "description", fpath, _is_text, "a non-empty string")
+        self.val(f, "strict", fpath, _is_bool, "a boolean")
+        self.root_schema(f.get("parameters"), (*fpath, "parameters"), with_schema=False, strict=f.get("strict") is True)
+        name = f.get("name")
+        return name if isinstance(name, str) else None
+
+    def anthropic_tool(self, v: Any, path: Path) -> str | None:
+        keys = ("name", "description", "input_schema")
+        t = self.obj(v, path, keys, keys)
+        if t is None:
+            return None
+        self.val(t, "name", path, _matches(TOOL_NAME_RE), "a tool name")
+        self.val(t, "description", path, _is_text, "a non-empty string")
+        self.root_schema(t.get("input_schema"), (*path, "input_schema"), with_schema=False, strict=False)
+        name = t.get("name")
+        return name if isinstance(name, str) else None
+
+    def manifest(self, doc: Any) -> None:
+        d = self.obj(doc, (), MANIFEST_KEYS, MANIFEST_KEYS[:5])
+        if d is None:
+            return
+        self.fields(d, (), {
+            "version": (lambda x: x == "1.1.0", "'1.1.0'"),
+            "generated_at": (_matches(_GENERATED_AT_RE), "an RFC 3339 UTC timestamp"),
+            "conformance": (_one_of(LINT_LEVELS), "a conformance level"),
+        })
+        keys = ("paths", "tool", "tool_version")
+        src = self.obj(d.get("source"), ("source",), keys, keys)
+        if src is not None:
+            self.fields(src, ("source",), {
+                "paths": (lambda x: isinstance(x, list) and all(_is_text(p) for p in x) and x == sorted(x),
+                          "a sorted array of paths"),
+                "tool": (lambda x: x == "axag", "'axag'"),
+                "tool_version": (_is_text, "a non-empty string"),
+            })
+        actions = d.get("actions")
+        if not isinstance(actions, list):
+            self.err(("actions",), f"expected an array, got {_kind(actions)}")
+        else:
+            intents = [self.manifest_action(a, ("actions", i)) for i, a in enumerate(actions)]
+            self.names_sorted([n for n in intents if n is not None], ("actions",), "intents")
+        if "dynamic_actions" in d:
+            dyn = d["dynamic_actions"]
+            if not isinstance(dyn, list) or not dyn:
+                self.err(("dynamic_actions",), "expected a non-empty array")
+            else:
+                keys = ("source_file", "source_line", "reason")
+                for i, item in enumerate(dyn):
+                    x = self.obj(item, ("dynamic_actions", i), keys, keys)
+                    if x is not None:
+                        self.fields(x, ("dynamic_actions", i), {
+                            "source_file": (_is_text, "a non-empty string"),
+                            "source_line": (_is_pos_int, "an integer >= 1"),
+                            "reason": (_is_text, "a non-empty string"),
+                        })
+
+    def manifest_action(self, v: Any, path: Path) -> str | None:
+        a = self.obj(v, path, MANIFEST_ACTION_KEYS, MANIFEST_ACTION_KEYS[:7])
+        if a is None:
+            return None
+        self.fields(a, path, {
+            "intent": (_matches(INTENT_RE), "an intent"),
+            "entity": (_matches(ENTITY_RE), "an entity"),
+            "action_type": (_one_of(ACTION_TYPES), "an action type"),
+            "operation_id": (_matches(TOOL_NAME_RE), "a tool name"),
+            "description": (_is_text, "a non-empty string"),
+            "risk_level": (_one_of(RISK_LEVELS), "a risk level"),
+            "confirmation_required": (_is_bool, "a boolean"),
+            "approval_required": (_is_bool, "a boolean"),
+            "approval_roles": (_is_text_list, "an array of strings"),
+            "idempotent": (_is_bool, "a boolean"),
+            "async": (_is_bool, "a boolean"),
+            "scope": (_one_of(SCOPES), "a scope"),
+            "tenant_boundary": (_one_of(TENANT_BOUNDARIES), "a tenant boundary"),
+            "required_roles": (_is_text_list, "an array of strings"),
+            "side_effects": (_is_text_list, "an array of strings"),
+            "preconditions": (_is_text_list, "an array of strings"),
+            "postconditions": (_is_text_list, "an array of strings"),
+            "source_file": (_is_text, "a non-empty string"),
+            "source_line": (_is_pos_int, "an integer >= 1"),
+        })
+        for key in ("required_parameters", "optional_parameters"):
+            params = a.get(key)
+            if not isinstance(params, list):
+                if key in a:
+                    self.err((*path, key), f"expected an array, got {_kind(params)}")
+                continue
+            for i, p in enumerate(params):
+                self.manifest_param(p, (*path, key, i))
+        intent = a.get("intent")
+        return intent if isinstance(intent, str) else None
+
+    def manifest_param(self, v: Any, path: Path) -> None:
+        p = self.obj(v, path, MANIFEST_PARAM_KEYS, ("name", "type"))
+        if p is None:
+            return
+        self.fields(p, path, {
+            "name": (_matches(PARAM_NAME_RE), "a parameter name"),
+            "type": (_one_of(PARAMETER_TYPES), "a parameter type"),
+            "description": (_is_text, "a non-empty string"),
+            "enum": (lambda x: isinstance(x, list) and x != [] and _is_json(x), "a non-empty array"),
+            "min": (_is_number, "a number"),
+            "max": (_is_number, "a number"),
+            "maxLength": (_is_nonneg_int, "an integer >= 0"),
+            "minLength": (_is_nonneg_int, "an integer >= 0"),
+            "pattern": (lambda x: isinstance(x, str), "a string"),
+            "format": (_one_of(MANIFEST_FORMATS), "a manifest format"),
+            "default": (_is_json, "a JSON value"),
+            "source": (_one_of(("harvested:html", "zod", "openapi")), "a parameter source"),
+        })
+        if "items" in p:
+            self.schema(p["items"], (*path, "items"), 1, False)
+        if "properties" in p:
+            props = p["properties"]
+            if not isinstance(props, dict):
+                self.err((*path, "properties"), f"expected an object, got {_kind(props)}")
+            else:
+                for name, sub in props.items():
+                    self.schema(sub, (*path, "properties", name), 1, False)
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, str):
+        return "a string"
+    if _is_number(v):
+        return "a number"
+    if isinstance(v, (list, tuple)):
+        return "an array"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
+
+
+def _short(v: Any) -> str:
+    try:
+        text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        text = _kind(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_structure(doc: Any, target: str) -> list[str]:
+    """Problems of the document `doc` of `target` found without ``jsonschema`` (§9.10); empty when valid."""
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}")
+    c = _Checker()
+    if target == "manifest":
+        c.manifest(doc)
+        return c.errors
+    tool_check = {"mcp": c.mcp_tool, "openai": c.openai_tool, "anthropic": c.anthropic_tool}[target]
+    tools = c.envelope(doc, target)
+    names = [tool_check(t, ("tools", i)) for i, t in enumerate(tools)]
+    c.names_sorted([n for n in names if n is not None], ("tools",), "tool names")
+    return c.errors
+
+
+# ---------------------------------------------------------------- full validation (jsonschema)
+
+def emitted_schemas(doc: Any, target: str) -> Iterator[tuple[Path, Any]]:
+    """``(path, schema)`` of every JSON Schema the document carries (tool input schemas; manifest fragments)."""
+    if not isinstance(doc, dict):
+        return
+    if target == "manifest":
+        for i, action in enumerate(doc.get("actions") or ()):
+            if not isinstance(action, dict):
+                continue
+            for key in ("required_parameters", "optional_parameters"):
+                for j, param in enumerate(action.get(key) or ()):
+                    if not isinstance(param, dict):
+                        continue
+                    if "items" in param:
+                        yield ("actions", i, key, j, "items"), param["items"]
+                    for name, sub in (param.get("properties") or {}).items():
+                        yield ("actions", i, key, j, "properties", name), sub
+        return
+    for i, tool in enumerate(doc.get("tools") or ()):
+        if not isinstance(tool, dict):
+            continue
+        if target == "mcp":
+            yield ("tools", i, "inputSchema"), tool.get("inputSchema")
+        elif target == "openai":
+            function = tool.get("function")
+            if isinstance(function, dict):
+                yield ("tools", i, "function", "parameters"), function.get("parameters")
+        else:
+            yield ("tools", i, "input_schema"), tool.get("input_schema")
+
+
+def self_check(doc: Any, target: str) -> list[str]:
+    """Full validation with ``jsonschema`` (§9.10), offline: the emitted schemas against the 2020-12 metaschema,
+    the document against its shipped schema (manifest: draft-07). Problems sorted by path; empty when valid."""
+    from jsonschema import Draft7Validator, Draft202012Validator
+    from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
+
+    from axag.compile.serialize import dumps
+    from axag.schemas_path import load_schema
+
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}")
+    data = json.loads(dumps(doc))  # validate exactly the JSON that is written
+    problems: list[tuple[str, str]] = []
+    metaschema = REGISTRY.contents(JSON_SCHEMA_2020_12)
+    meta_validator = Draft202012Validator(metaschema, registry=REGISTRY)
+    for path, schema in emitted_schemas(data, target):
+        for error in meta_validator.iter_errors(schema):
+            where = pointer((*path, *error.absolute_path))
+            problems.append((where, f"not a valid JSON Schema 2020-12: {error.message}"))
+    cls = Draft7Validator if target == "manifest" else Draft202012Validator
+    validator = cls(load_schema(SCHEMA_FILES[target]), registry=REGISTRY)
+    for error in validator.iter_errors(data):
+        problems.append((pointer(tuple(error.absolute_path)), error.message))
+    return [f"{where or '/'}: {text}" for where, text in sorted(problems)]
