@@ -351,6 +351,26 @@ def test_structure_nested_fragments() -> None:
     ]
 
 
+def test_structure_fragment_required_is_optional() -> None:
+    doc = doc_for("mcp")
+    props = doc["tools"][0]["inputSchema"]["properties"]
+    props["addr"] = {"type": "object", "properties": {"zip": {"type": "string"}}, "additionalProperties": False}
+    assert check_structure(doc, "mcp") == []
+    assert self_check(doc, "mcp") == []
+    del doc["tools"][0]["inputSchema"]["required"]
+    assert check_structure(doc, "mcp") == [
+        "/tools/0/inputSchema: missing key 'required'",
+        "/tools/0/inputSchema/required: expected an array of strings, got null",
+    ]
+
+
+def test_self_check_reports_unserialisable_documents() -> None:
+    doc = doc_for("mcp")
+    doc["tools"][0]["inputSchema"]["properties"]["guests"]["maximum"] = float("inf")
+    (problem,) = self_check(doc, "mcp")
+    assert problem.startswith("/: not serialisable as JSON: ")
+
+
 def test_structure_rejects_non_json() -> None:
     doc = doc_for("mcp")
     doc["tools"][0]["inputSchema"]["properties"]["guests"]["maximum"] = float("nan")

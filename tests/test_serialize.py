@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from axag.compile.serialize import canonical_number, dumps, dumps_compact, normalise
+from axag.compile.serialize import canonical_number, dumps, dumps_canonical, dumps_compact, normalise
 
 
 @pytest.mark.parametrize(
@@ -128,3 +128,9 @@ def test_round_trip(value: object) -> None:
     assert json.loads(dumps_compact(value)) == value
     assert text.endswith("\n") and not text.endswith("\n\n")
     assert dumps(json.loads(text)) == text  # stable
+
+
+def test_canonical_form() -> None:
+    value = {"b": [1.0, {"z": 1, "a": "é😀"}], "a": None, "B": 0.5}
+    assert dumps_canonical(value) == '{"B":0.5,"a":null,"b":[1,{"a":"\\u00e9\\ud83d\\ude00","z":1}]}'
+    assert dumps_canonical({"x": 10.0}) == dumps_canonical({"x": 10})

@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-__all__ = ["canonical_number", "dumps", "dumps_compact", "normalise"]
+__all__ = ["canonical_number", "dumps", "dumps_canonical", "dumps_compact", "normalise"]
 
 _SAFE_INTEGER = 2**53
 
@@ -75,3 +75,9 @@ def dumps(doc: Any) -> str:
 def dumps_compact(value: Any) -> str:
     """`value` on one line without spaces (``{"a":[1,2]}``), for messages, descriptions and fixes."""
     return json.dumps(normalise(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def dumps_canonical(value: Any) -> str:
+    """Canonical one-line JSON: keys sorted by code point, ``,``/``:``, non-ASCII escaped (``\\uXXXX``), numbers
+    per §4.9 (the form of the guard fingerprint, §10.2)."""
+    return json.dumps(normalise(value), ensure_ascii=True, separators=(",", ":"), allow_nan=False, sort_keys=True)

@@ -202,6 +202,8 @@ class _Checker:
             if not PARAM_NAME_RE.fullmatch(name):
                 self.err((*path, "properties"), f"invalid property name {name!r}")
             self.schema(sub, (*path, "properties", name), depth + 1, strict)
+        if "required" not in s and depth > 0 and not strict:
+            return  # a fragment lists `required` only when declared (§4.3); the root always has it (§9.4)
         req = s.get("required")
         if not isinstance(req, list) or not all(isinstance(x, str) for x in req):
             self.err((*path, "required"), f"expected an array of strings, got {_short(req)}")
@@ -677,7 +679,10 @@ def self_check(doc: Any, target: str) -> list[str]:
 
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r}")
-    data = json.loads(dumps(doc))  # validate exactly the JSON that is written
+    try:
+        data = json.loads(dumps(doc))  # validate exactly the JSON that is written
+    except (TypeError, ValueError) as exc:
+        return [f"/: not serialisable as JSON: {exc}"]
     problems: list[tuple[str, str]] = []
     metaschema = REGISTRY.contents(JSON_SCHEMA_2020_12)
     meta_validator = Draft202012Validator(metaschema, registry=REGISTRY)
