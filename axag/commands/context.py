@@ -1,0 +1,27 @@
+"""`axag context TOOLS_JSON [--tool NAME ...]` (SPEC §11): print the constraint context block."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from axag.cli import AxagClickError
+from axag.errors import AxagError
+
+__all__ = ["context"]
+
+
+@click.command("context")
+@click.argument("tools_json", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--tool", "tools", multiple=True, metavar="NAME", help="Only this tool (repeatable).")
+def context(tools_json: Path, tools: tuple[str, ...]) -> None:
+    """Print the constraint context block for the tools of TOOLS_JSON (an MCP tools.json)."""
+    from axag.commands.guards import load_tools_document
+    from axag.context import block
+
+    try:
+        text = block(load_tools_document(tools_json), list(tools))
+    except AxagError as exc:
+        raise AxagClickError(str(exc)) from exc
+    click.echo(text, nl=False)

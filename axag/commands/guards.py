@@ -1,0 +1,64 @@
+"""`axag guards TOOLS_JSON -o DIR [--lang python|typescript]` (SPEC §10.1)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from axag.cli import AxagClickError
+from axag.errors import AxagError, InputError
+
+__all__ = ["guards", "load_tools_document"]
+
+
+def load_tools_document(path: Path) -> dict[str, Any]:
+    """Read and validate an MCP ``tools.json`` (§9.1-§9.6): parse, structural check, ``tools.schema.json``.
+
+    Raises ``InputError`` (exit 2) for unreadable or invalid files and files of another target.
+    """
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path} is not UTF-8: {exc}") from exc
+
+    def reject_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not valid JSON")
+
+    try:
+        doc = json.loads(text, parse_constant=reject_constant)
+    except ValueError as exc:
+        raise InputError(f"{path} is not valid JSON: {exc}") from exc
+    from axag.compile.validate import check_structure, self_check
+
+    problems = check_structure(doc, "mcp")
+    if not problems:
+        problems = self_check(doc, "mcp")
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise InputError(f"{path} is not a valid MCP tools file: {problems[0]}{more}")
+    assert isinstance(doc, dict)
+    return doc
+
+
+@click.command("guards")
+@click.argument("tools_json", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", "output", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Directory of the generated guard module.")
+@click.option("--lang", type=click.Choice(["python", "typescript"]), default="python", show_default=True,
+              help="Language of the generated guards.")
+def guards(tools_json: Path, output: Path, lang: str) -> None:
+    """Generate runtime guards for the tools of TOOLS_JSON (an MCP tools.json)."""
+    from axag.guards.render import write_guards
+
+    try:
+        doc = load_tools_document(tools_json)
+        warnings, _ = write_guards(doc, output, lang)
+    except AxagError as exc:
+        raise AxagClickError(str(exc)) from exc
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
