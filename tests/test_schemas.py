@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import subprocess
 import sys
@@ -140,9 +141,10 @@ def test_installed_copy_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    # offline with the installed build backend; otherwise pip fetches hatchling into an isolated build env
+    offline = ["--no-build-isolation", "--no-index"] if importlib.util.find_spec("hatchling") else []
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
-         "-w", str(out), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", *offline, "-q", "-w", str(out), str(ROOT)],
         check=True, capture_output=True, timeout=300,
     )
     (found,) = out.glob("axag-*.whl")
@@ -240,6 +242,7 @@ META = ("tools", 0, "_meta", "org.axag/action")
         ("mcp", (*META, "extensions"), {"b": "1", "a": "2"}, False, "keys not sorted in code-point order"),
         ("mcp", (*META, "extensions"), {"a": 1}, False, "/extensions/a: expected a string, got 1"),
         ("mcp", (*META, "intent"), None, True, "missing key 'intent'"),
+        ("mcp", (*META, "approval_required"), True, False, "missing key 'approval_count' (approval is required)"),
         ("openai", ("tools", 0, "type"), "tool", False, "/tools/0/type: expected 'function'"),
         ("openai", ("tools", 0, "function", "strict"), None, True, "missing key 'strict'"),
         ("openai", ("tools", 0, "function", "parameters", "$schema"), "x", False, "unexpected key '$schema'"),
@@ -273,6 +276,7 @@ def test_structure_catches(target: str, path: tuple[Any, ...], value: Any, delet
         ("mcp", (*META, "preconditions", 0, "params"), ["a"], False,
          "/org.axag~1action/preconditions/0: {'text': 'room_available', 'kind': 'state', 'params': ['a']} should not"),
         ("mcp", (*META, "bogus"), 1, False, "Additional properties are not allowed ('bogus' was unexpected)"),
+        ("mcp", (*META, "approval_required"), True, False, "/org.axag~1action: 'approval_count' is a required"),
         ("openai", ("tools", 0, "function", "strict"), None, True, "'strict' is a required property"),
         ("anthropic", ("tools", 0, "input_schema", "$schema"), "x", False, "('$schema' was unexpected)"),
         ("manifest", ("actions", 0, "rate_limit"), {}, False, "('rate_limit' was unexpected)"),

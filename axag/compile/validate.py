@@ -343,6 +343,8 @@ class _Checker:
             "role_escalation": (_is_bool, "a boolean"),
             "schema": (_is_text, "a non-empty string"),
         })
+        if m.get("approval_required") is True and "approval_count" not in m:
+            self.err(path, "missing key 'approval_count' (approval is required)")
         if "preconditions" in m:
             self.preconditions(m["preconditions"], (*path, "preconditions"))
         if "rate_limit" in m:
