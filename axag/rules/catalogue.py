@@ -661,7 +661,7 @@ _ALL = (
         Fixable.NEVER,
         "§9.2",
         (
-            '"{intent}" is also declared at {file}:{line}:{col} with a different contract ({first difference})',
+            '"{intent}" is also declared at {file}:{line}:{col} with a different contract ({first_difference})',
         ),
     ),
     _r(

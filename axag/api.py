@@ -1,0 +1,93 @@
+"""Library entry points: lint and compile return data; nothing here prints."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from axag.findings import Finding, RunReport
+from axag.lint.engine import FileOutcome, Request, check_file, display_path
+
+
+@dataclass
+class Run:
+    """The outcome of checking many files: per-file outcomes plus run-wide findings (121, 122, 191)."""
+
+    outcomes: list[FileOutcome] = field(default_factory=list)
+    run_findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+
+    def findings(self) -> list[Finding]:
+        out = [f for o in self.outcomes for f in o.findings] + self.run_findings
+        return sorted(out, key=Finding.sort_key)
+
+    def suppressed(self) -> list[Finding]:
+        return sorted((f for o in self.outcomes for f in o.suppressed), key=Finding.sort_key)
+
+    @property
+    def internal_error(self) -> bool:
+        return any(o.internal_error for o in self.outcomes)
+
+
+def repo_root_of(path: Path, fallback: Path, cache: dict[Path, Path]) -> Path:
+    """The nearest directory (the file's or an ancestor) containing `.git`, else ``fallback``."""
+    d = path.parent
+    chain = []
+    while True:
+        if d in cache:
+            root = cache[d]
+            break
+        chain.append(d)
+        if (d / ".git").exists():
+            root = d
+            break
+        if d.parent == d:
+            root = fallback
+            break
+        d = d.parent
+    for c in chain:
+        cache[c] = root
+    return root
+
+
+def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: Path, jobs: int = 1,
+                stdin: tuple[Path, bytes] | None = None) -> Run:
+    """Run the engine over ``files`` (in-process, or with worker processes when it pays)."""
+    project = resolver.project_root if hasattr(resolver, "project_root") else cwd
+    repo_cache: dict[Path, Path] = {}
+    tasks = []
+    for f in files:
+        repo = repo_root_of(f, Path(project), repo_cache)
+        try:
+            repo_rel = Path(os.path.relpath(f, repo)).as_posix()
+        except ValueError:
+            repo_rel = f.as_posix()
+        tasks.append((f, display_path(f, cwd), repo_rel))
+    run = Run(files=len(tasks) + (1 if stdin else 0))
+    if stdin is not None:
+        spath, data = stdin
+        settings = resolver.resolve(spath)
+        disp = display_path(spath, cwd)
+        run.outcomes.append(check_file(spath, disp, disp, settings, request, data=data))
+    if jobs > 1 and len(tasks) >= 2 * jobs:
+        from axag.parallel import map_files
+
+        run.outcomes.extend(map_files(tasks, resolver, request, jobs))
+    else:
+        for path, disp, rel in tasks:
+            run.outcomes.append(check_file(path, disp, rel, resolver.resolve(path), request))
+    return run
+
+
+def lint_report(run: Run, rules: Iterable[Any], version: str) -> RunReport:
+    return RunReport(
+        findings=run.findings(),
+        suppressed=run.suppressed(),
+        rules=sorted(rules, key=lambda r: r.code),
+        files=run.files,
+        paths=sorted({o.repo_path for o in run.outcomes}),
+        tool_version=version,
+    )

@@ -1,0 +1,204 @@
+"""`axag lint` (SPEC §13.2)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from axag import __version__
+from axag.commands.common import common_options, default_jobs, fail, guard_errors, use_color, write_or_print
+from axag.findings import Severity
+
+
+def _parse_formats(values: tuple[str, ...], output_file: str | None, default: str) -> list[tuple[str, str | None]]:
+    from axag.report import FORMATS
+
+    out: list[tuple[str, str | None]] = []
+    for v in values:
+        fmt, _, path = v.partition(":")
+        if fmt not in FORMATS:
+            raise fail(f'unknown output format "{fmt}" (expected one of {", ".join(FORMATS)})')
+        out.append((fmt, path or None))
+    if output_file is not None:
+        for i in range(len(out) - 1, -1, -1):
+            if out[i][1] is None:
+                out[i] = (out[i][0], output_file)
+                break
+        else:
+            out.append((default, output_file))
+    return out
+
+
+def _load_manifest(path: str | None) -> tuple[dict[str, Any] | None, str]:
+    if path is None:
+        return None, ""
+    from axag.errors import InputError
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read manifest {path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"manifest {path} is not a JSON object")
+    return data, path
+
+
+def _load_enforced(path: str | None) -> frozenset[str] | None:
+    if path is None:
+        return None
+    from axag.errors import InputError
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read enforced intents {path}: {exc}") from exc
+    if isinstance(data, dict):
+        data = data.get("intents")
+    if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
+        raise InputError(f'enforced intents {path} must be a JSON array of intents or {{"intents": [...]}}')
+    return frozenset(data)
+
+
+@click.command("lint")
+@click.argument("paths", nargs=-1, type=click.Path())
+@common_options
+@click.option("--select", default=None, help="Comma-separated codes, names or ALL (replaces the configured selection).")
+@click.option("--ignore", default=None, help="Codes or names to remove from the selection.")
+@click.option("--extend-select", default=None, help="Codes or names to add to the selection.")
+@click.option("--level", type=click.Choice(["basic", "intermediate", "full"]), default=None)
+@click.option("--fail-on", type=click.Choice(["error", "warning"]), default=None)
+@click.option("--fix", is_flag=True, help="Apply fixes, then report what remains.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option("--statistics", is_flag=True, help="One line per rule instead of findings.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings.")
+@click.option("--output-format", "output_format", multiple=True, help="FMT[:PATH]; repeatable.")
+@click.option("--output-file", default=None, help="Write the last --output-format without a path to PATH.")
+@click.option("--stdin-filename", default=None, help="Name of the content read from -.")
+@click.option("--baseline", default=None, type=click.Path(dir_okay=False))
+@click.option("--update-baseline", is_flag=True)
+@click.option("--manifest", default=None, type=click.Path(dir_okay=False))
+@click.option("--enforced-intents", default=None, type=click.Path(dir_okay=False))
+@click.option("--force-exclude", is_flag=True)
+@click.option("--no-respect-gitignore", is_flag=True)
+@guard_errors
+def lint(**opts: Any) -> None:
+    """Lint AXAG annotations in HTML and template files."""
+    code = run_lint(opts)
+    sys.exit(code)
+
+
+def run_lint(opts: dict[str, Any]) -> int:
+    from axag.api import check_files, lint_report
+    from axag.config import Resolver
+    from axag.discover import discover
+    from axag.lint.engine import Request
+    from axag.rules.catalogue import RULES
+
+    cwd = Path.cwd()
+    resolver = Resolver(cwd, config=opts["config"], isolated=opts["isolated"])
+    run_settings = resolver.run_settings()
+    paths = list(opts["paths"]) or ["."]
+    stdin_data: tuple[Path, bytes] | None = None
+    if "-" in paths:
+        paths.remove("-")
+        name = opts["stdin_filename"] or "stdin.html"
+        stdin_data = (cwd / name, sys.stdin.buffer.read())
+    manifest, manifest_name = _load_manifest(opts["manifest"] or (str(run_settings.manifest)
+                                                                  if run_settings.manifest else None))
+    enforced = _load_enforced(opts["enforced_intents"] or (str(run_settings.enforced_intents)
+                                                           if run_settings.enforced_intents else None))
+    request = Request(mode="lint", cli_select=opts["select"], cli_ignore=opts["ignore"],
+                      cli_extend_select=opts["extend_select"], cli_level=opts["level"], manifest=manifest,
+                      manifest_name=manifest_name, enforced_intents=enforced, want_contracts=True,
+                      keep_text=bool(opts["fix"] or opts["diff"]))
+    files: Any = discover(paths, resolver, force_exclude=opts["force_exclude"],
+                     respect_gitignore=False if opts["no_respect_gitignore"] else None, cwd=cwd) if paths else []
+    if not files and stdin_data is None:
+        if getattr(files, "problems", None):
+            for p, msg in files.problems:
+                click.echo(f"axag: {p}: {msg}", err=True)
+        click.echo("axag: no files to lint", err=True)
+        return 0
+    jobs = opts["jobs"] or default_jobs()
+    run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, stdin=stdin_data)
+    from axag.lint.sitewide import sitewide_findings
+
+    run.run_findings.extend(sitewide_findings(run, request))
+    for p, msg in getattr(files, "problems", []):
+        from axag.findings import Finding, fingerprint
+
+        disp = str(p)
+        run.run_findings.append(Finding(code=191, severity=Severity.ERROR, message=msg, path=disp,
+                                        repo_path=disp, line=1, column=1, end_line=1, end_column=1,
+                                        name="unreadable-file", fingerprint=fingerprint(191, disp, "", None, 0)))
+    fixed_count = 0
+    if opts["fix"] or opts["diff"]:
+        from axag.lint.fix import apply_fixes  # type: ignore[import-not-found]
+
+        fixed_count, diff_text, run = apply_fixes(run, resolver, request, write=bool(opts["fix"]), cwd=cwd,
+                                                  stdin=stdin_data)
+        if opts["diff"]:
+            click.echo(diff_text, nl=False)
+            return 1 if diff_text else 0
+    # rules that ran, for SARIF
+    ran: set[int] = set()
+    for o in run.outcomes:
+        ran |= o.ran
+    ran |= {f.code for f in run.findings()}
+    report = lint_report(run, [RULES[c].info for c in sorted(ran) if c in RULES], __version__)
+    report.fixed = fixed_count
+    baseline_path = opts["baseline"] or (str(run_settings.baseline) if run_settings.baseline else None)
+    if opts["update_baseline"]:
+        if baseline_path is None:
+            raise fail("--update-baseline needs --baseline FILE or lint.baseline in the configuration")
+        from axag.lint import baseline
+
+        write_or_print(baseline_path, baseline.render(report.findings + report.suppressed))
+        return 0
+    if baseline_path is not None:
+        from axag.lint import baseline
+
+        entries = baseline.load(baseline_path)
+        kept, sup, stale = baseline.apply(report.findings, entries)
+        report.findings, report.suppressed, report.baseline_stale = kept, sorted(report.suppressed + sup,
+                                                                               key=lambda f: f.sort_key()), stale
+    fail_on = Severity(opts["fail_on"] or run_settings.fail_on.value)
+    if run.internal_error:
+        exit_code = 2
+    elif opts["exit_zero"]:
+        exit_code = 0
+    else:
+        exit_code = 1 if any(f.severity.rank >= fail_on.rank and f.severity is not Severity.INFO
+                             for f in report.findings) else 0
+    report.exit_code = exit_code
+    _emit(report, opts, run_settings.output_format, fix_stdin=bool(opts["fix"] and stdin_data))
+    if opts["fix"] and stdin_data is not None and getattr(run, "stdin_fixed", None) is not None:
+        sys.stdout.write(run.stdin_fixed)  # type: ignore[attr-defined]
+    return exit_code
+
+
+def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool) -> None:
+    from axag.report import render
+
+    default = configured if configured else "full"
+    formats = _parse_formats(tuple(opts["output_format"]), opts["output_file"], default)
+    to_stdout = [f for f, p in formats if p is None]
+    if len(to_stdout) > 1:
+        raise fail("at most one --output-format may go to stdout")
+    if not to_stdout and not fix_stdin:
+        formats.append((default if default in ("full", "concise") else "full", None))
+    for fmt, path in formats:
+        if path is not None:
+            write_or_print(path, render(fmt, report, quiet=opts["quiet"]))
+    for fmt, path in formats:
+        if path is None:
+            err = fix_stdin
+            if opts["statistics"] and fmt in ("full", "concise"):
+                fmt = "statistics"
+            color = use_color(opts["color"], sys.stderr if err else sys.stdout)
+            text = render(fmt, report, color=color, quiet=opts["quiet"])
+            click.echo(text, nl=False, err=err)

@@ -1,0 +1,14 @@
+"""Run-wide checks over the contracts of every file: duplicate intents (121) and tool names (122)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from axag.findings import Finding
+
+
+def sitewide_findings(run: Any, request: Any) -> list[Finding]:
+    from axag.compile.merge import merge_contracts
+
+    findings, _tools = merge_contracts(run, request)
+    return findings

@@ -1,0 +1,82 @@
+"""Rule registry: semantic checks over the model. Metadata (code, name, severity, level, messages)
+comes from `axag.rules.catalogue`, the single source; a check only says *where* and *with what*.
+
+Subjects: "action" (fn(ctx, action)), "element" (fn(ctx, annotated element)), "file" (fn(ctx)).
+Value-syntax rules (004, 005, 009, 1xx …) are found while the model reads values (axag/model/values.py);
+their problems reach the engine the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from axag.findings import Fix, Severity
+from axag.model.actions import Action, Annotated, FileModel
+from axag.model.problems import Problem
+from axag.parse.document import Element
+from axag.spans import Span
+
+RuleFn = Callable[..., None]
+
+ACTION_RULES: dict[int, RuleFn] = {}
+ELEMENT_RULES: dict[int, RuleFn] = {}
+FILE_RULES: dict[int, RuleFn] = {}
+_SUBJECTS = {"action": ACTION_RULES, "element": ELEMENT_RULES, "file": FILE_RULES}
+
+
+def rule(code: int, subject: str = "action") -> Callable[[RuleFn], RuleFn]:
+    """Register ``fn`` as the check of rule ``code`` (its metadata lives in the catalogue)."""
+
+    def register(fn: RuleFn) -> RuleFn:
+        table = _SUBJECTS[subject]
+        if code in table:
+            raise RuntimeError(f"rule {code} registered twice")
+        table[code] = fn
+        return fn
+
+    return register
+
+
+@dataclass
+class RuleCtx:
+    model: FileModel
+    enabled: frozenset[int]  # codes that run for this file
+    manifest: dict[str, Any] | None = None  # parsed manifest (010, 030)
+    manifest_name: str = ""
+    enforced_intents: frozenset[str] | None = None  # (037)
+    problems: list[Problem] = field(default_factory=list)
+
+    def report(self, code: int, span: Span, element: Element | None, attribute: str | None = None, *,
+               index: int = 0, fix: Fix | None = None, help: str | None = None,
+               severity: Severity | None = None, key: str | None = None, **args: Any) -> None:
+        p = Problem(code, span, args, element, attribute, fix, help, index, severity)
+        if key is not None:
+            p.args["_key"] = key
+        self.problems.append(p)
+
+    def on(self, code: int) -> bool:
+        return code in self.enabled
+
+
+def run_rules(ctx: RuleCtx) -> list[Problem]:
+    """Run every enabled semantic rule over the file model."""
+    model = ctx.model
+    for code, fn in sorted(FILE_RULES.items()):
+        if code in ctx.enabled:
+            fn(ctx)
+    element_rules = [(c, f) for c, f in sorted(ELEMENT_RULES.items()) if c in ctx.enabled]
+    action_rules = [(c, f) for c, f in sorted(ACTION_RULES.items()) if c in ctx.enabled]
+    for ann in model.annotated:
+        for _, fn in element_rules:
+            fn(ctx, ann)
+    for act in model.actions:
+        if act.dynamic:
+            continue
+        for _, fn in action_rules:
+            fn(ctx, act)
+    return ctx.problems
+
+
+__all__ = ["Action", "Annotated", "RuleCtx", "rule", "run_rules"]
