@@ -304,11 +304,22 @@ def test_structure_catches_key_order_and_sorting() -> None:
     assert check_structure(doc, "mcp") == ["/tools: tool names not sorted in code-point order"]
     doc["tools"][1]["name"] = "booking_create"
     assert check_structure(doc, "mcp") == ["/tools: repeated tool names"]
+    assert check_structure(doc, "mcp", ordered=False) == ["/tools: repeated tool names"]
     prop = doc_for("mcp")
     note = prop["tools"][0]["inputSchema"]["properties"]["note"]
     prop["tools"][0]["inputSchema"]["properties"]["note"] = {"maxLength": 200, "type": "string"}
     assert note == {"type": "string", "maxLength": 200}
     assert check_structure(prop, "mcp") == ["/tools/0/inputSchema/properties/note: keys out of order: maxLength, type"]
+    assert check_structure(prop, "mcp", ordered=False) == []
+    shuffled = json.loads(json.dumps(doc_for("manifest"), sort_keys=True))
+    assert check_structure(shuffled, "manifest") != []
+    assert check_structure(shuffled, "manifest", ordered=False) == []
+    shuffled = json.loads(json.dumps(doc_for("mcp"), sort_keys=True))
+    shuffled["tools"][0]["_meta"]["org.axag/action"]["sources"] *= 2
+    shuffled["tools"][0]["_meta"]["org.axag/action"]["sources"][0]["line"] = 9
+    shuffled["tools"][0]["_meta"]["org.axag/action"]["extensions"] = {"b": "", "a": ""}
+    assert check_structure(shuffled, "mcp", ordered=False) == []
+    assert len(check_structure(shuffled, "mcp")) > 5
 
 
 def test_structure_strict_forms() -> None:

@@ -147,8 +147,9 @@ Path = tuple[str | int, ...]
 
 
 class _Checker:
-    def __init__(self) -> None:
+    def __init__(self, ordered: bool = True) -> None:
         self.errors: list[str] = []
+        self.ordered = ordered
 
     def err(self, path: Path, text: str) -> None:
         self.errors.append(f"{pointer(path) or '/'}: {text}")
@@ -167,7 +168,7 @@ class _Checker:
             if key not in v:
                 self.err(path, f"missing key {key!r}")
         known = [k for k in v if k in allowed]
-        if known != sorted(known, key=allowed.index):
+        if self.ordered and known != sorted(known, key=allowed.index):
             self.err(path, f"keys out of order: {', '.join(known)}")
         return v
 
@@ -291,7 +292,7 @@ class _Checker:
 
     def names_sorted(self, names: list[Any], path: Path, what: str) -> None:
         clean = [n for n in names if isinstance(n, str)]
-        if clean != sorted(clean):
+        if self.ordered and clean != sorted(clean):
             self.err(path, f"{what} not sorted in code-point order")
         if len(set(clean)) != len(clean):
             self.err(path, f"repeated {what}")
@@ -403,7 +404,7 @@ class _Checker:
             if not isinstance(ext, dict):
                 self.err(epath, f"expected an object, got {_kind(ext)}")
             else:
-                if list(ext) != sorted(ext):
+                if self.ordered and list(ext) != sorted(ext):
                     self.err(epath, "keys not sorted in code-point order")
                 for key, value in ext.items():
                     if not isinstance(value, str):
@@ -462,7 +463,7 @@ class _Checker:
             self.val(s, "column", (*path, i), _is_pos_int, "an integer >= 1")
             order.append(tuple(s.get(k) for k in keys))
         try:
-            if order != sorted(order):
+            if self.ordered and order != sorted(order):
                 self.err(path, "not sorted by file, line, column")
         except TypeError:
             pass  # already reported as a type error
@@ -508,8 +509,8 @@ class _Checker:
         src = self.obj(d.get("source"), ("source",), keys, keys)
         if src is not None:
             self.fields(src, ("source",), {
-                "paths": (lambda x: isinstance(x, list) and all(_is_text(p) for p in x) and x == sorted(x),
-                          "a sorted array of paths"),
+                "paths": (lambda x: isinstance(x, list) and all(_is_text(p) for p in x)
+                          and (not self.ordered or x == sorted(x)), "a sorted array of paths"),
                 "tool": (lambda x: x == "axag", "'axag'"),
                 "tool_version": (_is_text, "a non-empty string"),
             })
@@ -623,11 +624,16 @@ def _short(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def check_structure(doc: Any, target: str) -> list[str]:
-    """Problems of the document `doc` of `target` found without ``jsonschema`` (§9.10); empty when valid."""
+def check_structure(doc: Any, target: str, *, ordered: bool = True) -> list[str]:
+    """Problems of the document `doc` of `target` found without ``jsonschema`` (§9.10); empty when valid.
+
+    With `ordered` (compile output), key orders and the sorting of tools, actions, sources, paths and extension
+    keys are checked too; ``ordered=False`` checks a document read back from a file (``axag guards`` input), where
+    only the content matters.
+    """
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r}")
-    c = _Checker()
+    c = _Checker(ordered)
     if target == "manifest":
         c.manifest(doc)
         return c.errors
