@@ -80,8 +80,8 @@ def run_compile(opts: dict[str, Any]) -> int:
     run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs)
     site_findings, tools = merge_contracts(run, request)
     run.run_findings.extend(site_findings)
-    for p, msg in getattr(files, "problems", []):
-        disp = str(p)
+    for bad, msg in getattr(files, "problems", []):
+        disp = str(bad)
         run.run_findings.append(Finding(code=191, severity=Severity.ERROR, message=msg, path=disp, repo_path=disp,
                                         line=1, column=1, end_line=1, end_column=1, name="unreadable-file",
                                         fingerprint=fingerprint(191, disp, "", None, 0)))
@@ -96,7 +96,7 @@ def run_compile(opts: dict[str, Any]) -> int:
         for c in tools:
             by_subject[c.name] = c
             by_subject[str(c.meta["intent"])] = c
-        outcome_of = {}
+        outcome_of: dict[str, Any] = {}
         for o in run.outcomes:
             for c, _ in o.contracts:
                 outcome_of.setdefault(str(c.meta["intent"]), o)
@@ -116,8 +116,8 @@ def run_compile(opts: dict[str, Any]) -> int:
         problems += validate.self_check(doc, target)
     if problems:
         click.echo("axag: internal error: the output failed self-validation:", err=True)
-        for p in problems[:20]:
-            click.echo(f"  {p}", err=True)
+        for problem in problems[:20]:
+            click.echo(f"  {problem}", err=True)
         return 2
     text = dumps(doc)
     status = 1 if has_errors else 0
@@ -159,7 +159,9 @@ def _target_finding(code: int, subject: str, text: str, contract: Any, outcome_o
     from axag.rules.catalogue import RULES, format_message
 
     meta = RULES[code]
-    args = {"name": subject, "reason": text} if code == 146 else {"intent": subject, "what": text}
+    args: dict[str, object] = (
+        {"name": subject, "reason": text} if code == 146 else {"intent": subject, "what": text}
+    )
     path, repo, line, col = "", "", 1, 1
     anchor = subject
     if contract is not None:
@@ -170,7 +172,7 @@ def _target_finding(code: int, subject: str, text: str, contract: Any, outcome_o
         line, col = src[1], src[2] + 1
         path = o.display if o is not None else src[0]
         repo = o.repo_path if o is not None else src[0]
-    return Finding(code=code, severity=meta.info.severity, message=format_message(code, **args), path=path,
+    return Finding(code=code, severity=meta.info.severity, message=format_message(code, 0, **args), path=path,
                    repo_path=repo, line=line, column=col, end_line=line, end_column=col, name=meta.info.name,
                    anchor=anchor, fingerprint=fingerprint(code, repo, anchor, None, 0))
 
