@@ -1,0 +1,68 @@
+"""`axag rule CODE|NAME` and `axag rule --all`: rule documentation from the catalogue."""
+
+from __future__ import annotations
+
+import click
+
+from axag.cli import AxagClickError
+
+
+def explain(code: int) -> str:
+    from axag.rules.catalogue import RULES
+    from axag.rules.examples import EXAMPLES
+
+    meta = RULES[code]
+    info = meta.info
+    level = info.level.value if info.level is not None else "compile only"
+    if info.off_by_default:
+        level += " (off by default)"
+    sev = info.severity.value + (f"/{meta.alt_severity.value}" if meta.alt_severity else "")
+    fix = {"never": "no", "sometimes": "sometimes", "always": "yes"}[info.fix.value]
+    if meta.fix_note:
+        fix += f" ({meta.fix_note})"
+    lines = [
+        f"{info.id} ({info.name})",
+        f"  severity:      {sev}",
+        f"  level:         {level}",
+        f"  compile check: {'yes' if info.compile_check else 'no'}",
+        f"  fix:           {fix}",
+    ]
+    if info.needs:
+        lines.append(f"  needs:         --{info.needs}")
+    lines.append(f"  trigger:       {info.trigger}")
+    for i, m in enumerate(meta.messages):
+        lines.append(f"  {'message:' if i == 0 else '         '}      {m}")
+    fails, passes = EXAMPLES.get(code, ("", ""))
+    if fails:
+        lines.append("  fails:")
+        lines.extend(f"    {x}" for x in fails.splitlines())
+    if passes:
+        lines.append("  passes:")
+        lines.extend(f"    {x}" for x in passes.splitlines())
+    return "\n".join(lines) + "\n"
+
+
+@click.command("rule")
+@click.argument("code_or_name", required=False)
+@click.option("--all", "show_all", is_flag=True, help="List every rule.")
+def rule(code_or_name: str | None, show_all: bool) -> None:
+    """Explain a lint rule (code such as AXAG-LINT-006, 006 or a rule name)."""
+    from axag.rules.catalogue import RULES, lookup
+
+    if show_all:
+        for code in sorted(RULES):
+            info = RULES[code].info
+            lvl = info.level.value[0].upper() if info.level is not None else "-"
+            flags = ("C" if info.compile_check else " ") + ("*" if info.fix.value != "never" else " ")
+            click.echo(f"{info.id}  {info.severity.value:<7}  {lvl}  {flags}  {info.name}")
+        return
+    if not code_or_name:
+        raise AxagClickError("give a rule code or name, or --all")
+    meta = lookup(code_or_name)
+    if meta is None:
+        from axag.vocabulary import did_you_mean
+
+        names = [m.info.name for m in RULES.values()]
+        s = did_you_mean(code_or_name.lower(), names)
+        raise AxagClickError(f'unknown rule "{code_or_name}"' + (f'; did you mean "{s}"?' if s else ""))
+    click.echo(explain(meta.info.code), nl=False)
