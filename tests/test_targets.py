@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from axag.compile.contract import ManifestParam, ToolContract
 from axag.compile.serialize import dumps
@@ -17,6 +19,7 @@ from axag.compile.targets import manifest as manifest_target
 from axag.compile.targets import openai as openai_target
 from axag.compile.targets.manifest import DynamicAction, conformance, generated_at
 from axag.compile.validate import check_structure, self_check
+from axag.vocabulary import SCHEMA_KEY_ORDER
 
 DATA = Path(__file__).resolve().parent / "data" / "compile"
 UPDATE = os.environ.get("AXAG_UPDATE_GOLDENS") == "1"
@@ -576,3 +579,101 @@ def test_conformance_uses_declared_attribute_names() -> None:
                      meta={"risk_level": "low", "scope": "user"},
                      declared=frozenset({"axag-required-parameters", "axag-idempotent", "axag-side-effects"}))
     assert conformance([write]) == "full"
+
+
+# ---------------------------------------------------------------- property: every target accepts every schema
+
+_NAMES = st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True)
+_TEXT = st.text(min_size=1, max_size=8)
+_NUM = st.integers(-100, 100) | st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+_VALUES = {
+    "string": _TEXT,
+    "number": _NUM,
+    "integer": st.integers(-100, 100),
+    "boolean": st.booleans(),
+    "array": st.lists(st.integers(0, 3), max_size=2),
+    "object": st.dictionaries(_NAMES, st.integers(0, 3), max_size=2),
+}
+
+
+@st.composite
+def property_schemas(draw: st.DrawFn, depth: int = 0) -> dict[str, Any]:
+    type_ = draw(st.sampled_from(["string", "number", "integer", "boolean", "array", "object"]))
+    s: dict[str, Any] = {"type": type_}
+
+    def maybe() -> bool:
+        return draw(st.booleans())
+
+    if maybe():
+        s["description"] = draw(_TEXT)
+    values = _VALUES[type_]
+    if type_ == "string" and maybe():
+        s["format"] = draw(st.sampled_from(
+            ["email", "uri", "date", "date-time", "time", "uuid", "ipv4", "ipv6", "hostname"]))
+    if maybe():
+        s["enum"] = draw(st.lists(values, min_size=1, max_size=3, unique_by=repr))
+    if maybe():
+        s["const"] = draw(values)
+    if maybe():
+        s["default"] = draw(values)
+    if maybe():
+        s["examples"] = draw(st.lists(values, max_size=2))
+    if type_ in ("number", "integer"):
+        for key in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+            if maybe():
+                s[key] = draw(_NUM)
+        if maybe():
+            s["multipleOf"] = draw(st.sampled_from([1, 2, 0.5]))
+    if type_ == "string":
+        for key in ("minLength", "maxLength"):
+            if maybe():
+                s[key] = draw(st.integers(0, 50))
+        if maybe():
+            s["pattern"] = draw(st.sampled_from(["^a", "[0-9]+", "x|y"]))
+    if type_ == "array":
+        if depth < 3 and maybe():
+            s["items"] = draw(property_schemas(depth + 1))
+        for key in ("minItems", "maxItems"):
+            if maybe():
+                s[key] = draw(st.integers(0, 5))
+        if maybe():
+            s["uniqueItems"] = draw(st.booleans())
+    if type_ == "object" and depth < 3 and maybe():
+        props = draw(st.dictionaries(_NAMES, property_schemas(depth + 1), min_size=1, max_size=3))
+        s["properties"] = props
+        if maybe():
+            s["required"] = [n for n in props if draw(st.booleans())]
+        s["additionalProperties"] = False
+    return {k: s[k] for k in SCHEMA_KEY_ORDER if k in s}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(_NAMES, property_schemas(), max_size=4), st.data())
+def test_every_target_validates_any_schema(properties: dict[str, Any], data: st.DataObject) -> None:
+    required = [n for n in properties if data.draw(st.booleans())]
+    c = contract("thing.do", properties, required)
+    for target in ("mcp", "openai", "anthropic", "manifest"):
+        rendered = render(target, [c], VERSION, environ={})
+        assert check_structure(rendered.doc, target) == [], target
+        assert self_check(rendered.doc, target) == [], target
+    strict = render("openai", [c], VERSION, strict=True)
+    if strict.problems:
+        assert strict.doc["tools"] == []
+        return
+    assert check_structure(strict.doc, "openai") == []
+    assert self_check(strict.doc, "openai") == []
+    params = strict.doc["tools"][0]["function"]["parameters"]
+    assert params["required"] == list(properties)
+    for name, schema in params["properties"].items():
+        nullable = name not in required
+        assert (schema["type"] == [properties[name]["type"], "null"]) is nullable
+        if "enum" in schema:
+            assert (schema["enum"][-1] is None) is nullable
+    # the manifest reports exactly the parameter-level keys it cannot hold
+    drops = render("manifest", [c], VERSION, environ={}).problems
+    expected = 0
+    for schema in properties.values():
+        expected += sum(k in schema for k in ("examples", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+                                              "minItems", "maxItems", "uniqueItems", "required"))
+        expected += schema.get("format") in ("time", "ipv4", "ipv6", "hostname")
+    assert len(drops) == expected
