@@ -156,7 +156,11 @@ def parse(text: str, kind: str) -> Suppressions:
             continue
         word = m.group(1)
         if word not in DIRECTIVES:
+            # Only a word that looks like a suppression attempt is a malformed directive; other
+            # `axag-…` comments (e.g. documentation markers such as `axag-highlight-start`) are prose.
             s = did_you_mean(word, DIRECTIVES)
+            if s is None and not word.startswith(("axag-disable", "axag-enable")):
+                continue
             hint = f'; did you mean "{s}"?' if s else ""
             problems.append(_problem(lines, f'uses unknown directive "{word}"{hint}', m.start(1), m.end(1)))
             continue
