@@ -134,3 +134,11 @@ def test_canonical_form() -> None:
     value = {"b": [1.0, {"z": 1, "a": "é😀"}], "a": None, "B": 0.5}
     assert dumps_canonical(value) == '{"B":0.5,"a":null,"b":[1,{"a":"\\u00e9\\ud83d\\ude00","z":1}]}'
     assert dumps_canonical({"x": 10.0}) == dumps_canonical({"x": 10})
+
+
+def test_lone_surrogates_are_escaped() -> None:
+    assert dumps_compact("a\ud800b\udfff") == '"a\\ud800b\\udfff"'
+    text = dumps({"k\udc00": "😀"})
+    assert text == '{\n  "k\\udc00": "😀"\n}\n'
+    assert json.loads(text) == {"k\udc00": "😀"}
+    text.encode("utf-8")

@@ -10,11 +10,20 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 __all__ = ["canonical_number", "dumps", "dumps_canonical", "dumps_compact", "normalise"]
 
 _SAFE_INTEGER = 2**53
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogates(text: str) -> str:
+    """Lone surrogates cannot be encoded as UTF-8; JSON writes them as ``\\uXXXX`` escapes."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def canonical_number(x: float) -> str:
@@ -69,12 +78,12 @@ def dumps(doc: Any) -> str:
     text = json.dumps(
         normalise(doc), ensure_ascii=False, indent=2, separators=(",", ": "), allow_nan=False, sort_keys=False
     )
-    return text + "\n"
+    return _escape_surrogates(text) + "\n"
 
 
 def dumps_compact(value: Any) -> str:
     """`value` on one line without spaces (``{"a":[1,2]}``), for messages, descriptions and fixes."""
-    return json.dumps(normalise(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _escape_surrogates(json.dumps(normalise(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False))
 
 
 def dumps_canonical(value: Any) -> str:
