@@ -111,7 +111,7 @@ def run_node(out: Path, scenarios: list[dict[str, Any]]) -> list[Any]:
     path.write_text(json.dumps(scenarios), encoding="utf-8")
     proc = subprocess.run([node, "driver.mjs", str(path)], check=False, cwd=out, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    return [json.loads(line) for line in proc.stdout.splitlines()]
+    return [json.loads(line) for line in proc.stdout.split("\n") if line]
 
 
 class PyGuards:
@@ -200,16 +200,23 @@ class PyGuards:
 _COUNTER = iter(range(10**6))
 
 
-@pytest.fixture
-def both(tmp_path: Path) -> Iterator[Any]:
-    """Factory: doc -> (run_ts(scenarios), run_py(scenarios))."""
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Factory: doc -> (run_ts(scenarios), run_py(scenarios)); each document is built once per module."""
+    cache: dict[str, tuple[Any, Any]] = {}
 
     def make(doc: dict[str, Any]) -> tuple[Any, Any]:
-        directory = tmp_path / f"ts{next(_COUNTER)}"
-        write_ts(doc, directory)
-        out = compile_ts(directory)
-        py = PyGuards(doc, tmp_path / f"py{next(_COUNTER)}", f"axag_ts_diff_{next(_COUNTER)}")
-        return (lambda scenarios: run_node(out, scenarios)), py.run
+        key = json.dumps(doc, sort_keys=True)
+        if key not in cache:
+            base = tmp_path_factory.mktemp("guards_ts")
+            write_ts(doc, base / "ts")
+            out = compile_ts(base / "ts")
+            py = PyGuards(doc, base / "py", f"axag_ts_diff_{next(_COUNTER)}")
+            cache[key] = ((lambda scenarios: run_node(out, scenarios)), py)
+        run_ts, py = cache[key]
+        py.guards = py.module.make_guards(py.rt.InMemoryStore())  # fresh state per test
+
+        return run_ts, py.run
 
     yield make
 
@@ -362,3 +369,291 @@ def test_booking_scenarios_match_python(both: Any) -> None:
     assert confirm["caller_only"]["confirmation_message"] == "Book 2 guests from 2026-05-01 to 2026-05-03?"
     assert ts[3]["success"] is True and ts[3]["result"]["value"] == "booked"
     assert ts[4]["permission"] == "confirmation_required"  # single use
+
+
+# ---------------------------------------------------------------- a richer document
+INJECT = 'q"uo\'te \\back\\slash """ */ /* ${x} {{y}} \n line\u2028sep\u0000nul\U0001f600 \x01\x1f\x7f\u0085 </script>'
+
+
+def tool(name: str, intent: str, properties: dict[str, Any], required: list[str], **meta: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "title": name,
+        "description": "d",
+        "inputSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                        "properties": properties, "required": required, "additionalProperties": False},
+        "annotations": {},
+        "_meta": {"org.axag/action": {"intent": intent, "entity": "e", "action_type": "write", **meta,
+                                      "sources": []}},
+    }
+
+
+def rel(text: str, form: str, params: list[str], *value: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {"text": text, "kind": "relational", "form": form, "params": params}
+    if value:
+        item["value"] = value[0]
+    return item
+
+
+LOCAL_DT = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]"
+            r"(:[0-5][0-9](\.[0-9]{1,3})?)?$")
+TIME_OF_DAY = r"^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$"
+MONTH = r"^[0-9]{4}-(0[1-9]|1[0-2])$"
+
+
+def suite_doc() -> dict[str, Any]:
+    s: dict[str, Any] = {"type": "string"}
+    account = tool(
+        "account-delete", "account.delete",
+        {"account_id": {"type": "string", "format": "uuid"}, "reason": {"type": "string", "minLength": 3}},
+        ["account_id"],
+        required_roles=["admin"], approval_required=True, approval_roles=["security", "owner"], approval_count=2,
+        rate_limit={"count": 2, "period": "minute", "window_seconds": 60},
+        cooldown={"duration": "30s", "milliseconds": 30000},
+    )
+    event = tool(
+        "event_schedule", "event.schedule",
+        {
+            "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
+            "t1": {"type": "string", "format": "time"}, "t2": {"type": "string", "format": "time"},
+            "local": {"type": "string", "pattern": LOCAL_DT},
+            "count": {"type": "integer", "minimum": 0, "multipleOf": 1}, "limit": {"type": "number"},
+            "email": {"type": "string", "format": "email"}, "phone": s, "user_id": s,
+            "coupon": s, "customer": s, "a": {"type": "boolean"}, "b": {"type": "boolean"},
+            "country": {"type": "string", "enum": ["DE", "FR"]}, "vat_id": s, "zip": s, "name": s, "nickname": s,
+            "day": {"type": "string", "format": "date"}, "slot": {"type": "string", "pattern": TIME_OF_DAY},
+            "month": {"type": "string", "pattern": MONTH}, "when": {"type": "string", "pattern": LOCAL_DT},
+        },
+        [],
+        preconditions=[
+            rel("end is after start", "greater_than", ["end", "start"]),
+            rel("t2 is after t1", "greater_than", ["t2", "t1"]),
+            rel('local is on or before "2026-12-31T23:59"', "less_than_or_equal", ["local"], "2026-12-31T23:59"),
+            rel("count <= limit", "less_than_or_equal", ["count", "limit"]),
+            rel("count != 0", "not_equal", ["count"], 0),
+            rel("limit >= 1.5", "greater_than_or_equal", ["limit"], 1.5),
+            rel("limit == count", "equal", ["limit", "count"]),
+            rel("exactly one of email, phone or user_id", "exactly_one_of", ["email", "phone", "user_id"]),
+            rel("at least one of phone, user_id", "at_least_one_of", ["phone", "user_id"]),
+            rel("coupon requires customer", "requires", ["coupon", "customer"]),
+            rel("a and b are mutually exclusive", "mutually_exclusive", ["a", "b"]),
+            rel('vat_id is required when country is "DE"', "required_when_equal", ["vat_id", "country"], "DE"),
+            rel("zip is required when country is given", "required_when_present", ["zip", "country"]),
+            rel("name differs from nickname", "not_equal", ["name", "nickname"]),
+        ],
+        format_bounds={
+            "day": {"formatMinimum": "2026-01-01", "formatMaximum": "2026-12-31"},
+            "slot": {"formatMinimum": "22:00", "formatMaximum": "06:00"},
+            "month": {"formatMinimum": "2026-01"},
+            "when": {"formatMinimum": "2026-01-01T08:00", "formatMaximum": "2026-01-01T18:00:30"},
+        },
+    )
+    inject = tool(
+        "inject", "inject.all",
+        {
+            "q": {"type": "string", "description": INJECT, "default": INJECT, "examples": [INJECT],
+                  "enum": [INJECT, "b", "__proto__"], "pattern": r"^[^#]*\/?[^#]*$"},
+            "o": {"type": "object", "const": {"__proto__": {"x": INJECT}, "constructor": 1},
+                  "properties": {"__proto__": {"type": "object"}, "constructor": {"type": "integer"}},
+                  "required": ["__proto__"], "additionalProperties": False},
+            "n": {"type": "number", "enum": [1, 2.5, 1e20, -0.125]},
+            "arr": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}},
+                                                "required": ["k"], "additionalProperties": False},
+                    "minItems": 1, "maxItems": 3, "uniqueItems": True},
+        },
+        ["q"],
+        required_roles=[INJECT], confirmation_required=True, confirmation_message=INJECT + " {{ q }} {{n}} {{o}}",
+        preconditions=[{"text": t, "kind": "state"} for t in ("import", "pass", "delete", "new", INJECT)],
+    )
+    proto = tool(
+        "__proto__", "proto.call",
+        {"__proto__": {"type": "object", "properties": {"toString": {"type": "string"}},
+                       "additionalProperties": False},
+         "constructor": {"type": "string", "maxLength": 2}},
+        ["__proto__"],
+        preconditions=[rel("__proto__ requires constructor", "requires", ["__proto__", "constructor"])],
+    )
+    return {"tools": [account, event, inject, proto]}
+
+
+def test_suite_passes_tsc_strict(tmp_path: Path) -> None:
+    write_ts(suite_doc(), tmp_path, test_pre=False)
+    tsc_check(tmp_path)
+
+
+def test_stub_names_for_reserved_texts() -> None:
+    names = stub_names(suite_doc())
+    assert names[:4] == ["pre_import", "pre_pass", "pre_delete", "pre_new"]
+    for name in names:
+        typescript.check_stub_name(name)
+
+
+ACC = "account-delete"
+ACC_ARGS = {"account_id": "123e4567-e89b-12d3-a456-426614174000"}
+
+
+def account_scenarios() -> list[dict[str, Any]]:
+    admin = {"roles": ["admin"], "actor": "alice", "now": 1000}
+
+    def ctx(**kw: Any) -> dict[str, Any]:
+        return {**admin, **kw}
+
+    def appr(who: str, roles: list[str], **kw: Any) -> dict[str, Any]:
+        return {"approver": who, "roles": roles, "fingerprint": "$fp", **kw}
+
+    two = [appr("bob", ["security"], id="1"), appr("carol", ["owner"], id="2")]
+    return [
+        {"tool": ACC, "op": "run", "args": ACC_ARGS},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": {"roles": ["user", "guest"]}},
+        {"tool": ACC, "op": "run", "args": {"account_id": "nope", "reason": "x"}, "context": ctx()},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx()},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx(request_approval={"url": "https://secret"})},
+        {"tool": ACC, "op": "check", "args": ACC_ARGS, "context": ctx(request_approval={"url": "https://secret"})},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(approvals=[appr("alice", ["security"]), appr("bob", ["owner"])])},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(approvals=[appr("bob", ["security"]), appr("bob", ["owner"])])},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(approvals=[appr("bob", ["security"]), appr("dave", ["intern"])])},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(approvals=[appr("bob", ["security"]), appr("carol", ["owner"], granted=False)])},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(approvals=[appr("bob", ["security"]), appr("carol", ["owner"], fingerprint="x")])},
+        {"tool": ACC, "op": "check", "args": ACC_ARGS, "context": ctx(approvals=two)},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx(approvals=two), "result": 1},
+        # single use: the same approvals again -> approval_required; cooldown first
+        {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx(approvals=two, now=1010)},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx(approvals=two, now=1031)},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(approvals=[appr("bob", ["security"], id="3"), appr("carol", ["owner"], id="4")], now=1031)},
+        # rate limit (2/minute): third execution within the window
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(approvals=[appr("bob", ["security"], id="5", scope="value"),
+                                   appr("carol", ["owner"], id="6", scope="value")], now=1062)},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx(now=1100)},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx(now=1200), "result": "remembered"},
+        {"tool": ACC, "op": "check", "args": ACC_ARGS, "context": ctx(now=1200.5)},
+        {"tool": ACC, "op": "check", "args": ACC_ARGS, "context": ctx(now=1261)},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx(now=1230)},
+        {"tool": ACC, "op": "check", "args": ACC_ARGS, "context": ctx(now=1259.5)},
+        {"op": "reset"},
+        {"tool": ACC, "op": "check", "args": ACC_ARGS, "context": ctx(now=1200.5)},
+    ]
+
+
+def test_account_scenarios_match_python(both: Any) -> None:
+    run_ts, run_py = both(suite_doc())
+    scenarios = account_scenarios()
+    ts, py = run_ts(scenarios), run_py(scenarios)
+    for sc, a, b in zip(scenarios, ts, py, strict=True):
+        assert a == b, sc
+    perms = [r.get("permission") for r in ts]
+    assert perms == [
+        "denied", "denied", "constraint_violated", "approval_required", "approval_required", "approval_required",
+        "approval_required", "approval_required", "approval_required", "denied", "approval_required", "approved",
+        "approved", "rate_limited", "approval_required", "rate_limited", "approved", "approved", "approved",
+        "rate_limited", "approved", "approved", "rate_limited", None, "approval_required",
+    ]
+    assert ts[13]["violations"][0]["constraint"] == "cooldown"
+    assert ts[13]["violations"][0]["actual"] == {"retry_after_seconds": 20}
+    assert ts[22]["violations"][0]["message"] == "account-delete is rate limited (2/minute); retry after 1 seconds."
+    assert ts[18]["result"]["value"] == "remembered"
+    assert ts[4]["caller_only"]["approval"]["url"] == "https://secret"
+    assert ts[5]["caller_only"]["approval"] is None
+    for r in ts:
+        assert "https://secret" not in json.dumps({k: v for k, v in r.items() if k != "caller_only"})
+
+
+def event_scenarios() -> list[dict[str, Any]]:
+    e = "event_schedule"
+    cases: list[dict[str, Any]] = [
+        {"email": "a@b"},
+        {"email": "a@b", "phone": "1"},
+        {"user_id": "u", "phone": "1", "email": None},
+        {},
+        {"phone": "1", "start": "2026-01-01T10:00:00+02:00", "end": "2026-01-01T08:30:00Z"},
+        {"phone": "1", "start": "2026-01-01T10:00:00.5z", "end": "2026-01-01T10:00:00.50Z"},
+        {"phone": "1", "start": "2026-06-30T23:59:60Z", "end": "2026-06-30T23:59:59.9999999Z"},
+        {"phone": "1", "start": "2026-13-01T00:00:00Z", "end": "2026-01-01T00:00:00Z"},
+        {"phone": "1", "t1": "23:00:00+00:00", "t2": "00:30:00+01:00"},
+        {"phone": "1", "t1": "10:00:00-05:00", "t2": "16:00:00+02:00"},
+        {"phone": "1", "local": "2027-01-01T00:00"},
+        {"phone": "1", "local": "2026-12-31T23:59:00.000"},
+        {"phone": "1", "count": 5, "limit": 4.5},
+        {"phone": "1", "count": 0, "limit": 0},
+        {"phone": "1", "count": 3, "limit": 3.0},
+        {"phone": "1", "count": 2.0, "limit": 1},
+        {"phone": "1", "count": -1, "limit": True},
+        {"phone": "1", "coupon": "c"},
+        {"phone": "1", "coupon": "c", "customer": None},
+        {"phone": "1", "a": True, "b": False},
+        {"phone": "1", "a": True, "b": None},
+        {"phone": "1", "country": "DE"},
+        {"phone": "1", "country": "FR", "zip": "1"},
+        {"phone": "1", "country": "XX"},
+        {"phone": "1", "name": "x", "nickname": "x"},
+        {"phone": "1", "day": "2025-12-31", "slot": "12:00", "month": "2025-12", "when": "2026-01-01T18:00:31"},
+        {"phone": "1", "day": "2026-12-31", "slot": "23:30", "month": "2026-01", "when": "2026-01-01T18:00:30.000"},
+        {"phone": "1", "slot": "06:00:00.000"},
+        {"phone": "1", "slot": "06:00:01"},
+        {"phone": "1", "when": "2026-01-01T07:59:59.999"},
+        {"phone": "1", "day": "2026-02-29", "month": "2026-1", "slot": "24:00"},
+    ]
+    out = [{"tool": e, "op": "run", "args": c} for c in cases]
+    out.append({"tool": e, "op": "run", "args": {"phone": "1", "email": None}, "context": {"null_as_absent": True}})
+    return out
+
+
+def test_event_scenarios_match_python(both: Any) -> None:
+    run_ts, run_py = both(suite_doc())
+    scenarios = event_scenarios()
+    ts, py = run_ts(scenarios), run_py(scenarios)
+    for sc, a, b in zip(scenarios, ts, py, strict=True):
+        assert a == b, sc
+    perms = [r["permission"] for r in ts]
+    assert perms.count("not_required") == 8
+    assert ts[3]["guidance"].startswith("The arguments break 2 constraints of event_schedule: Give exactly one of "
+                                        "email, phone, user_id; got 0. Give at least one of phone, user_id. ")
+    assert ts[5]["violations"][0]["message"] == "end must be after start."
+    assert ts[6]["success"] is True  # second 60 counts as 59.999999 < 59.9999999
+    assert ts[12]["violations"][0]["message"] == "count must be at most limit."
+    assert ts[25]["violations"][1] == {
+        "field": "slot", "constraint": "formatMinimum", "expected": "22:00", "actual": "12:00",
+        "message": "slot must be 22:00 or later, or 06:00 or earlier."}
+    assert ts[-1]["result"]["handled"] == {"phone": "1"}
+
+
+def inject_scenarios() -> list[dict[str, Any]]:
+    i = "inject"
+    roles = {"roles": [INJECT]}
+    good_o = {"__proto__": {"x": INJECT}, "constructor": 1}
+    return [
+        {"tool": i, "op": "run", "args": {"q": INJECT}},
+        {"tool": i, "op": "run", "args": {"q": INJECT}, "context": roles},
+        {"tool": i, "op": "run", "args": {"q": "__proto__", "o": {"constructor": 1}}, "context": roles},
+        {"tool": i, "op": "run", "args": {"q": "b", "o": good_o, "n": 1e20}, "context": roles},
+        {"tool": i, "op": "run", "args": {"q": "b", "n": 1.0, "arr": [{"k": "a"}, {"k": "a"}, {"x": 1}, {}]},
+         "context": roles},
+        {"tool": i, "op": "run", "args": {"q": "b", "n": 2.5, "arr": []}, "context": roles},
+        {"tool": i, "op": "run", "args": {"q": "b"}, "context": roles, "pre": {"pre_import": False}},
+        {"tool": i, "op": "run", "args": {"q": "b"}, "context": roles,
+         "pre": {"pre_import": True, "pre_pass": True, "pre_delete": True, "pre_new": True}},
+        {"tool": "__proto__", "op": "run", "args": {"__proto__": {"toString": "x"}}},
+        {"tool": "__proto__", "op": "run", "args": {"__proto__": {"toString": 1, "valueOf": 2}, "constructor": "abc"}},
+        {"tool": "__proto__", "op": "run", "args": {"__proto__": {}, "constructor": "ab"}, "result": INJECT},
+        {"tool": "__proto__", "op": "run", "args": {"constructor": "ab", "toString": None}},
+    ]
+
+
+def test_inject_scenarios_match_python(both: Any) -> None:
+    run_ts, run_py = both(suite_doc())
+    scenarios = inject_scenarios()
+    ts, py = run_ts(scenarios), run_py(scenarios)
+    for sc, a, b in zip(scenarios, ts, py, strict=True):
+        assert a == b, sc
+    assert ts[1]["permission"] == "confirmation_required"
+    assert ts[1]["caller_only"]["confirmation_message"] == (
+        INJECT.replace("{{y}}", "(not given)") + " " + INJECT + " (not given) (not given)")
+    assert ts[3]["caller_only"]["confirmation_message"].endswith(
+        ' b 1e+20 {"__proto__":{"x":' + json.dumps(INJECT, ensure_ascii=False) + '},"constructor":1}')
+    assert ts[10]["result"]["value"] == INJECT
