@@ -3,6 +3,11 @@
 Strict mode problems (`AXAG-LINT-146`) are returned as data, ``(tool name, reason)``; the caller turns them into
 findings. A tool with a problem is left out of the strict document (it only gets written with ``--keep-going``,
 which drops tools with error findings).
+
+Choices where §9.8 leaves room: nesting counts the ``parameters`` object as level 0 and each property schema as
+level 1, so a parameter may nest 9 levels of fragments; the enum limit applies to the emitted enum (``null``
+included); a ``const`` next to an ``enum`` becomes the enum (``[c]`` or ``[c, null]``), as 116 guarantees the
+const is one of the enum values; the removed keywords of ``items`` fragments go to the fragment's description.
 """
 
 from __future__ import annotations
