@@ -53,12 +53,24 @@ def _finalize(value: object) -> object:
     raise TypeError(f"guard templates may only print filtered values, got {type(value).__name__}")
 
 
+def _defined(value: object) -> object:
+    """Raise jinja2's UndefinedError for an undefined value (StrictUndefined fails on ``str``)."""
+    import jinja2
+
+    if isinstance(value, jinja2.Undefined):
+        str(value)
+    return value
+
+
 def _lit(value: object) -> _Code:
-    return _Code(naming.py_literal(value))
+    return _Code(naming.py_literal(_defined(value)))
 
 
 def _ident(value: object) -> _Code:
-    return _Code(naming.identifier(value))  # type: ignore[arg-type]
+    name = _defined(value)
+    if not isinstance(name, str):
+        raise GuardSpecError(f"not a safe identifier: {name!r}")
+    return _Code(naming.identifier(name))
 
 
 def _version(value: object) -> _Code:
