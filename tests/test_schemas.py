@@ -347,6 +347,13 @@ def test_structure_strict_forms() -> None:
     assert check_structure(broken, "openai") == [
         '/tools/0/function/parameters/properties/note/type: expected [type, \'null\'], got ["null","string"]']
     broken = copy.deepcopy(strict)
+    broken["tools"][0]["function"]["parameters"]["properties"]["note"] = {"type": ["object", "null"]}
+    broken["tools"][0]["function"]["parameters"]["properties"]["guests"] = {"type": "array"}
+    assert check_structure(broken, "openai") == [
+        "/tools/0/function/parameters/properties/guests: strict mode needs 'items' on an array schema",
+        "/tools/0/function/parameters/properties/note: strict mode needs 'properties' on an object schema",
+    ]
+    broken = copy.deepcopy(strict)
     broken["tools"][0]["function"]["parameters"]["properties"]["check_in"]["format"] = "uri"
     assert check_structure(broken, "openai") == [
         "/tools/0/function/parameters/properties/check_in/format: expected a JSON Schema format, got \"uri\""]

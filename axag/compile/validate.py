@@ -254,6 +254,10 @@ class _Checker:
             for key in _STRICT_REMOVED:
                 if key in s:
                     self.err((*path, key), "keyword not allowed in strict mode")
+            if base == "object" and "properties" not in s:
+                self.err(path, "strict mode needs 'properties' on an object schema")
+            if base == "array" and "items" not in s:
+                self.err(path, "strict mode needs 'items' on an array schema")
         if isinstance(base, str) and base in PARAMETER_TYPES:
             groups = {"number": _NUMERIC_KEYS, "integer": _NUMERIC_KEYS, "string": _STRING_KEYS,
                       "array": _ARRAY_KEYS, "object": _OBJECT_KEYS}
