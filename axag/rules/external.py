@@ -1,0 +1,117 @@
+"""Rules that need an external input: 010 and 030 (``--manifest``), 037 (``--enforced-intents``).
+
+010 — fails: an intent that the manifest does not list.
+030 — fails: a harvested ``required`` control for a parameter the manifest (source zod/openapi) has optional.
+037 — fails: a ``high`` risk action whose intent is not in the enforced-intents file.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from axag import vocabulary as V
+from axag.model.actions import Action
+from axag.model.parameter import Parameter
+from axag.rules.base import RuleCtx, rule
+
+_CACHE: list[tuple[Any, dict[str, dict[str, Any]]]] = []
+
+
+def _manifest_actions(ctx: RuleCtx) -> dict[str, dict[str, Any]]:
+    """intent -> manifest action (first one wins); computed once per manifest object."""
+    manifest = ctx.manifest
+    if _CACHE and _CACHE[0][0] is manifest:
+        return _CACHE[0][1]
+    out: dict[str, dict[str, Any]] = {}
+    actions = manifest.get("actions") if isinstance(manifest, dict) else None
+    if isinstance(actions, list):
+        for a in actions:
+            if isinstance(a, dict) and isinstance(a.get("intent"), str):
+                out.setdefault(a["intent"], a)
+    _CACHE[:] = [(manifest, out)]
+    return out
+
+
+@rule(10)
+def intent_not_in_manifest(ctx: RuleCtx, act: Action) -> None:
+    """An action whose intent the manifest does not list."""
+    if ctx.manifest is None or act.intent is None:
+        return
+    if act.intent in _manifest_actions(ctx):
+        return
+    ctx.report(10, act.intent_value.value_span(), act.element, "axag-intent", intent=act.intent,
+               file=ctx.manifest_name)
+
+
+_SCHEMA_SOURCES = ("zod", "openapi")
+
+
+def _num(t: str) -> str:
+    return "number" if t in ("number", "integer") else t
+
+
+def _enum_text(enum: Any) -> str:
+    if not isinstance(enum, list):
+        return "not an enum"
+    return "one of " + json.dumps(enum, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _form_enum(p: Parameter) -> Any:
+    if "enum" in p.schema:
+        return p.schema["enum"]
+    if "const" in p.schema:
+        return [p.schema["const"]]
+    return None
+
+
+@rule(30)
+def form_schema_drift(ctx: RuleCtx, act: Action) -> None:
+    """A harvested parameter that differs in required-ness, type (number = integer) or enum from the
+    manifest parameter with source zod/openapi; one finding per difference, at the control."""
+    if ctx.manifest is None or act.intent is None:
+        return
+    entry = _manifest_actions(ctx).get(act.intent)
+    if entry is None:
+        return
+    declared: dict[str, tuple[dict[str, Any], bool]] = {}
+    for key, required in (("required_parameters", True), ("optional_parameters", False)):
+        items = entry.get(key)
+        if isinstance(items, list):
+            for item in items:
+                if isinstance(item, dict) and isinstance(item.get("name"), str):
+                    declared.setdefault(item["name"], (item, required))
+    for p in act.parameters:
+        if not p.harvested or p.name not in declared:
+            continue
+        mp, m_required = declared[p.name]
+        src = mp.get("source")
+        if src not in _SCHEMA_SOURCES:
+            continue
+        span = p.control.tag_span if p.control is not None else (p.span or act.element.tag_span)
+        diffs: list[tuple[str, str]] = []
+        if m_required != p.required:
+            diffs.append(("required" if m_required else "optional", "required" if p.required else "optional"))
+        mtype = mp.get("type")
+        if isinstance(mtype, str) and mtype in V.PARAMETER_TYPES and _num(mtype) != _num(p.type):
+            diffs.append((mtype, p.type))
+        m_enum = mp.get("enum")
+        f_enum = _form_enum(p)
+        if (m_enum is not None or f_enum is not None) and m_enum != f_enum:
+            diffs.append((_enum_text(m_enum), _enum_text(f_enum)))
+        for x, y in diffs:
+            ctx.report(30, span, act.element, p=p.name, src=src, x=x, y=y)
+
+
+_HIGH = ("high", "critical")
+
+
+@rule(37)
+def unenforced_high_risk(ctx: RuleCtx, act: Action) -> None:
+    """Risk high or critical and the intent is not in the server's enforced intents."""
+    if ctx.enforced_intents is None or act.intent is None or act.risk not in _HIGH:
+        return
+    if act.intent in ctx.enforced_intents:
+        return
+    ctx.report(37, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level", intent=act.intent,
+               risk=act.risk)

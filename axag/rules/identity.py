@@ -1,0 +1,265 @@
+"""Identity rules: 001 (missing intent, with §12.2 interactivity and coverage), 002 (missing entity),
+003 (missing action type), 031 (missing accessible name).
+
+001 — fails: ``<button onclick="save()">Save</button>``; passes: the same with ``axag-intent`` and friends.
+002 — fails: ``<button axag-intent="cart.add_item" …>``; passes: with ``axag-entity="cart"`` (rule off by default).
+003 — fails: ``<button axag-intent="cart.add_item">Add</button>``; passes: with ``axag-action-type="write"``.
+031 — fails: ``<button axag-intent="cart.clear" axag-action-type="delete"></button>``; passes: with text or
+``aria-label``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from axag import vocabulary as V
+from axag.model.actions import Action, Annotated
+from axag.rules.base import RuleCtx, rule
+
+_CLICK_ATTRS = ("onclick", "@click", "v-on:click", "x-on:click", "(click)")
+_HX_ATTRS = ("hx-post", "hx-put", "hx-patch", "hx-delete")
+_MARKERS = ("click", "role", "hx-")
+_TOGGLE_ATTRS = ("aria-expanded", "aria-pressed", "aria-haspopup", "popovertarget")
+_ACTION_ATTRS = frozenset(V.ACTION_ATTRIBUTES)
+
+
+def _tag(el: Any) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def _attr(el: Any, name: str) -> str | None:
+    v = el.get(name)
+    return None if v is None else str(v)
+
+
+def _input_type(el: Any) -> str:
+    return (_attr(el, "type") or "text").strip().lower()
+
+
+def is_submit_control(el: Any) -> bool:
+    """§5.1 rule 3: `<button>` without type or type=submit, `<input type=submit|image>`."""
+    tag = _tag(el)
+    if tag == "button":
+        return (_attr(el, "type") or "submit").strip().lower() == "submit"
+    return tag == "input" and _input_type(el) in ("submit", "image")
+
+
+def form_owner(el: Any) -> Any:
+    """The form named by the ``form`` attribute (by id), else the nearest ancestor ``<form>``."""
+    ref = _attr(el, "form")
+    if ref is not None:
+        found = el.getroottree().getroot().xpath("//form[@id=$id]", id=ref)
+        return found[0] if found else None
+    for anc in el.iterancestors():
+        if _tag(anc) == "form":
+            return anc
+    return None
+
+
+def _is_dialog_form(form: Any) -> bool:
+    return (_attr(form, "method") or "").strip().lower() == "dialog"
+
+
+def is_interactive(el: Any) -> bool:
+    """§12.2: whether ``el`` is an interactive element."""
+    if el.get("disabled") is not None:
+        return False
+    tag = _tag(el)
+    if tag == "button":
+        if (_attr(el, "type") or "").strip().lower() == "reset":
+            return False
+        if any(el.get(a) is not None for a in _TOGGLE_ATTRS):
+            pass
+        else:
+            form = form_owner(el)
+            if form is None or not _is_dialog_form(form):
+                return True
+    elif tag == "input":
+        if _input_type(el) in ("submit", "image", "button"):
+            return True
+    elif tag == "form":
+        if not _is_dialog_form(el):
+            return True
+    elif tag == "a":
+        href = _attr(el, "href")
+        if href is not None and href.strip().lower().startswith("javascript:"):
+            return True
+    if any(el.get(a) is not None for a in _CLICK_ATTRS + _HX_ATTRS):
+        return True
+    role = _attr(el, "role")
+    return role is not None and role.strip().lower() == "button"
+
+
+def _candidates(ctx: RuleCtx) -> Iterator[Any]:
+    root = ctx.model.pf.root
+    if root is None:
+        return
+    low = ctx.model.pf.text.lower()
+    if any(m in low for m in _MARKERS):
+        it = root.iter()
+    else:
+        it = root.iter("button", "input", "form", "a")
+    for el in it:
+        if isinstance(el.tag, str):
+            yield el
+
+
+def _scope_elements(ctx: RuleCtx) -> set[Any]:
+    """lxml elements that are the parameter scope of some action (§5.1)."""
+    out: set[Any] = set()
+    root = ctx.model.pf.root
+    for act in ctx.model.actions:
+        el = act.element.el
+        if el is None:
+            continue
+        pv = act.v("axag-params-from")
+        if pv.declared:
+            if pv.ok and root is not None:
+                found = root.xpath("//*[@id=$id]", id=str(pv.value)[1:])
+                if found:
+                    out.add(found[0])
+            continue
+        if _tag(el) == "form":
+            out.add(el)
+        elif is_submit_control(el):
+            form = form_owner(el)
+            if form is not None:
+                out.add(form)
+    return out
+
+
+def _has_action_attrs(ann: Annotated) -> bool:
+    return any(n in _ACTION_ATTRS for n in ann.values)
+
+
+@rule(1, "file")
+def missing_intent(ctx: RuleCtx) -> None:
+    """Interactive, uncovered element without intent/macro; or an element with action attributes but no
+    intent/macro (§12.2, §12.3)."""
+    model = ctx.model
+    reported: set[int] = set()
+    for ann in model.annotated:
+        if ann.action is None and ann.macro_attr is None and _has_action_attrs(ann):
+            ctx.report(1, ann.element.tag_span, ann.element, index=1, tag=ann.element.tag)
+            reported.add(id(ann.element))
+    scopes: set[Any] | None = None
+    for el in _candidates(ctx):
+        if not is_interactive(el):
+            continue
+        owner = model.annotated_of(el)
+        if owner is not None and (owner.action is not None or owner.macro_attr is not None):
+            continue
+        if is_submit_control(el):
+            form = form_owner(el)
+            if form is not None and not _is_dialog_form(form):
+                # covered by its form (an action or a parameter scope), or its form gets the 001 (§12.6)
+                continue
+        if _tag(el) == "form":
+            if scopes is None:
+                scopes = _scope_elements(ctx)
+            if el in scopes:
+                continue
+        element = model.pf.element_of(el)
+        if id(element) in reported:
+            continue
+        reported.add(id(element))
+        ctx.report(1, element.tag_span, element, tag=element.tag)
+
+
+@rule(2, "action")
+def missing_entity(ctx: RuleCtx, act: Action) -> None:
+    """Longhand action (declared ``axag-intent``) without ``axag-entity``."""
+    if act.intent is None or act.intent_value.from_macro or not act.intent_value.declared:
+        return
+    if act.v("axag-entity").declared:
+        return
+    ctx.report(2, act.element.tag_span, act.element, intent=act.intent, entity=act.derived_entity)
+
+
+def _intent_text(act: Action) -> str:
+    if act.intent is not None:
+        return act.intent
+    return act.intent_value.raw if act.intent_value.declared else ""
+
+
+@rule(3, "action")
+def missing_action_type(ctx: RuleCtx, act: Action) -> None:
+    """Action without ``axag-action-type`` (a macro that stopped already reported 027)."""
+    if act.v("axag-action-type").declared:
+        return
+    if act.ann.macro is not None and act.ann.macro.stopped:
+        return
+    ctx.report(3, act.element.tag_span, act.element, intent=_intent_text(act))
+
+
+# ---------------------------------------------------------------- 031 accessible name
+_NAMED_ROLES = ("button", "link", "menuitem", "tab", "switch", "checkbox")
+
+
+def _text(el: Any) -> str:
+    return " ".join("".join(str(t) for t in el.itertext()).split())
+
+
+def needs_name(el: Any) -> bool:
+    tag = _tag(el)
+    if tag in ("button", "a"):
+        return True
+    if tag == "input" and _input_type(el) in ("submit", "button", "image"):
+        return True
+    role = (_attr(el, "role") or "").strip().lower()
+    return role in _NAMED_ROLES
+
+
+def accessible_name(el: Any) -> str:
+    """The first non-empty source in the §12.3 order, "" when there is none."""
+    root = el.getroottree().getroot()
+    ids = (_attr(el, "aria-labelledby") or "").split()
+    if ids:
+        parts = []
+        for ident in ids:
+            found = root.xpath("//*[@id=$id]", id=ident)
+            if found:
+                parts.append(_text(found[0]))
+        text = " ".join(p for p in parts if p)
+        if text:
+            return text
+    label = (_attr(el, "aria-label") or "").strip()
+    if label:
+        return label
+    own_id = _attr(el, "id")
+    if own_id:
+        for lab in root.xpath("//label[@for=$id]", id=own_id):
+            t = _text(lab)
+            if t:
+                return t
+    for anc in el.iterancestors():
+        if _tag(anc) == "label":
+            t = _text(anc)
+            if t:
+                return t
+            break
+    if _tag(el) == "input":
+        for a in ("value", "alt"):
+            t = (_attr(el, a) or "").strip()
+            if t:
+                return t
+    t = _text(el)
+    if t:
+        return t
+    for img in el.iter("img"):
+        t = (_attr(img, "alt") or "").strip()
+        if t:
+            return t
+    return (_attr(el, "title") or "").strip()
+
+
+@rule(31, "action")
+def missing_accessible_name(ctx: RuleCtx, act: Action) -> None:
+    """Button, link, submit/button/image input or element with a widget role, without accessible name."""
+    el = act.element.el
+    if el is None or not needs_name(el):
+        return
+    if accessible_name(el):
+        return
+    ctx.report(31, act.element.tag_span, act.element, tag=act.element.tag, intent=_intent_text(act))
