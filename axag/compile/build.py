@@ -233,7 +233,7 @@ def contract_for(act: Action, source: dict[str, Any]) -> ToolContract:
         tool=tool,
         declared_description=str(desc.value) if desc.ok else None,
         declared_required_parameters=act.v("axag-required-parameters").ok,
-        params=[ManifestParam(p.name, p.required, p.harvested and not p.declared) for p in act.parameters],
+        params=[ManifestParam(p.name, p.required, p.harvested and not p.declared, p.harvested) for p in act.parameters],
         sources=[(source["file"], source["line"], source["column"])],
         declared=frozenset(n for n, v in act.ann.values.items() if v.ok),
     )

@@ -1,0 +1,57 @@
+"""Shared test helpers: run the CLI in-process, locate the shared corpus."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+FIXTURES = REPO / "fixtures"
+
+
+def shared_or_skip(sub: str = "") -> Path:
+    """../shared (beside the clone): present in CI; a user's clone may not have it."""
+    path = SHARED / sub
+    if not path.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} is missing in CI")
+        pytest.skip(f"{path} not available (user clone without ../shared)")
+    return path
+
+
+@contextmanager
+def chdir(path: Path) -> Iterator[None]:
+    old = Path.cwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def run_axag(args: list[str], cwd: Path | None = None, input: str | bytes | None = None) -> Result:
+    from axag.cli import main
+
+    runner = CliRunner()
+    if cwd is None:
+        return runner.invoke(main, args, input=input, catch_exceptions=False)
+    with chdir(cwd):
+        return runner.invoke(main, args, input=input, catch_exceptions=False)
+
+
+def lint_json(args: list[str], cwd: Path | None = None) -> tuple[int, list[dict[str, Any]]]:
+    res = run_axag(["lint", "--output-format", "json", "--isolated", *args], cwd=cwd)
+    data = json.loads(res.stdout)
+    return res.exit_code, data["findings"]
+
+
+def codes_at(findings: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
+    return [(f["code"][-3:], f["line"], f["column"]) for f in findings]
