@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from axag.cli import main
+from axag.errors import InputError
 from axag.guards import naming
 from axag.guards.render import render_guards, write_guards
 
@@ -38,6 +39,20 @@ def test_stub_names_basic_and_reserved() -> None:
         "arguments": "pre_arguments",
         "x" * 50: "x" * 40,
     }
+
+
+def test_stub_names_ecmascript_reserved() -> None:
+    words = ["let", "static", "yield", "await", "enum", "implements", "typeof", "class", "lambda", "match", "ok"]
+    assert list(naming.stub_names(words).values()) == [
+        "pre_let", "pre_static", "pre_yield", "pre_await", "pre_enum", "pre_implements", "pre_typeof", "pre_class",
+        "pre_lambda", "match", "ok"]
+
+
+def test_bad_pattern_is_an_input_error() -> None:
+    doc = json.loads(json.dumps(BOOKING))
+    doc["tools"][0]["inputSchema"]["properties"]["note"]["pattern"] = "(["
+    with pytest.raises(InputError, match="does not compile"):
+        render_guards(doc, "python", None)
 
 
 def test_stub_name_collisions_get_sha_suffix() -> None:

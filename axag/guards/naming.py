@@ -285,6 +285,23 @@ def _strip_annotations(schema: Any) -> Any:
     return out
 
 
+def _check_patterns(schema: Any, where: str) -> None:
+    """Every ``pattern`` in a property schema must compile with ``re`` (the guards search with it)."""
+    if not isinstance(schema, dict):
+        return
+    pattern = schema.get("pattern")
+    if pattern is not None:
+        try:
+            re.compile(pattern)
+        except (re.error, TypeError) as exc:
+            raise GuardSpecError(f"{where}: pattern {pattern!r} does not compile: {exc}") from exc
+    _check_patterns(schema.get("items"), where)
+    members = schema.get("properties")
+    if isinstance(members, dict):
+        for name, sub in members.items():
+            _check_patterns(sub, f"{where}.{name}")
+
+
 def _str_tuple(value: Any, what: str) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -348,6 +365,8 @@ def _spec(tool: dict[str, Any], ident: str, stub_by_text: Mapping[str, str]) -> 
         raise GuardSpecError(f"tool {name!r} has no valid inputSchema")
     input_schema = {k: v for k, v in schema.items() if k != "$schema"}
     properties: dict[str, Any] = dict(schema.get("properties") or {})
+    for pname, psub in properties.items():
+        _check_patterns(psub, f"tool {name!r}: parameter {pname}")
     required = _str_tuple(schema.get("required"), f"{name}: inputSchema.required")
     meta = _action_meta(tool)
     intent = meta.get("intent")
