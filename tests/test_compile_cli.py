@@ -1,0 +1,228 @@
+"""`axag compile` through the CLI (SPEC §9): the §9.7 example, the corpus, duplicates, determinism, writing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, REPO, run_axag, shared_or_skip
+
+
+def compile_to(cwd: Path, *args: str) -> tuple[int, str, str]:
+    res = run_axag(["compile", "--isolated", *args], cwd=cwd)
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_spec_9_7_example_compiles_to_the_tool_shown() -> None:
+    code, out, _ = compile_to(FIXTURES / "spec", "site/booking.html", "-o", "-")
+    assert code == 0
+    doc = json.loads(out)
+    expected = json.loads((FIXTURES / "spec" / "booking_tool.json").read_text(encoding="utf-8"))
+    assert doc["tools"] == [expected]
+    assert list(doc) == ["$schema", "axag", "generator", "tools"]
+    assert doc["$schema"] == "https://axag.org/schema/tools/v1/tools.schema.json"
+    assert doc["axag"] == "1.1"
+    assert out.endswith("}\n") and not out.endswith("\n\n")
+
+
+def test_spec_9_7_example_lints_clean() -> None:
+    res = run_axag(["lint", "--isolated", "site/booking.html"], cwd=FIXTURES / "spec")
+    assert res.exit_code == 0
+    assert res.stdout == "All checks passed.\n"
+
+
+def test_self_check_validates_every_target(tmp_path: Path) -> None:
+    for target in ("mcp", "openai", "anthropic", "manifest"):
+        code, out, err = compile_to(FIXTURES / "site", ".", "--target", target, "--self-check", "-o", "-")
+        assert code == 0, err
+        assert json.loads(out)
+
+
+def test_every_emitted_document_validates_with_jsonschema(tmp_path: Path) -> None:
+    from axag.compile.validate import self_check
+
+    for target in ("mcp", "openai", "anthropic", "manifest"):
+        _, out, _ = compile_to(FIXTURES / "site", ".", "--target", target, "-o", "-")
+        assert self_check(json.loads(out), target) == []
+
+
+def test_form_controls_compile_to_their_schemas(tmp_path: Path) -> None:
+    (tmp_path / "f.html").write_text(
+        '<form axag-intent="signup.create" axag-action-type="write" axag-risk-level="low" axag-idempotent="false"'
+        ' axag-side-effects=\'["account_created"]\' axag-description="Create an account">\n'
+        '  <label for="e">Email</label><input id="e" name="email" type="email" required>\n'
+        '  <label for="n">Seats</label><input id="n" name="seats" type="number" min="1" max="9" step="1">\n'
+        '  <label for="p">Plan</label><select id="p" name="plan"><option value="free">Free</option>'
+        '<option value="pro">Pro</option></select>\n'
+        '  <label><input type="checkbox" name="terms" required> I accept</label>\n'
+        '  <label for="s">Start</label><input id="s" name="start" type="datetime-local">\n'
+        '  <input type="hidden" name="csrf" value="x">\n'
+        '  <button type="submit">Sign up</button>\n'
+        '</form>\n', encoding="utf-8")
+    code, out, err = compile_to(tmp_path, "f.html", "-o", "-")
+    assert code == 0, err
+    tool = json.loads(out)["tools"][0]
+    assert tool["inputSchema"]["properties"] == {
+        "email": {"type": "string", "description": "Email", "format": "email"},
+        "terms": {"type": "boolean", "description": "I accept", "const": True},
+        "seats": {"type": "integer", "description": "Seats", "minimum": 1, "maximum": 9},
+        "plan": {"type": "string", "description": "Plan", "enum": ["free", "pro"]},
+        "start": {"type": "string",
+                  "description": "Start. Local date and time without time zone, as YYYY-MM-DDTHH:MM or "
+                                 "YYYY-MM-DDTHH:MM:SS.",
+                  "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]"
+                             "(:[0-5][0-9](\\.[0-9]{1,3})?)?$"},
+    }
+    assert tool["inputSchema"]["required"] == ["email", "terms"]
+    assert "csrf" not in tool["inputSchema"]["properties"]
+
+
+def test_duplicate_intent_with_different_risk_fails_and_keeps_output(tmp_path: Path) -> None:
+    button = ('<button type="button" axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="{r}" '
+              'axag-idempotent="true" axag-description="Empty the cart">Clear</button>\n')
+    (tmp_path / "a.html").write_text(button.format(r="high"), encoding="utf-8")
+    (tmp_path / "b.html").write_text("<p>b</p>\n" + button.format(r="low"), encoding="utf-8")
+    out = tmp_path / "tools.json"
+    out.write_bytes(b'{"old": true}\n')
+    code, _, err = compile_to(tmp_path, ".", "-o", "tools.json", "--output-format", "concise")
+    assert code == 1
+    assert out.read_bytes() == b'{"old": true}\n'
+    res = run_axag(["compile", "--isolated", ".", "-o", "tools.json", "--output-format", "json"], cwd=tmp_path)
+    findings = [f for f in json.loads(res.stdout)["findings"] if f["code"] == "AXAG-LINT-121"]
+    assert [(f["path"], f["line"], f["column"]) for f in findings] == [("b.html", 2, 2)]
+    assert findings[0]["message"] == (
+        '"cart.clear" is also declared at a.html:1:1 with a different contract (/description)')
+
+
+def test_identical_duplicates_merge_with_all_sources(tmp_path: Path) -> None:
+    button = ('<button type="button" axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="high" '
+              'axag-idempotent="true" axag-confirmation-required="true" axag-scope="user" '
+              'axag-description="Empty the cart">Clear</button>\n')
+    (tmp_path / "a.html").write_text(button, encoding="utf-8")
+    (tmp_path / "b.html").write_text("<p>b</p>\n" + button, encoding="utf-8")
+    code, out, err = compile_to(tmp_path, ".", "-o", "-")
+    assert code == 0, err
+    tools = json.loads(out)["tools"]
+    assert len(tools) == 1
+    assert tools[0]["_meta"]["org.axag/action"]["sources"] == [
+        {"file": "a.html", "line": 1, "column": 1}, {"file": "b.html", "line": 2, "column": 1}]
+
+
+def test_deterministic_across_runs_directories_and_jobs(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURES / "site", site)
+    outs = []
+    for jobs in ("1", "2"):
+        code, out, err = compile_to(tmp_path, "site", "-j", jobs, "-o", "-")
+        assert code == 0, err
+        outs.append(out)
+    # from another working directory, with --root
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    code, out, err = compile_to(other, str(site), "--root", str(tmp_path), "-o", "-")
+    assert code == 0, err
+    outs.append(out)
+    # in a subprocess (a fresh interpreter, hash seed differs)
+    proc = subprocess.run([sys.executable, "-m", "axag", "compile", "--isolated", "site", "-j", "2", "-o", "-"],
+                          cwd=tmp_path, capture_output=True, env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin"})
+    assert proc.returncode == 0, proc.stderr
+    outs.append(proc.stdout.decode("utf-8"))
+    assert len(set(outs)) == 1
+
+
+def test_check_mode(tmp_path: Path) -> None:
+    shutil.copytree(FIXTURES / "site", tmp_path / "site")
+    code, _, _ = compile_to(tmp_path, "site", "-o", "tools.json")
+    assert code == 0
+    code, _, _ = compile_to(tmp_path, "site", "-o", "tools.json", "--check")
+    assert code == 0
+    # CRLF line endings count as equal
+    data = (tmp_path / "tools.json").read_bytes()
+    (tmp_path / "tools.json").write_bytes(data.replace(b"\n", b"\r\n"))
+    assert compile_to(tmp_path, "site", "-o", "tools.json", "--check")[0] == 0
+    (tmp_path / "tools.json").write_bytes(data.replace(b"Book a room", b"Book a flat"))
+    code, _, err = compile_to(tmp_path, "site", "-o", "tools.json", "--check")
+    assert code == 1
+    assert "Book a flat" in err and "Book a room" in err
+    (tmp_path / "tools.json").unlink()
+    assert compile_to(tmp_path, "site", "-o", "tools.json", "--check")[0] == 1
+    assert not (tmp_path / "tools.json").exists()
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text("<p>x</p>", encoding="utf-8")
+    assert compile_to(tmp_path, "a.html", "--strict")[0] == 2
+    assert compile_to(tmp_path, "a.html", "--check")[0] == 2
+    assert compile_to(tmp_path, "missing-dir")[0] == 2
+
+
+def test_keep_going_writes_valid_tools(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text(
+        '<button type="button" axag-intent="a.ok" axag-action-type="read" axag-description="Fine">x</button>\n'
+        '<button type="button" axag-intent="a.bad" axag-action-type="read" axag-risk-level="extreme">y</button>\n',
+        encoding="utf-8")
+    code, _, _ = compile_to(tmp_path, "a.html", "-o", "tools.json", "--keep-going")
+    assert code == 1
+    names = [t["name"] for t in json.loads((tmp_path / "tools.json").read_text())["tools"]]
+    assert names == ["a_ok"]
+
+
+def test_sdk_pages_compile_one_by_one_and_conflict_together(tmp_path: Path) -> None:
+    sdk = shared_or_skip("corpus/axag-sdk")
+    work = tmp_path / "sdk"
+    shutil.copytree(sdk, work)
+    from axag.compile.validate import self_check
+
+    # the annotated pages (one fixture is a plain, unannotated shop page)
+    annotated = [p for p in sorted(work.glob("*.html"))
+                 if "axag-intent" in (t := p.read_text(encoding="utf-8")) or ' axag="' in t]
+    assert len(annotated) >= 5
+    for page in annotated:
+        code, out, err = compile_to(work, page.name, "-o", "-")
+        assert code == 0, (page.name, err)
+        doc = json.loads(out)
+        assert doc["tools"], page.name
+        assert self_check(doc, "mcp") == []
+    (work / "tools.json").write_bytes(b"previous\n")
+    res = run_axag(["compile", "--isolated", ".", "-o", "tools.json", "--output-format", "json"], cwd=work)
+    assert res.exit_code == 1
+    codes = {f["code"] for f in json.loads(res.stdout)["findings"]}
+    assert "AXAG-LINT-121" in codes
+    assert any('"order.place" is also declared' in f["message"] for f in json.loads(res.stdout)["findings"])
+    assert (work / "tools.json").read_bytes() == b"previous\n"
+
+
+def test_docs_corpus_reports_errors_and_writes_nothing(tmp_path: Path) -> None:
+    docs = shared_or_skip("corpus/axag-docs")
+    work = tmp_path / "docs"
+    shutil.copytree(docs, work)
+    res = run_axag(["compile", "--isolated", ".", "-o", "tools.json", "--output-format", "json"], cwd=work)
+    assert res.exit_code == 1
+    findings = json.loads(res.stdout)["findings"]
+    assert findings and all(f["code"] != "AXAG-LINT-199" for f in findings)
+    assert not (work / "tools.json").exists()
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic"])
+def test_other_targets_keep_mcp_order_and_descriptions(target: str) -> None:
+    _, mcp_out, _ = compile_to(FIXTURES / "site", ".", "-o", "-")
+    _, out, _ = compile_to(FIXTURES / "site", ".", "--target", target, "-o", "-")
+    mcp = json.loads(mcp_out)["tools"]
+    other = json.loads(out)["tools"]
+    if target == "openai":
+        other = [t["function"] for t in other]
+    assert [t["name"] for t in other] == [t["name"] for t in mcp]
+    assert [t["description"] for t in other] == [t["description"] for t in mcp]
+
+
+def test_readme_main_command_runs_on_the_bundled_site(tmp_path: Path) -> None:
+    code, out, err = compile_to(REPO, "fixtures/site", "-o", "-")
+    assert code == 0, err
+    names = [t["name"] for t in json.loads(out)["tools"]]
+    assert names == ["booking_cancel", "booking_create", "rate_update", "room_compare", "session_sign_out",
+                     "site_search"]
