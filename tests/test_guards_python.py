@@ -177,6 +177,7 @@ def test_confirmation_flow_single_use(tmp_path: Path) -> None:
                     "the outcome.",
         "tool": "booking_create", "active_constraints": EXAMPLE_10_11["active_constraints"],
         "caller_only": {"fingerprint": fp, "confirmation_message": "Book 2 guests from 2026-05-01 to 2026-05-03?"}}
+    assert fp not in json.dumps(first.for_model())
     ctx = mod.GuardContext(confirmation=mod.Confirmation(fingerprint=fp, by="u-17", id="c-1"))
     assert guard.check(VALID, ctx).to_dict() == {
         "success": True, "permission": "not_required", "violations": [], "guidance": "The call is allowed.",
