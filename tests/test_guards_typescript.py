@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from axag.guards import naming, render, typescript
+from axag.guards import naming, pyruntime, render, typescript
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "guards_ts"
@@ -657,3 +659,150 @@ def test_inject_scenarios_match_python(both: Any) -> None:
     assert ts[3]["caller_only"]["confirmation_message"].endswith(
         ' b 1e+20 {"__proto__":{"x":' + json.dumps(INJECT, ensure_ascii=False) + '},"constructor":1}')
     assert ts[10]["result"]["value"] == INJECT
+
+
+# ---------------------------------------------------------------- literal round trip (§10.13)
+def strict_equal(a: Any, b: Any) -> bool:
+    """JSON equality that never equates booleans with numbers (Python's True == 1 would)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(strict_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+@pytest.mark.parametrize("doc_name", ["booking", "suite"])
+def test_every_emitted_constant_round_trips_through_node(doc_name: str) -> None:
+    _, node = _need_node()
+    doc = load("booking.tools.json") if doc_name == "booking" else suite_doc()
+    specs = naming.extract_specs(doc)
+    guards_ts = render.render_guards(doc, "typescript", None).files["guards.ts"]
+    constants = typescript.literal_constants(specs)
+    assert len(constants) > 15
+    for text, _value in constants:
+        assert text in guards_ts
+        assert text.isascii() and "\n" not in text
+    program = "process.stdout.write(JSON.stringify([" + ",\n".join(t for t, _ in constants) + "]));"
+    proc = subprocess.run([node, "-e", program], check=False, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    decoded = json.loads(proc.stdout)
+    for (text, value), got in zip(constants, decoded, strict=True):
+        assert strict_equal(got, value), text
+    # object keys such as __proto__ survive JSON.parse as own properties
+    assert doc_name == "booking" or any(isinstance(v, dict) and "__proto__" in json.dumps(v) for _, v in constants)
+
+
+def test_stub_messages_round_trip_through_node() -> None:
+    _, node = _need_node()
+    user = render.render_guards(suite_doc(), "typescript", None).user_module
+    messages = [line.strip()[len("throw new NotImplementedError("):-2] for line in user.splitlines()
+                if "throw new NotImplementedError(" in line]
+    assert len(messages) == 5
+    proc = subprocess.run([node, "-e", "process.stdout.write(JSON.stringify([" + ",".join(messages) + "]))"],
+                          check=False, capture_output=True, text=True)
+    got = json.loads(proc.stdout)
+    assert got[-1] == f'precondition "{INJECT}" (used by inject) is not implemented'
+
+
+# ---------------------------------------------------------------- runtime.ts against the Python runtime
+
+
+@pytest.fixture(scope="module")
+def unit(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """ops -> results of tests/data/guards_ts/unit.mjs run on the compiled runtime.ts."""
+    _, node = _need_node()
+    base = tmp_path_factory.mktemp("runtime_ts")
+    (base / "runtime.ts").write_text(typescript.runtime_source(), encoding="utf-8")
+    out = compile_ts(base)
+    shutil.copy(DATA / "unit.mjs", out / "unit.mjs")
+
+    def run(ops: list[dict[str, Any]]) -> list[Any]:
+        path = out / "ops.json"
+        path.write_text(json.dumps(ops), encoding="utf-8")
+        proc = subprocess.run([node, "unit.mjs", str(path)], check=False, cwd=out, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        result: list[Any] = json.loads(proc.stdout)
+        return result
+
+    return run
+
+
+SAFE_INT = st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1)
+FLOATS = st.floats(allow_nan=False, allow_infinity=False)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | SAFE_INT | FLOATS | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=4), children, max_size=4),
+    max_leaves=12,
+)
+SETTINGS = settings(max_examples=int(os.environ.get("AXAG_TS_EXAMPLES", "8")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def test_fingerprint_known_value(unit: Any) -> None:
+    import hashlib
+
+    args = {"b": [1, 2.5, None, True, 10.0, 1e16], "a": "é\u2028\U0001f600", "\U0001f600": 1, "\uffff": 2}
+    text = ('{"arguments":{"a":"\\u00e9\\u2028\\ud83d\\ude00","b":[1,2.5,null,true,10,1e+16],'
+            '"\\uffff":2,"\\ud83d\\ude00":1},"tool":"t"}')
+    expected = hashlib.sha256(text.encode("ascii")).hexdigest()
+    assert unit([{"op": "canonical", "value": {"tool": "t", "arguments": args}},
+                 {"op": "fingerprint", "tool": "t", "args": args}]) == [text, expected]
+    assert pyruntime.fingerprint("t", args) == expected
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.text(max_size=6), JSON_VALUES), min_size=30, max_size=30))
+def test_fingerprints_equal_python(unit: Any, cases: list[tuple[str, Any]]) -> None:
+    ops = [{"op": "fingerprint", "tool": t, "args": {"v": v}} for t, v in cases]
+    assert unit(ops) == [pyruntime.fingerprint(t, {"v": v}) for t, v in cases]
+
+
+@SETTINGS
+@given(st.lists(FLOATS | SAFE_INT, min_size=40, max_size=40))
+def test_number_text_equals_python(unit: Any, numbers: list[float]) -> None:
+    fixed = [0.1, 1e16, 1e15, 123456789.125, 5e-324, 1e-5, 0.0001, -0.0, 2.0**53, 1.7976931348623157e308, 1e22]
+    values = numbers + fixed
+    assert unit([{"op": "number", "value": v} for v in values]) == [naming.number_text(v) for v in values]
+
+
+FORMAT_ALPHABET = {
+    "email": "a@. \t\x1c\x85\u2028\ufeff\u3000é",
+    "uri": "aZ9+.-:/ \t\x1f\u00a0é",
+    "date": "0123456789-",
+    "date-time": "0123456789-:.TtZz+",
+    "time": "0123456789:.Zz+-",
+    "uuid": "0af9AF-g",
+    "ipv4": "0123456789.",
+    "ipv6": "0123abfABF:.%",
+    "hostname": "aZ09-.",
+}
+FORMAT_SAMPLES = [
+    ("date", "2024-02-29"), ("date", "2023-02-29"), ("date", "0000-02-29"), ("date-time", "2026-06-30T23:59:60Z"),
+    ("date-time", "2026-06-30t23:59:59.123+23:59"), ("date-time", "2026-06-30T24:00:00Z"),
+    ("time", "23:59:60.5-00:00"), ("time", "12:00:00"), ("ipv4", "255.255.255.255"), ("ipv4", "256.1.1.1"),
+    ("ipv4", "01.1.1.1"), ("ipv6", "::"), ("ipv6", "::1"), ("ipv6", "1::"), ("ipv6", "1:2:3:4:5:6:7:8"),
+    ("ipv6", "1:2:3:4:5:6:7::"), ("ipv6", "::ffff:1.2.3.4"), ("ipv6", "::ffff:01.2.3.4"), ("ipv6", "1:2:3:4:5:6:7:8:9"),
+    ("ipv6", ":1:2:3:4:5:6:7"), ("ipv6", "1::2::3"), ("ipv6", "fe80::1%eth0"), ("ipv6", "12345::"),
+    ("ipv6", "1:2:3:4:5:6:1.2.3.4"), ("ipv6", "1:2:3:4:5:6:7:1.2.3.4"), ("hostname", "a" * 63 + ".b"),
+    ("hostname", "a" * 64), ("hostname", "a."), ("hostname", "-a"), ("hostname", ("a." * 127)[:253]),
+    ("email", "a@b"), ("email", "a b@c"), ("email", "a@b\u2028"), ("email", "a@b\ufeff"), ("email", "a@b\x1c"),
+    ("uri", "urn:x"), ("uri", "1a:x"), ("uri", "a:\u00a0"), ("uuid", "123e4567-e89b-12d3-a456-426614174000"),
+    ("unknown", "x"),
+]
+
+
+def test_formats_equal_python_on_samples(unit: Any) -> None:
+    got = unit([{"op": "format", "format": f, "value": v} for f, v in FORMAT_SAMPLES])
+    assert got == [pyruntime.check_format(f, v) for f, v in FORMAT_SAMPLES]
+    assert got[:3] == [True, False, True]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(sorted(FORMAT_ALPHABET)).flatmap(
+    lambda f: st.tuples(st.just(f), st.text(alphabet=FORMAT_ALPHABET[f], max_size=40))), min_size=60, max_size=60))
+def test_formats_equal_python(unit: Any, cases: list[tuple[str, str]]) -> None:
+    assert unit([{"op": "format", "format": f, "value": v} for f, v in cases]) == [
+        pyruntime.check_format(f, v) for f, v in cases]

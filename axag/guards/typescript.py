@@ -26,6 +26,7 @@ __all__ = [
     "TS_FILES",
     "check_stub_name",
     "json_text",
+    "literal_constants",
     "render_typescript",
     "runtime_source",
     "ts_literal",
@@ -229,6 +230,15 @@ def render_typescript(specs: Sequence[GuardSpec], stubs: Sequence[Stub], existin
     )
 
 
+_RELATION_ARGS: Final = {
+    "compareParams": ("form", "text", "a", "b", "kind"),
+    "compareValue": ("form", "text", "a", "value", "kind"),
+    "exactlyOneOf": ("text", "names"),
+    "atLeastOneOf": ("text", "names"),
+    "requiredWhenEqual": ("text", "a", "b", "value"),
+}
+
+
 def literal_constants(specs: Sequence[GuardSpec]) -> list[tuple[str, object]]:
     """Every (literal text, source value) pair that guards.ts emits for ``specs``: for the round-trip test."""
     out: list[tuple[str, object]] = []
@@ -239,7 +249,7 @@ def literal_constants(specs: Sequence[GuardSpec]) -> list[tuple[str, object]]:
                     "rate_window_seconds", "cooldown", "cooldown_seconds"):
             out.append((ts_literal(view[key]), view[key]))
         for rel in view["relations"]:
-            for key in ("form", "text", "kind", "a", "b", "names", "value"):
+            for key in _RELATION_ARGS.get(rel["fn"], ("text", "a", "b")):
                 out.append((ts_literal(rel[key]), rel[key]))
         for pre in view["preconditions"]:
             out.append((ts_literal(pre["text"]), pre["text"]))
