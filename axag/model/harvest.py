@@ -1,0 +1,820 @@
+"""MODEL: form harvesting (SPEC §5.1-§5.7, §5.10): scope, controls, names and groups, mapping, labels,
+required-ness and `axag-parameter-*` overrides. Rules 029, 032, 113 (long names), 117 (warning), 119, 120.
+
+`harvest_action(model, act, sink)` returns one `Harvested` per parameter group in document order; merging with
+declared parameters, coherence and schemas are done by `axag.model.params`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from axag import vocabulary as V
+from axag.findings import Severity
+from axag.model.jsonspan import JsonError
+from axag.model.jsonspan import parse as parse_json
+from axag.model.params import Loc, Sink, Spec, _Ctx, read_object
+from axag.model.values import ABSENT, Value
+from axag.parse.document import Element
+
+if TYPE_CHECKING:
+    from axag.model.actions import Action, FileModel
+
+__all__ = ["Harvested", "all_scope_controls", "harvest_action", "scope_of"]
+
+LxmlElement = Any
+
+NOT_CONTROLS = frozenset({"submit", "button", "reset", "image", "file"})
+INPUT_TYPES = frozenset({
+    "text", "search", "password", "tel", "email", "url", "date", "datetime-local", "time", "month", "week",
+    "color", "number", "range", "checkbox", "radio", "hidden", *NOT_CONTROLS,
+})
+CONTROL_ROLES = frozenset({"textbox", "searchbox", "combobox", "switch", "checkbox", "slider", "spinbutton"})
+TEXT_LIKE = frozenset({"text", "search", "url", "tel", "email", "password"})
+DATE_LIKE = ("date", "datetime-local", "time", "month", "week")
+
+DATETIME_LOCAL = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]"
+                  r"(:[0-5][0-9](\.[0-9]{1,3})?)?$")
+TIME_OF_DAY = r"^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$"
+MONTH = r"^[0-9]{4}-(0[1-9]|1[0-2])$"
+WEEK = r"^[0-9]{4}-W(0[1-9]|[1-4][0-9]|5[0-3])$"
+COLOR = r"^#[0-9A-Fa-f]{6}$"
+PATTERNS = {"datetime-local": DATETIME_LOCAL, "time": TIME_OF_DAY, "month": MONTH, "week": WEEK, "color": COLOR}
+KINDS = {"date": "date", "datetime-local": "local-datetime", "time": "time-of-day", "month": "month",
+         "week": "week"}
+NOTES = {
+    "email-multiple": "One or more email addresses separated by commas.",
+    "datetime-local": "Local date and time without time zone, as YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS.",
+    "time": "Time of day as HH:MM or HH:MM:SS.",
+    "month": "Month as YYYY-MM.",
+    "week": "ISO week as YYYY-Www.",
+    "color": "Colour as #rrggbb.",
+}
+_HTML_NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_WS = " \t\n\r\f"
+
+# override attribute -> §4.2 key (§5.7)
+OVERRIDES = {
+    "axag-parameter-type": "type",
+    "axag-parameter-description": "description",
+    "axag-parameter-format": "format",
+    "axag-parameter-enum": "enum",
+    "axag-parameter-const": "const",
+    "axag-parameter-default": "default",
+    "axag-parameter-examples": "examples",
+    "axag-parameter-min": "min",
+    "axag-parameter-max": "max",
+    "axag-parameter-exclusive-min": "exclusiveMin",
+    "axag-parameter-exclusive-max": "exclusiveMax",
+    "axag-parameter-multiple-of": "multipleOf",
+    "axag-parameter-min-length": "minLength",
+    "axag-parameter-max-length": "maxLength",
+    "axag-parameter-min-items": "minItems",
+    "axag-parameter-max-items": "maxItems",
+    "axag-parameter-unique-items": "uniqueItems",
+    "axag-parameter-pattern": "pattern",
+    "axag-parameter-items": "items",
+}
+_PARAM_ERRORS = frozenset({105, 106, 109, 111, 112, 113, 114, 115, 116, 117})
+
+
+@dataclass
+class Harvested:
+    name: str
+    spec: Spec
+    required: bool
+    kind: str
+    bounds: dict[str, str] | None
+    control: Element
+    controls: list[Element] = field(default_factory=list)
+
+
+@dataclass
+class _Control:
+    el: LxmlElement
+    element: Element
+    category: str  # input type (text, email, ...), "select", "textarea", "role:<role>", "other"
+    group_kind: str  # radio | checkbox | other
+    raw: str = ""
+    name: str = ""
+
+
+# ---------------------------------------------------------------------------------------------- file state
+class _FileState:
+    def __init__(self, model: FileModel) -> None:
+        self.model = model
+        self.ids: dict[str, LxmlElement] | None = None
+        self.scopes: dict[int, tuple[LxmlElement | None, list[LxmlElement]]] = {}
+        kind = model.pf.src.kind
+        from axag.parse.templates import markers
+
+        self.markers: tuple[str, ...] = ("{{",) if kind == "vue" else markers(kind)
+        self.vue = kind == "vue"
+
+    def by_id(self, ident: str) -> LxmlElement | None:
+        if self.ids is None:
+            self.ids = {}
+            root = self.model.pf.root
+            if root is not None:
+                for el in root.iter():
+                    i = el.get("id") if isinstance(el.tag, str) else None
+                    if i is not None and i not in self.ids:
+                        self.ids[i] = el
+        return self.ids.get(ident)
+
+    def unknown(self, text: str) -> bool:
+        return any(m in text for m in self.markers)
+
+
+def _state(model: FileModel) -> _FileState:
+    st = model.__dict__.get("_axag_harvest")
+    if st is None:
+        st = _FileState(model)
+        model.__dict__["_axag_harvest"] = st
+    assert isinstance(st, _FileState)
+    return st
+
+
+def _tag(el: LxmlElement) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def _attr(el: LxmlElement, name: str) -> str | None:
+    v = el.get(name)
+    return None if v is None else str(v)
+
+
+# ---------------------------------------------------------------------------------------------- §5.1 scope
+def _is_submit(el: LxmlElement) -> bool:
+    tag = _tag(el)
+    t = (_attr(el, "type") or "").strip().lower()
+    if tag == "button":
+        return t in ("", "submit")
+    return tag == "input" and t in ("submit", "image")
+
+
+def scope_of(model: FileModel, act: Action) -> LxmlElement | None:
+    el = act.element.el
+    if el is None:
+        return None
+    st = _state(model)
+    pv = act.v("axag-params-from")
+    if pv.declared:
+        if not pv.ok:
+            return None
+        v = str(pv.value)
+        if not v.startswith("#") or len(v) < 2:
+            return None
+        return st.by_id(v[1:])
+    if _tag(el) == "form":
+        return el
+    if _is_submit(el):
+        owner = _attr(el, "form")
+        if owner is not None:
+            target = st.by_id(owner)
+            return target if target is not None and _tag(target) == "form" else None
+        for anc in el.iterancestors():
+            if _tag(anc) == "form":
+                return anc
+    return None
+
+
+def _template_of(el: LxmlElement) -> LxmlElement | None:
+    for anc in el.iterancestors():
+        if _tag(anc) == "template":
+            return anc
+    return None
+
+
+def _is_control(model: FileModel, el: LxmlElement) -> str | None:
+    """The control category of ``el`` (§5.2), or None."""
+    tag = _tag(el)
+    if not tag:
+        return None
+    if tag == "input":
+        t = (_attr(el, "type") or "text").strip().lower()
+        if t not in INPUT_TYPES:
+            t = "text"
+        if t not in NOT_CONTROLS:
+            return t
+    elif tag in ("select", "textarea"):
+        return tag
+    role = (_attr(el, "role") or "").strip().lower().split()
+    if role and role[0] in CONTROL_ROLES:
+        return "role:" + role[0]
+    if el.get("axag-parameter") is not None:
+        return "other" if tag != "input" else "text"
+    return None
+
+
+def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
+    """Candidate controls of a scope in document order (§5.1), excluded ones included."""
+    st = _state(model)
+    key = id(scope)
+    cached = st.scopes.get(key)
+    if cached is not None and cached[0] is scope:
+        return cached[1]
+    home = _template_of(scope)
+    out: list[LxmlElement] = []
+    is_form = _tag(scope) == "form"
+    form_id = _attr(scope, "id") if is_form else None
+    for el in scope.iterdescendants():
+        if _is_control(model, el) is None:
+            continue
+        if is_form:
+            owner = _attr(el, "form")
+            if owner is not None and owner != form_id:
+                continue
+        if _template_of(el) is not home:
+            continue
+        out.append(el)
+    if is_form and form_id:
+        root = model.pf.root
+        extra = [el for el in root.iter() if isinstance(el.tag, str) and el.get("form") == form_id
+                 and _is_control(model, el) is not None and _template_of(el) is home] if root is not None else []
+        if extra and root is not None:
+            inside = set(out)
+            out.extend(el for el in extra if el not in inside)
+            order = {el: i for i, el in enumerate(root.iter())}
+            out.sort(key=lambda e: order.get(e, 0))
+    st.scopes[key] = (scope, out)
+    return out
+
+
+def all_scope_controls(model: FileModel) -> set[LxmlElement]:
+    out: set[LxmlElement] = set()
+    for act in model.actions:
+        scope = scope_of(model, act)
+        if scope is not None:
+            out.update(_scope_controls(model, scope))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- §5.2 exclusions
+def _excluded(el: LxmlElement, category: str) -> str | None:
+    tag = _tag(el)
+    if tag == "input" and category == "hidden":
+        return "hidden inputs are not harvested"
+    if el.get("disabled") is not None:
+        return "the control is disabled"
+    child = el
+    for anc in el.iterancestors():
+        if _tag(anc) == "fieldset" and anc.get("disabled") is not None:
+            legend = next((c for c in anc if _tag(c) == "legend"), None)
+            if legend is None or child is not legend:
+                return "the control is inside a disabled <fieldset>"
+        child = anc
+    if tag in ("input", "textarea") and el.get("readonly") is not None:
+        return "the control is read-only"
+    if (_attr(el, "aria-disabled") or "") == "true":
+        return "the control is disabled"
+    if (_attr(el, "aria-readonly") or "") == "true":
+        return "the control is read-only"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- text
+def _skip_subtree(model: FileModel, el: LxmlElement) -> bool:
+    tag = _tag(el)
+    if tag in ("script", "style", "template", "select", "textarea"):
+        return True
+    return tag != "label" and _is_control(model, el) is not None
+
+
+def text_of(model: FileModel, el: LxmlElement) -> str:
+    """Whitespace-collapsed text content without nested controls, one trailing ':' removed (§5.6)."""
+    parts: list[str] = []
+    if el.text:
+        parts.append(el.text)
+    stack: list[tuple[LxmlElement, bool]] = [(c, False) for c in reversed(list(el))]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            if node.tail:
+                parts.append(node.tail)
+            continue
+        stack.append((node, True))
+        if not isinstance(node.tag, str) or _skip_subtree(model, node):
+            continue
+        if node.text:
+            parts.append(node.text)
+        stack.extend((c, False) for c in reversed(list(node)))
+    text = V.collapse_ws("".join(parts))
+    if text.endswith(":"):
+        text = text[:-1].rstrip(" ")
+    return text
+
+
+def _known_text(model: FileModel, el: LxmlElement) -> str:
+    t = text_of(model, el)
+    return "" if _state(model).unknown(t) else t
+
+
+def _ids_text(model: FileModel, value: str | None) -> str:
+    if not value:
+        return ""
+    st = _state(model)
+    out: list[str] = []
+    for ident in value.split():
+        target = st.by_id(ident)
+        if target is not None:
+            t = _known_text(model, target)
+            if t:
+                out.append(t)
+    return " ".join(out)
+
+
+def _own_label(model: FileModel, el: LxmlElement) -> str:
+    t = _ids_text(model, _attr(el, "aria-labelledby"))
+    if t:
+        return t
+    st = _state(model)
+    aria = V.collapse_ws(_attr(el, "aria-label") or "")
+    if aria and not st.unknown(aria):
+        return aria
+    ident = _attr(el, "id")
+    root = model.pf.root
+    if ident and root is not None:
+        for lab in root.iter("label"):
+            if lab.get("for") == ident:
+                t = _known_text(model, lab)
+                if t:
+                    return t
+                break
+    for anc in el.iterancestors():
+        if _tag(anc) == "label":
+            return _known_text(model, anc)
+    return ""
+
+
+def _group_label(model: FileModel, el: LxmlElement) -> str | None:
+    """Label of the nearest role radiogroup/group ancestor, else the first legend of the nearest fieldset;
+    None when there is no such container."""
+    for anc in el.iterancestors():
+        role = (_attr(anc, "role") or "").strip().lower().split()
+        if role and role[0] in ("radiogroup", "group"):
+            t = _ids_text(model, _attr(anc, "aria-labelledby"))
+            if t:
+                return t
+            aria = V.collapse_ws(_attr(anc, "aria-label") or "")
+            return "" if _state(model).unknown(aria) else aria
+    for anc in el.iterancestors():
+        if _tag(anc) == "fieldset":
+            legend = next((c for c in anc if _tag(c) == "legend"), None)
+            return _known_text(model, legend) if legend is not None else ""
+    return None
+
+
+def compose(parts: list[str]) -> str:
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return parts[0] if parts else ""
+    return " ".join(p if p.endswith((".", "!", "?")) else p + "." for p in parts)
+
+
+# ---------------------------------------------------------------------------------------------- values
+def _value_of(model: FileModel, el: LxmlElement, name: str) -> tuple[str | None, bool]:
+    """(value, unknown) of a non-annotation attribute (§5.10)."""
+    st = _state(model)
+    if st.vue and (el.get(":" + name) is not None or el.get("v-bind:" + name) is not None):
+        return None, True
+    v = _attr(el, name)
+    if v is None:
+        return None, False
+    return v, st.unknown(v)
+
+
+def _in_vfor(model: FileModel, el: LxmlElement) -> bool:
+    if not _state(model).vue:
+        return False
+    if el.get("v-for") is not None:
+        return True
+    return any(a.get("v-for") is not None for a in el.iterancestors())
+
+
+def _html_number(text: str | None) -> int | float | None:
+    if text is None or not _HTML_NUMBER.fullmatch(text):
+        return None
+    try:
+        fr = Fraction(text)
+    except (ValueError, ZeroDivisionError):  # pragma: no cover
+        return None
+    if fr.denominator == 1 and abs(fr) < 2**53:
+        return int(fr)
+    try:
+        f = float(fr)
+    except OverflowError:
+        return None
+    if not math.isfinite(f):
+        return None
+    return f
+
+
+def _number_attr(model: FileModel, el: LxmlElement, name: str) -> int | float | None:
+    v, unknown = _value_of(model, el, name)
+    return None if unknown else _html_number(v)
+
+
+def _count_attr(model: FileModel, el: LxmlElement, name: str) -> int | None:
+    v, unknown = _value_of(model, el, name)
+    if unknown or v is None or not re.fullmatch(r"[0-9]+", v):
+        return None
+    return int(v)
+
+
+# ---------------------------------------------------------------------------------------------- §5.4 mapping
+@dataclass
+class _Mapped:
+    keys: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+    bounds: dict[str, str] | None = None
+    kind: str | None = None
+    items: dict[str, Any] | None = None  # for arrays: the items keys
+
+
+def _text_keys(model: FileModel, c: _Control, sink: Sink, pname: str, keys: dict[str, Any],
+               pattern: bool = True) -> None:
+    el = c.el
+    lo = _count_attr(model, el, "minlength")
+    hi = _count_attr(model, el, "maxlength")
+    if lo is not None:
+        keys["minLength"] = lo
+    if hi is not None:
+        keys["maxLength"] = hi
+    if not pattern:
+        return
+    p, unknown = _value_of(model, el, "pattern")
+    if p is None or unknown:
+        return
+    wrapped = f"^(?:{p})$"
+    from axag.model.params import _check_pattern
+
+    problem = _check_pattern(wrapped)
+    if problem is not None:
+        sink.add(117, c.element.tag_span, None, p=pname, problem=problem, severity=Severity.WARNING)
+        return
+    keys["pattern"] = wrapped
+
+
+def _date_bounds(model: FileModel, c: _Control, category: str) -> dict[str, str] | None:
+    out: dict[str, str] = {}
+    for attr, key in (("min", "formatMinimum"), ("max", "formatMaximum")):
+        v, unknown = _value_of(model, c.el, attr)
+        if v is None or unknown:
+            continue
+        if category == "date":
+            from axag.guards.pyruntime import check_format
+
+            ok = check_format("date", v)
+        else:
+            ok = re.search(PATTERNS[category], v) is not None
+        if ok:
+            out[key] = v
+    return out or None
+
+
+def _numeric(model: FileModel, c: _Control, slider: bool) -> dict[str, Any]:
+    el = c.el
+    keys: dict[str, Any] = {}
+    step_text, unknown = _value_of(model, el, "step")
+    step: Fraction | None = None
+    any_step = False
+    if step_text is not None and not unknown:
+        if step_text.strip(_WS).lower() == "any":
+            any_step = True
+        elif _HTML_NUMBER.fullmatch(step_text):
+            fr = Fraction(step_text)
+            if fr > 0:
+                step = fr
+    integer = not any_step and (step is None or step.denominator == 1)
+    keys["type"] = "integer" if integer else "number"
+    lo = _number_attr(model, el, "min")
+    if lo is None:
+        lo = _number_attr(model, el, "aria-valuemin")
+    hi = _number_attr(model, el, "max")
+    if hi is None:
+        hi = _number_attr(model, el, "aria-valuemax")
+    if slider:
+        lo = 0 if lo is None else lo
+        hi = 100 if hi is None else hi
+    if lo is not None:
+        keys["min"] = lo
+    if hi is not None:
+        keys["max"] = hi
+    if step is not None and step != 1 and (lo is None or (Fraction(lo) / step).denominator == 1):
+        keys["multipleOf"] = _html_number(step_text)
+    return keys
+
+
+def _map_single(model: FileModel, c: _Control, sink: Sink, pname: str, required: bool) -> _Mapped:
+    cat = c.category
+    el = c.el
+    if cat in ("textarea",) or cat in ("text", "search", "password", "tel"):
+        keys: dict[str, Any] = {"type": "string"}
+        _text_keys(model, c, sink, pname, keys)
+        return _Mapped(keys)
+    if cat == "email":
+        keys = {"type": "string"}
+        if el.get("multiple") is not None:
+            _text_keys(model, c, sink, pname, keys, pattern=False)
+            return _Mapped(keys, [NOTES["email-multiple"]])
+        keys["format"] = "email"
+        _text_keys(model, c, sink, pname, keys)
+        return _Mapped(keys)
+    if cat == "url":
+        keys = {"type": "string", "format": "uri"}
+        _text_keys(model, c, sink, pname, keys)
+        return _Mapped(keys)
+    if cat == "date":
+        return _Mapped({"type": "string", "format": "date"}, bounds=_date_bounds(model, c, cat), kind="date")
+    if cat in ("datetime-local", "time", "month", "week"):
+        return _Mapped({"type": "string", "pattern": PATTERNS[cat]}, [NOTES[cat]],
+                       _date_bounds(model, c, cat), KINDS[cat])
+    if cat == "color":
+        return _Mapped({"type": "string", "pattern": COLOR}, [NOTES["color"]])
+    if cat in ("number", "role:spinbutton"):
+        return _Mapped(_numeric(model, c, slider=False))
+    if cat in ("range", "role:slider"):
+        return _Mapped(_numeric(model, c, slider=True))
+    if cat in ("checkbox", "role:switch", "role:checkbox"):
+        keys = {"type": "boolean"}
+        if required:
+            keys["const"] = True
+        return _Mapped(keys)
+    if cat == "select":
+        values = _options(model, el)
+        multiple = el.get("multiple") is not None
+        item: dict[str, Any] = {"type": "string"}
+        if values:
+            item["enum"] = values
+        if multiple:
+            keys = {"type": "array", "uniqueItems": True}
+            if required:
+                keys["minItems"] = 1
+            return _Mapped(keys, items=item)
+        return _Mapped(item)
+    return _Mapped({"type": "string"})
+
+
+def _options(model: FileModel, sel: LxmlElement) -> list[str] | None:
+    """Option values of a select (§5.4); None when one is unknown (§5.10)."""
+    out: list[str] = []
+    for opt in sel.iter("option"):
+        if opt.get("disabled") is not None:
+            continue
+        parent = opt.getparent()
+        if parent is not None and _tag(parent) == "optgroup" and parent.get("disabled") is not None:
+            continue
+        if _in_vfor(model, opt):
+            return None
+        v, unknown = _value_of(model, opt, "value")
+        if unknown:
+            return None
+        if v is None:
+            v = V.collapse_ws("".join(opt.itertext()))
+            if _state(model).unknown(v):
+                return None
+        if v and v not in out:
+            out.append(v)
+    return out
+
+
+def _choice_values(model: FileModel, controls: list[_Control]) -> list[str] | None:
+    out: list[str] = []
+    for c in controls:
+        if _in_vfor(model, c.el):
+            return None
+        v, unknown = _value_of(model, c.el, "value")
+        if unknown:
+            return None
+        v = "on" if v is None else v
+        if v not in out:
+            out.append(v)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- main
+def _ann_value(model: FileModel, el: LxmlElement, name: str) -> Value:
+    ann = model.annotated_of(el)
+    return ann.v(name) if ann is not None else ABSENT
+
+
+def _control_attrs(element: Element) -> list[Any]:
+    return [a for a in element.attrs if a.name in V.CONTROL_ATTRIBUTES and a not in element.duplicates]
+
+
+def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]:
+    scope = scope_of(model, act)
+    if scope is None:
+        return []
+    pf = model.pf
+    intent = act.intent or ""
+    controls: list[_Control] = []
+    for el in _scope_controls(model, scope):
+        category = _is_control(model, el)
+        assert category is not None
+        element = pf.element_of(el)
+        why = _excluded(el, category)
+        if why is not None:
+            for attr in _control_attrs(element):
+                sink.add(120, attr.name_span, attr.name, attr=attr.name, reason=why)
+            continue
+        group_kind = category if category in ("radio", "checkbox") else "other"
+        c = _Control(el, element, category, group_kind)
+        pv = _ann_value(model, el, "axag-parameter")
+        name_attr, name_unknown = _value_of(model, el, "name")
+        id_attr = _attr(el, "id")
+        if pv.ok:
+            c.raw = c.name = str(pv.value)
+        elif name_attr is not None and not name_unknown and V.snake_case(name_attr):
+            c.raw, c.name = name_attr, V.snake_case(name_attr)
+        elif name_unknown:
+            continue  # a name produced by the template: not knowable
+        elif id_attr and V.snake_case(id_attr):
+            c.raw, c.name = id_attr, V.snake_case(id_attr)
+            sink.add(29, element.tag_span, None, index=1, ctl=element.tag)
+        else:
+            sink.add(29, element.tag_span, None, ctl=element.tag, intent=intent)
+            continue
+        if len(c.name) > 64:
+            sink.add(113, element.tag_span, None, index=1, n=c.name, ctl=element.tag,
+                     problem="is longer than 64 characters")
+            continue
+        if any(p.element is element and p.attribute in V.CONTROL_ATTRIBUTES and p.code in _PARAM_ERRORS
+               for p in model.problems):
+            sink.errors += 1
+        controls.append(c)
+    groups: dict[str, list[_Control]] = {}
+    for c in controls:
+        groups.setdefault(c.name, []).append(c)
+    out: list[Harvested] = []
+    for name, members in groups.items():
+        first = members[0]
+        kept = [first]
+        for c in members[1:]:
+            if c.raw != first.raw or c.group_kind != first.group_kind:
+                line = pf.lines.position(first.element.tag_span.start)[0]
+                sink.add(119, c.element.tag_span, None, ctl=c.element.tag, p=name, ctl2=first.element.tag, n=line)
+                continue
+            kept.append(c)
+        out.append(_harvest_group(model, act, sink, name, kept))
+    return out
+
+
+def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: list[_Control]) -> Harvested:
+    first = group[0]
+    span = first.element.tag_span
+    # required (§5.7)
+    required: bool | None = None
+    for c in group:
+        rv = _ann_value(model, c.el, "axag-parameter-required")
+        if rv.ok:
+            required = bool(rv.value)
+            break
+    if required is None:
+        required = any(
+            (c.el.get("required") is not None and c.category not in ("range", "color"))
+            or (_attr(c.el, "aria-required") or "") == "true"
+            for c in group
+        )
+    # mapping (§5.4)
+    label: str
+    kind = first.group_kind
+    if kind == "radio":
+        values = _choice_values(model, group)
+        keys: dict[str, Any] = {"type": "string"}
+        if values:
+            keys["enum"] = values
+        mapped = _Mapped(keys)
+        label = _group_label(model, first.el) or ""
+    elif kind == "checkbox" and (len(group) > 1 or _choice_values(model, group) is None):
+        values = _choice_values(model, group)
+        item: dict[str, Any] = {"type": "string"}
+        if values:
+            item["enum"] = values
+        keys = {"type": "array", "uniqueItems": True}
+        if required:
+            keys["minItems"] = 1
+        mapped = _Mapped(keys, items=item)
+        label = _group_label(model, first.el) or ""
+    elif len(group) > 1:
+        single = _map_single(model, first, sink, name, required=False)
+        item = dict(single.keys)
+        keys = {"type": "array"}
+        if required:
+            keys["minItems"] = 1
+        mapped = _Mapped(keys, single.notes, None, None, items=item if single.items is None else None)
+        if single.items is not None:  # repeated <select multiple>: arrays of arrays
+            mapped.items = dict(single.keys)
+        label = _own_label(model, first.el)
+    else:
+        mapped = _map_single(model, first, sink, name, required)
+        label = _own_label(model, first.el)
+    described = _ids_text(model, _attr(first.el, "aria-describedby"))
+    bound_parts: list[str] = []
+    if mapped.bounds:
+        if "formatMinimum" in mapped.bounds:
+            bound_parts.append(f"Earliest: {mapped.bounds['formatMinimum']}.")
+        if "formatMaximum" in mapped.bounds:
+            bound_parts.append(f"Latest: {mapped.bounds['formatMaximum']}.")
+    description = compose([label, described, *mapped.notes, *bound_parts])
+    ctl_loc = Loc(fixed=span)
+    spec = Spec(ctl_loc)
+    keys = dict(mapped.keys)
+    if description:
+        keys = {"type": keys["type"], "description": description,
+                **{k: v for k, v in keys.items() if k != "type"}}
+    for k, v in keys.items():
+        spec.keys[k] = v
+        spec.locs[k] = ctl_loc
+    if mapped.items is not None:
+        sub = Spec(ctl_loc, depth=1)
+        for k, v in mapped.items.items():
+            sub.keys[k] = v
+            sub.locs[k] = ctl_loc
+        spec.keys["items"] = sub
+        spec.locs["items"] = ctl_loc
+    harvested_kind = mapped.kind
+    bounds = mapped.bounds
+    # overrides (§5.7)
+    carrier = next((c for c in group if any(a.name in OVERRIDES for a in _control_attrs(c.element))), None)
+    if carrier is not None:
+        spec, harvested_kind, bounds = _apply_overrides(model, sink, name, carrier, spec, harvested_kind, bounds)
+        ref = {a.name: a.value for a in _control_attrs(carrier.element)}
+        line = model.pf.lines.position(carrier.element.tag_span.start)[0]
+        for c in group:
+            if c is carrier:
+                continue
+            for a in _control_attrs(c.element):
+                if (a.name in OVERRIDES or a.name == "axag-parameter-required") and ref.get(a.name) != a.value:
+                    sink.add(120, a.name_span, a.name, attr=a.name,
+                             reason=f"it differs from the override on <{carrier.element.tag}> at line {line};"
+                                    " the first control with overrides decides")
+    if "description" not in spec.keys:
+        sink.add(32, span, None, p=name)
+    return Harvested(name, spec, required, harvested_kind or spec.type, bounds, first.element,
+                     [c.element for c in group])
+
+
+def _apply_overrides(model: FileModel, sink: Sink, name: str, carrier: _Control, spec: Spec,
+                     harvested_kind: str | None, bounds: dict[str, str] | None
+                     ) -> tuple[Spec, str | None, dict[str, str] | None]:
+    ann = model.annotated_of(carrier.el)
+    if ann is None:  # pragma: no cover - carriers are annotated
+        return spec, harvested_kind, bounds
+    tv = ann.v("axag-parameter-type")
+    if tv.ok and tv.value != spec.type:
+        # a different type: derived keys that describe the old type no longer apply
+        kept = Spec(spec.loc, depth=spec.depth)
+        kept.keys["type"] = tv.value
+        kept.locs["type"] = _attr_loc(tv)
+        if "description" in spec.keys:
+            kept.keys["description"] = spec.keys["description"]
+            kept.locs["description"] = spec.locs["description"]
+        spec = kept
+        harvested_kind, bounds = None, None
+    elif tv.ok:
+        spec.locs["type"] = _attr_loc(tv)
+    if tv.ok:
+        spec.explicit_type = True
+    for attr_name, key in OVERRIDES.items():
+        if key == "type":
+            continue
+        val = ann.v(attr_name)
+        if not val.ok:
+            continue
+        loc = _attr_loc(val)
+        value: Any = val.value
+        if key in ("const", "default"):
+            if spec.type == "string":
+                value = val.raw
+            else:
+                try:
+                    doc = parse_json(val.raw)
+                except JsonError as exc:
+                    assert val.attr is not None
+                    sink.add(106, val.value_span(), attr_name, element=carrier.element, attr=attr_name,
+                             detail=exc.message)
+                    continue
+                value = doc.value
+        elif key == "items":
+            value = read_object(value, Loc(val, ()), _Ctx(sink, name, attr_name), 1, fragment=True)
+        elif key in ("format", "pattern") and harvested_kind in ("local-datetime", "time-of-day", "month",
+                                                                "week"):
+            harvested_kind = None
+        spec.keys[key] = value
+        spec.locs[key] = loc
+    dv = ann.v("axag-parameter-description")
+    if dv.ok:
+        spec.keys["description"] = dv.value
+    return spec, harvested_kind, bounds
+
+
+def _attr_loc(val: Value) -> Loc:
+    if val.doc is not None:
+        return Loc(val, (), fixed_key=val.name_span())
+    return Loc(fixed=val.value_span(), fixed_key=val.name_span())
