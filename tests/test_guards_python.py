@@ -55,6 +55,36 @@ def test_bad_pattern_is_an_input_error() -> None:
         render_guards(doc, "python", None)
 
 
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [(("_meta", "org.axag/action", "rate_limit"), {"count": 1}),
+     (("_meta", "org.axag/action", "cooldown"), {"duration": "1s", "milliseconds": "x"}),
+     (("_meta", "org.axag/action", "approval_count"), 0),
+     (("_meta", "org.axag/action", "preconditions"), [{"text": "a", "kind": "relational", "form": "nope",
+                                                       "params": ["guests"]}]),
+     (("_meta", "org.axag/action", "preconditions"), [{"text": "a", "kind": "relational", "form": "requires",
+                                                       "params": ["guests", "zzz"]}]),
+     (("_meta", "org.axag/action", "preconditions"), [{"text": "a", "kind": "relational", "form": "requires",
+                                                       "params": ["guests"]}]),
+     (("_meta", "org.axag/action", "format_bounds"), {"zzz": {"formatMinimum": "1"}}),
+     (("_meta", "org.axag/action", "required_roles"), "admin"),
+     (("inputSchema",), []),
+     (("name",), "a.b")],
+)
+def test_malformed_documents_are_input_errors(path: tuple[str, ...], value: object) -> None:
+    doc = json.loads(json.dumps(BOOKING))
+    target = doc["tools"][0]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(InputError):
+        render_guards(doc, "python", None)
+    with pytest.raises(InputError):
+        render_guards({"tools": "x"}, "python", None)
+    with pytest.raises(InputError):
+        render_guards(BOOKING, "cobol", None)
+
+
 def test_stub_name_collisions_get_sha_suffix() -> None:
     names = naming.stub_names(["a b", "a-b", "c"])
     assert names == {"a b": "a_b_c8687a08", "a-b": "a_b_d44362d6", "c": "c"}

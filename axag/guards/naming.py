@@ -354,7 +354,12 @@ def extract_specs(doc: Mapping[str, Any]) -> list[GuardSpec]:
         if ident in idents:
             raise GuardSpecError(f"tools {idents[ident]!r} and {name!r} give the same guard name {ident}")
         idents[ident] = name
-        specs.append(_spec(tool, ident, stub_by_text))
+        try:
+            specs.append(_spec(tool, ident, stub_by_text))
+        except GuardSpecError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise GuardSpecError(f"tool {name!r} has malformed metadata: {exc!r}") from exc
     return specs
 
 
