@@ -627,3 +627,69 @@ def test_generated_python_passes_ruff_mypy_and_parses_as_3_10(tmp_path: Path) ->
          "--cache-dir", str(tmp_path / ".mypy_cache"), "features", "booking", "injection", "empty"],
         cwd=tmp_path, capture_output=True, text=True, check=False)
     assert mypy.returncode == 0, mypy.stdout + mypy.stderr
+
+
+def test_rate_limit_is_atomic_across_threads(tmp_path: Path) -> None:
+    import threading
+
+    mod = build(BOOKING, tmp_path, BOOKING_PRE)
+    guard = mod.make_guards()["booking_create"]
+    results: list[str] = []
+    lock = threading.Lock()
+
+    def worker(i: int) -> None:
+        args = {**VALID, "note": str(i)}
+        fp = mod.fingerprint("booking_create", args)
+        ctx = mod.GuardContext(confirmation=mod.Confirmation(fp, "u", str(i)), now=1000.0)
+        res = guard.run(_book, args, ctx)
+        with lock:
+            results.append(res.permission)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["not_required"] * 10 + ["rate_limited"] * 30
+
+
+def test_custom_store_receives_protocol_calls(tmp_path: Path) -> None:
+    mod = build(FEATURES, tmp_path, FEATURES_PRE)
+
+    class PerActorStore:
+        def __init__(self) -> None:
+            self.inner: dict[str | None, Any] = {}
+            self.calls: list[tuple[str, ...]] = []
+
+        def _for(self, actor: str | None) -> Any:
+            return self.inner.setdefault(actor, mod.InMemoryStore())
+
+        def acquire(self, intent: str, actor: str | None, now: float, limit: int | None,
+                    window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> float | None:
+            self.calls.append(("acquire", intent, str(actor), str(record)))
+            return self._for(actor).acquire(intent, actor, now, limit, window_seconds, cooldown_seconds, record)
+
+        def remember_approval(self, tool: str, fingerprint: str) -> None:
+            self.calls.append(("remember", tool))
+            self._for(None).remember_approval(tool, fingerprint)
+
+        def approved_before(self, tool: str, fingerprint: str) -> bool:
+            return bool(self._for(None).approved_before(tool, fingerprint))
+
+        def consume(self, tool: str, fingerprint: str, key: str) -> bool:
+            self.calls.append(("consume", tool, key))
+            return bool(self._for(None).consume(tool, fingerprint, key))
+
+    store = PerActorStore()
+    guard = mod.make_guards(store)["account-close"]
+    fp = mod.fingerprint("account-close", CLOSE)
+    approvals = (_approval(mod, fp, "bob", id="1"), _approval(mod, fp, "erin", scope="value", id="2"))
+    for actor in ("alice", "zoe"):
+        ctx = mod.GuardContext(actor=actor, roles=frozenset({"admin"}), approvals=approvals, now=0)
+        res = guard.run(_book, CLOSE, ctx)
+        assert res.permission == "approved", res.to_dict()
+    assert store.calls == [
+        ("remember", "account-close"), ("acquire", "account.close", "alice", "True"),
+        ("consume", "account-close", "approval:bob:1"),
+        ("acquire", "account.close", "zoe", "True"),
+    ]
