@@ -967,7 +967,7 @@ _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 _OPTIONAL = re.compile(r"\[(; [^\]]*| \([^\]]*)\]")
 
 
-def format_message(code: int, index: int = 0, **args: object) -> str:
+def format_message(code: int, index: int = 0, /, **args: object) -> str:
     """Render message template ``index`` of rule ``code``.
 
     ``{name}`` placeholders take ``args``; an optional segment ``[; …]`` / ``[ (…)]`` is kept only when
