@@ -58,14 +58,28 @@ def sniff_encoding(data: bytes) -> tuple[str, bytes]:
         if m2:
             label = m2.group(1).decode("ascii", "replace")
     if label:
-        try:
-            name = codecs.lookup(label).name
-        except LookupError:
-            name = "utf-8"
+        name = _ascii_compatible(label)
         if name.startswith(("utf-16", "utf-32")):
             name = "utf-8"  # a meta tag can only be read in an ASCII-compatible encoding
         return name, b""
     return "utf-8", b""
+
+
+_ASCII_PROBE = bytes([9, 10, 13, *range(0x20, 0x7F)]) + b"\\n\\x41\\u0041+A-"
+
+
+def _ascii_compatible(label: str) -> str:
+    """The codec named by a meta label, or utf-8 when it is unknown, not a text encoding, or does not read
+    ASCII as ASCII (punycode, idna, unicode_escape, utf-7, EBCDIC, ...): the meta tag itself was read as ASCII."""
+    try:
+        info = codecs.lookup(label)
+        if getattr(info, "_is_text_encoding", True) and \
+                _ASCII_PROBE.decode(info.name) == _ASCII_PROBE.decode("ascii"):
+            b"\xff\x80".decode(info.name, errors="replace")
+            return info.name
+    except Exception:  # noqa: BLE001 - any codec failure means "not usable"
+        return "utf-8"
+    return "utf-8"
 
 
 def has_nul(data: bytes, bom: bytes) -> bool:
