@@ -121,6 +121,7 @@ class Spec:
     depth: int = 0
     incoherent: bool = False
     dropped: set[str] = field(default_factory=set)  # keys that do not apply to the type (115)
+    bad_values: set[tuple[str, int]] = field(default_factory=set)  # enum items / const with a 115 type problem
 
     @property
     def type(self) -> str:
@@ -617,13 +618,16 @@ def coherence(spec: Spec, ctx: _Ctx) -> bool:
         el = spec.key_loc("enum")
         if not items:
             bad(el, "enum is empty")
+            spec.dropped.add("enum")
         for i, item in enumerate(items):
             if not type_matches(item, t):
                 bad(el.sub(i), f'enum item {_describe(item)} is not of type "{t}"')
+                spec.bad_values.add(("enum", i))
             elif any(_json_equal(item, prev) for prev in items[:i]):
                 bad(el.sub(i), f"enum repeats {_describe(item)}")
     if has("const") and not type_matches(keys["const"], t):
         bad(spec.key_loc("const"), f'const {_describe(keys["const"])} is not of type "{t}"')
+        spec.bad_values.add(("const", 0))
     if has("required"):
         props = keys["properties"] if has("properties") else {}
         rl = spec.key_loc("required")
@@ -688,31 +692,38 @@ def _resolve(schema: dict[str, Any], path: str, keyword: str) -> Any:
 
 def value_checks(spec: Spec, ctx: _Ctx) -> None:
     """§4.6 rule 116: default, const, examples and enum items against the spec's own compiled schema."""
-    if spec.incoherent or spec.type_invalid:
+    if spec.type_invalid:
         return
     try:
         from axag.guards.pyruntime import validate_value
     except ImportError:  # pragma: no cover - during bootstrap
         return
     schema = compile_schema(spec)
-    checks: list[tuple[str, Any, Loc]] = []
+    # enum values are not checked against the const (a const outside the enum is reported on the const)
+    enum_schema = {k: v for k, v in schema.items() if k != "const"}
+    checks: list[tuple[str, Any, Loc, dict[str, Any]]] = []
     if "default" in spec.keys:
-        checks.append(("default", spec.keys["default"], spec.key_loc("default")))
-    if "const" in spec.keys:
-        checks.append(("const", spec.keys["const"], spec.key_loc("const")))
+        checks.append(("default", spec.keys["default"], spec.key_loc("default"), schema))
+    if "const" in spec.keys and ("const", 0) not in spec.bad_values:
+        checks.append(("const", spec.keys["const"], spec.key_loc("const"), schema))
     for name, label in (("examples", "example"), ("enum", "enum value")):
         if name in spec.keys and name not in spec.dropped:
             loc = spec.key_loc(name)
             for i, item in enumerate(spec.keys[name]):
-                checks.append((label, item, loc.sub(i)))
-    for label, value, loc in checks:
+                if (name, i) not in spec.bad_values:
+                    checks.append((label, item, loc.sub(i), enum_schema if name == "enum" else schema))
+    for label, value, loc, schema in checks:
         seen: set[tuple[str, str]] = set()
         for path, keyword in validate_value(schema, value):
             if (path, keyword) in seen:
                 continue
             seen.add((path, keyword))
             limit = _resolve(schema, path, keyword)
-            shown = _compact(value) if not path else f"{_compact(value)} (at {path})"
+            where = path
+            if keyword in ("required", "additionalProperties"):  # the path names the member, show its object
+                cut = max(where.rfind("."), where.rfind("["))
+                where = where[:cut] if cut > 0 else ""
+            shown = _compact(value) if not where else f"{_compact(value)} (at {where})"
             ctx.sink.add(116, loc.span(), ctx.list_attr, p=ctx.pname, key=label, value=shown, keyword=keyword,
                          limit=_compact(limit))
     if "items" in spec.keys and "items" not in spec.dropped:
