@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from itertools import accumulate
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -24,8 +25,14 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        if "\r" not in text:
+            # fast path: line starts are the running sums of (line length + 1)
+            parts = text.split("\n")
+            starts = [0]
+            starts.extend(accumulate(len(p) + 1 for p in parts[:-1]))
+        else:
+            starts = [0]
+            starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
         self.starts = starts
 
     def position(self, offset: int) -> tuple[int, int]:

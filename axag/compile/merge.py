@@ -4,6 +4,7 @@ every source; differing ones are 121; tool-name collisions are 122."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from axag.compile.contract import ToolContract
@@ -12,9 +13,13 @@ from axag.rules.catalogue import RULES, format_message
 
 
 def _without_sources(tool: dict[str, Any]) -> dict[str, Any]:
-    t = copy.deepcopy(tool)
-    t["_meta"]["org.axag/action"].pop("sources", None)
-    return t
+    meta = {k: v for k, v in tool["_meta"]["org.axag/action"].items() if k != "sources"}
+    return {**tool, "_meta": {"org.axag/action": meta}}
+
+
+def _contract_key(tool: dict[str, Any]) -> str:
+    """The contract as JSON text: equality of JSON values (1 and true differ), in output key order."""
+    return json.dumps(_without_sources(tool), ensure_ascii=False, separators=(",", ":"))
 
 
 def first_difference(a: Any, b: Any, pointer: str = "") -> str:
@@ -25,12 +30,12 @@ def first_difference(a: Any, b: Any, pointer: str = "") -> str:
             esc = str(k).replace("~", "~0").replace("/", "~1")
             if k not in a or k not in b:
                 return f"{pointer}/{esc}"
-            if a[k] != b[k] or type(a[k]) is not type(b[k]):
+            if json.dumps(a[k]) != json.dumps(b[k]):
                 return first_difference(a[k], b[k], f"{pointer}/{esc}")
         return pointer or "/"
     if isinstance(a, list) and isinstance(b, list):
         for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            if x != y or type(x) is not type(y):
+            if json.dumps(x) != json.dumps(y):
                 return first_difference(x, y, f"{pointer}/{i}")
         return f"{pointer}/{min(len(a), len(b))}"
     return pointer or "/"
@@ -60,18 +65,18 @@ def merge_contracts(run: Any, request: Any) -> tuple[list[Finding], list[ToolCon
     for intent, items in sorted(by_intent.items()):
         items.sort(key=lambda it: it[0].sources[0])
         first, first_out = items[0]
-        base = _without_sources(first.tool)
+        base_key = _contract_key(first.tool)
         sources = list(first.sources)
         conflict = False
         for contract, outcome in items[1:]:
-            other = _without_sources(contract.tool)
-            if other == base:
+            if _contract_key(contract.tool) == base_key:
                 sources.extend(contract.sources)
                 continue
             conflict = True
             f = first.sources[0]
+            diff = first_difference(_without_sources(first.tool), _without_sources(contract.tool))
             findings.append(_finding(121, outcome, contract.sources[0], intent=intent, file=f[0], line=f[1],
-                                     col=f[2], _anchor=intent, **_diff_arg(base, other)))
+                                     col=f[2], _anchor=intent, first_difference=diff))
         if conflict:
             continue
         tool = copy.deepcopy(first.tool)
@@ -99,7 +104,3 @@ def merge_contracts(run: Any, request: Any) -> tuple[list[Finding], list[ToolCon
                                      _anchor=contract.meta["intent"]))
     tools.sort(key=lambda c: c.name)
     return findings, tools
-
-
-def _diff_arg(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    return {"first_difference": first_difference(a, b)}

@@ -177,7 +177,7 @@ def parse_source(src: SourceText) -> ParsedFile:
     else:
         parse_text = text
     root = _parse_tree(parse_text)
-    raw_tags = find_annotated_tags(text, lo, hi)
+    raw_tags = find_annotated_tags(text, lo, hi, src.data if not src.encoding.startswith("utf-16") else None)
     pf = ParsedFile(src=src, text=text, root=root, elements=[], lines=lines, dynamic_ranges=dyn_ranges)
     if not raw_tags:
         return pf

@@ -17,6 +17,8 @@ _ATTR = re.compile(
 _TAG_NAME = re.compile(r"<([A-Za-z][^\s/>]*)")
 # Regions whose content is not markup: comments, raw text and RCDATA elements.
 _SKIP_START = re.compile(r"<!--|<(script|style|textarea|title)(?=[\s/>])", re.IGNORECASE)
+_CLOSERS = {n: re.compile("</" + n, re.IGNORECASE) for n in ("script", "style", "textarea", "title")}
+_AXAG_ANY_CASE = re.compile("axag", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -80,7 +82,6 @@ def skipped_ranges(text: str) -> list[tuple[int, int]]:
     """Comment, <script>/<style> raw text and <textarea>/<title> RCDATA ranges, in order."""
     out: list[tuple[int, int]] = []
     pos = 0
-    lower: str | None = None
     while True:
         m = _SKIP_START.search(text, pos)
         if not m:
@@ -89,18 +90,11 @@ def skipped_ranges(text: str) -> list[tuple[int, int]]:
             end = text.find("-->", m.end())
             end = len(text) if end < 0 else end + 3
         else:
-            if lower is None:
-                lower = text.lower()
-                if len(lower) != len(text):  # a character changed length when lower-cased
-                    lower = None
             name = m.group(1).lower()
             gt = text.find(">", m.end())
             body = len(text) if gt < 0 else gt + 1
-            if lower is not None:
-                close = lower.find("</" + name, body)
-            else:
-                cm = re.compile(r"</" + name, re.IGNORECASE).search(text, body)
-                close = cm.start() if cm else -1
+            cm = _CLOSERS[name].search(text, body)
+            close = cm.start() if cm else -1
             end = len(text) if close < 0 else close
             out.append((body, end))
             pos = end
@@ -109,18 +103,24 @@ def skipped_ranges(text: str) -> list[tuple[int, int]]:
         pos = end
 
 
-def find_annotated_tags(text: str, lo: int = 0, hi: int | None = None) -> list[RawTag]:
-    """Start tags within ``[lo, hi)`` that carry at least one annotation attribute, in document order."""
+def axag_positions(text: str, lo: int, hi: int, data: bytes | None = None) -> list[int]:
+    """Offsets of every "axag" (any case) in ``text[lo:hi]``. Fast path: when the raw bytes hold as
+    many case-insensitive occurrences as the text holds lower-case ones, str.find finds them all."""
+    positions = []
+    i = text.find("axag", lo, hi)
+    while i >= 0:
+        positions.append(i)
+        i = text.find("axag", i + 4, hi)
+    if data is not None and data.lower().count(b"axag") == len(positions) and lo == 0 and hi == len(text):
+        return positions
+    return [m.start() for m in _AXAG_ANY_CASE.finditer(text, lo, hi)]
+
+
+def find_annotated_tags(text: str, lo: int = 0, hi: int | None = None, data: bytes | None = None) -> list[RawTag]:
+    """Start tags within ``[lo, hi)`` that carry at least one annotation attribute, in document order.
+    ``data``: the file's raw bytes when they are ASCII-compatible (enables a fast path)."""
     hi = len(text) if hi is None else hi
-    lower = text.lower()
-    if len(lower) != len(text):
-        positions = [m.start() for m in re.finditer("axag", text, re.IGNORECASE)]
-    else:
-        positions = []
-        i = lower.find("axag", lo, hi)
-        while i >= 0:
-            positions.append(i)
-            i = lower.find("axag", i + 4, hi)
+    positions = axag_positions(text, lo, hi, data)
     if not positions:
         return []
     skips = skipped_ranges(text)
