@@ -97,6 +97,8 @@ def display_source(text: str) -> tuple[str, list[int]]:
     Returns the display text and the display column where each code point starts (one extra entry for
     the end of the line), so that underlines stay under the exact span.
     """
+    if text.isascii() and text.isprintable():  # fast path: one column per character
+        return text, list(range(len(text) + 1))
     parts: list[str] = []
     starts: list[int] = []
     col = 0
