@@ -91,3 +91,66 @@ def lint_report(run: Run, rules: Iterable[Any], version: str) -> RunReport:
         paths=sorted({o.repo_path for o in run.outcomes}),
         tool_version=version,
     )
+
+
+# ---------------------------------------------------------------------- convenience entry points
+def lint_text(html: str | bytes, path: str = "page.html", *, select: str | None = None,
+              harvest: bool = True) -> list[Finding]:
+    """Lint one document given as text (no configuration files are read). Returns its findings."""
+    from axag.config import Settings
+
+    cwd = Path.cwd()
+    data = html.encode("utf-8") if isinstance(html, str) else html
+    request = Request(mode="lint", cli_select=select, harvest=harvest)
+    outcome = check_file(cwd / path, path, path, Settings(base=cwd), request, data=data)
+    return outcome.findings
+
+
+def lint_paths(paths: Sequence[str | os.PathLike[str]], *, select: str | None = None, isolated: bool = True,
+               jobs: int = 1) -> list[Finding]:
+    """Lint files and folders as `axag lint` does (configuration honoured unless ``isolated``)."""
+    from axag.config import Resolver
+    from axag.discover import discover
+    from axag.lint.sitewide import sitewide_findings
+
+    cwd = Path.cwd()
+    resolver = Resolver(cwd, isolated=isolated)
+    request = Request(mode="lint", cli_select=select, want_contracts=True)
+    files = discover([os.fspath(p) for p in paths], resolver, cwd=cwd)
+    run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs)
+    run.run_findings.extend(sitewide_findings(run, request))
+    return run.findings()
+
+
+def compile_paths(paths: Sequence[str | os.PathLike[str]], *, target: str = "mcp", root: str | None = None,
+                  isolated: bool = True) -> tuple[dict[str, Any], list[Finding]]:
+    """Compile files and folders; returns (document, findings). The document is returned even when
+    findings include errors (the CLI refuses to write it then)."""
+    from axag import __version__
+    from axag.compile.merge import merge_contracts
+    from axag.compile.targets import render
+    from axag.config import Resolver
+    from axag.discover import discover
+
+    cwd = Path.cwd()
+    resolver = Resolver(cwd, isolated=isolated)
+    request = Request(mode="compile", want_contracts=True, compile_root=Path(root) if root else cwd)
+    files = discover([os.fspath(p) for p in paths], resolver, cwd=cwd)
+    run = check_files(list(files), resolver, request, cwd=cwd)
+    found, tools = merge_contracts(run, request)
+    run.run_findings.extend(found)
+    return render(target, tools, __version__).doc, run.findings()
+
+
+def render_guards(tools_doc: dict[str, Any], lang: str = "python") -> dict[str, str]:
+    """The generated guard files (relative path -> text) for a tools document."""
+    from axag.guards.render import render_guards as _render
+
+    return dict(_render(tools_doc, lang, None).files)
+
+
+def context_block(tools_doc: dict[str, Any], tools: Sequence[str] | None = None) -> str:
+    """The constraint-context block of SPEC §11."""
+    from axag.context import block
+
+    return block(tools_doc, list(tools) if tools else None)
