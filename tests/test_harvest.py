@@ -406,14 +406,19 @@ def test_120_for_differing_overrides_in_a_group() -> None:
                 '<input type="radio" name="r" value="1" axag-parameter-description="Pick">\n'
                 '<input type="radio" name="r" value="2" axag-parameter-description="Pick">\n'
                 '<input type="radio" name="r" value="3" axag-parameter-description="Other"'
-                ' axag-parameter-required="true"></fieldset>')
+                ' axag-parameter-required="true">\n'
+                '<input type="radio" name="r" value="4" axag-parameter-required="false">\n'
+                '<input type="radio" name="r" value="5" axag-parameter-required="true"></fieldset>')
     pf, m = build(html)
     assert found(pf, m) == [(120, *pos(html, "axag-parameter-description", 3)),
-                            (120, *pos(html, "axag-parameter-required"))]
+                            (120, *pos(html, "axag-parameter-required", 2))]
     assert m.problems[0].args["reason"] == ("it differs from the override on <input> at line 3; the first control"
                                             " with overrides decides")
+    assert m.problems[1].args["reason"] == ("it differs from the override on <input> at line 5; the first control"
+                                            " with overrides decides")
     assert schemas(m)["r"]["description"] == "Pick"
-    assert m.actions[0].parameters[0].required  # axag-parameter-required is read from any control
+    # axag-parameter-required is read from the first control of the group that has it
+    assert m.actions[0].parameters[0].required
 
 
 # ------------------------------------------------------------------------------------------ 117 (warning)

@@ -80,6 +80,7 @@ OVERRIDES = {
     "axag-parameter-items": "items",
 }
 _PARAM_ERRORS = frozenset({105, 106, 109, 111, 112, 113, 114, 115, 116, 117})
+REQUIRED = "axag-parameter-required"
 
 
 @dataclass
@@ -108,6 +109,8 @@ class _FileState:
     def __init__(self, model: FileModel) -> None:
         self.model = model
         self.ids: dict[str, LxmlElement] | None = None
+        self.label_for: dict[str, list[LxmlElement]] | None = None
+        self.bad_controls: set[int] | None = None  # ids of Elements with parameter errors on control attributes
         self.scopes: dict[int, tuple[LxmlElement | None, list[LxmlElement]]] = {}
         kind = model.pf.src.kind
         from axag.parse.templates import markers
@@ -125,6 +128,23 @@ class _FileState:
                     if i is not None and i not in self.ids:
                         self.ids[i] = el
         return self.ids.get(ident)
+
+    def labels_for(self, ident: str) -> list[LxmlElement]:
+        if self.label_for is None:
+            self.label_for = {}
+            root = self.model.pf.root
+            if root is not None:
+                for lab in root.iter("label"):
+                    target = lab.get("for")
+                    if target is not None:
+                        self.label_for.setdefault(target, []).append(lab)
+        return self.label_for.get(ident, [])
+
+    def has_control_errors(self, element: Element) -> bool:
+        if self.bad_controls is None:
+            self.bad_controls = {id(p.element) for p in self.model.problems
+                                 if p.attribute in V.CONTROL_ATTRIBUTES and p.code in _PARAM_ERRORS}
+        return id(element) in self.bad_controls
 
     def unknown(self, text: str) -> bool:
         return any(m in text for m in self.markers)
@@ -337,14 +357,11 @@ def _own_label(model: FileModel, el: LxmlElement) -> str:
     if aria and not st.unknown(aria):
         return aria
     ident = _attr(el, "id")
-    root = model.pf.root
-    if ident and root is not None:
-        for lab in root.iter("label"):
-            if lab.get("for") == ident:
-                t = _known_text(model, lab)
-                if t:
-                    return t
-                break
+    if ident:
+        for lab in st.labels_for(ident)[:1]:
+            t = _known_text(model, lab)
+            if t:
+                return t
     for anc in el.iterancestors():
         if _tag(anc) == "label":
             return _known_text(model, anc)
@@ -644,8 +661,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
             sink.add(113, element.tag_span, None, index=1, n=c.name, ctl=element.tag,
                      problem="is longer than 64 characters")
             continue
-        if any(p.element is element and p.attribute in V.CONTROL_ATTRIBUTES and p.code in _PARAM_ERRORS
-               for p in model.problems):
+        if _state(model).has_control_errors(element):
             sink.errors += 1
         controls.append(c)
     groups: dict[str, list[_Control]] = {}
@@ -741,18 +757,23 @@ def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: 
     harvested_kind = mapped.kind
     bounds = mapped.bounds
     # overrides (§5.7)
-    carrier = next((c for c in group if any(a.name in OVERRIDES for a in _control_attrs(c.element))), None)
+    carrier = next((c for c in group if any(a.name in OVERRIDES or a.name == REQUIRED
+                                            for a in _control_attrs(c.element))), None)
     if carrier is not None:
         spec, harvested_kind, bounds = _apply_overrides(model, sink, name, carrier, spec, harvested_kind, bounds)
-        ref = {a.name: a.value for a in _control_attrs(carrier.element)}
-        line = model.pf.lines.position(carrier.element.tag_span.start)[0]
+        # the deciding control per attribute: the carrier, except for axag-parameter-required (the first that has it)
+        deciders: dict[str, _Control] = {n: carrier for n in OVERRIDES}
+        deciders[REQUIRED] = next((c for c in group if REQUIRED in c.element.first), carrier)
         for c in group:
-            if c is carrier:
-                continue
             for a in _control_attrs(c.element):
-                if (a.name in OVERRIDES or a.name == "axag-parameter-required") and ref.get(a.name) != a.value:
+                decider = deciders.get(a.name)
+                if decider is None or decider is c:
+                    continue
+                ref = decider.element.first.get(a.name)
+                if ref is None or ref.value != a.value:
+                    line = model.pf.lines.position(decider.element.tag_span.start)[0]
                     sink.add(120, a.name_span, a.name, attr=a.name,
-                             reason=f"it differs from the override on <{carrier.element.tag}> at line {line};"
+                             reason=f"it differs from the override on <{decider.element.tag}> at line {line};"
                                     " the first control with overrides decides")
     if "description" not in spec.keys:
         sink.add(32, span, None, p=name)

@@ -402,7 +402,12 @@ def _bad_value(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, expectation
             number = parse_json(value).value
         except JsonError:
             number = None
-        if _is_number(number) and math.isfinite(float(number)):  # type: ignore[arg-type]
+        usable = _is_number(number) and math.isfinite(float(number))  # type: ignore[arg-type]
+        if usable and key in COUNT_KEYS:
+            usable = _is_integral(number) and number >= 0  # type: ignore[operator]
+        elif usable and key == "multipleOf":
+            usable = number > 0  # type: ignore[operator]
+        if usable:
             fx = _rewrite(ctx.sink.model, kl, f"Replace with {_compact(number)}", _setter(kl.path[:-1], key, number))
     ctx.sink.add(114, kl.span(), ctx.list_attr, p=ctx.pname, k=key, expectation=expectation, fix=fx)
     spec.incoherent = True
