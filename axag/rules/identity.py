@@ -211,47 +211,48 @@ def needs_name(el: Any) -> bool:
     return role in _NAMED_ROLES
 
 
-def accessible_name(el: Any) -> str:
-    """The first non-empty source in the §12.3 order, "" when there is none."""
-    root = el.getroottree().getroot()
-    ids = (_attr(el, "aria-labelledby") or "").split()
-    if ids:
-        parts = []
-        for ident in ids:
-            found = root.xpath("//*[@id=$id]", id=ident)
-            if found:
-                parts.append(_text(found[0]))
-        text = " ".join(p for p in parts if p)
-        if text:
-            return text
-    label = (_attr(el, "aria-label") or "").strip()
-    if label:
-        return label
-    own_id = _attr(el, "id")
-    if own_id:
-        for lab in root.xpath("//label[@for=$id]", id=own_id):
-            t = _text(lab)
-            if t:
-                return t
+_LABELS: list[tuple[Any, dict[str, bool]]] = []
+
+
+def _labelled_ids(root: Any) -> dict[str, bool]:
+    """id -> whether some ``<label for=id>`` of the document has text (computed once per document)."""
+    if _LABELS and _LABELS[0][0] is root:
+        return _LABELS[0][1]
+    out: dict[str, bool] = {}
+    for lab in root.iter("label"):
+        target = _attr(lab, "for")
+        if target is not None:
+            out[target] = out.get(target, False) or bool(_text(lab))
+    _LABELS[:] = [(root, out)]
+    return out
+
+
+def has_accessible_name(el: Any) -> bool:
+    """Whether any source of the §12.3 order gives a non-empty name: ``aria-labelledby`` text,
+    ``aria-label``, ``<label for>``, wrapping label, input ``value``/``alt``, text content, descendant
+    ``img[alt]``, ``title``. Only existence matters here, so the cheap sources are tried first."""
+    if (_attr(el, "aria-label") or "").strip() or (_attr(el, "title") or "").strip():
+        return True
+    if _tag(el) == "input" and any((_attr(el, a) or "").strip() for a in ("value", "alt")):
+        return True
+    if _text(el):
+        return True
+    if any((_attr(img, "alt") or "").strip() for img in el.iter("img")):
+        return True
     for anc in el.iterancestors():
         if _tag(anc) == "label":
-            t = _text(anc)
-            if t:
-                return t
+            if _text(anc):
+                return True
             break
-    if _tag(el) == "input":
-        for a in ("value", "alt"):
-            t = (_attr(el, a) or "").strip()
-            if t:
-                return t
-    t = _text(el)
-    if t:
-        return t
-    for img in el.iter("img"):
-        t = (_attr(img, "alt") or "").strip()
-        if t:
-            return t
-    return (_attr(el, "title") or "").strip()
+    root = el.getroottree().getroot()
+    own_id = _attr(el, "id")
+    if own_id and _labelled_ids(root).get(own_id, False):
+        return True
+    for ident in (_attr(el, "aria-labelledby") or "").split():
+        found = root.xpath("//*[@id=$id]", id=ident)
+        if found and _text(found[0]):
+            return True
+    return False
 
 
 @rule(31, "action")
@@ -260,6 +261,6 @@ def missing_accessible_name(ctx: RuleCtx, act: Action) -> None:
     el = act.element.el
     if el is None or not needs_name(el):
         return
-    if accessible_name(el):
+    if has_accessible_name(el):
         return
     ctx.report(31, act.element.tag_span, act.element, tag=act.element.tag, intent=_intent_text(act))

@@ -25,7 +25,6 @@ from axag import vocabulary as V
 from axag.edits import fix, insert_attribute_after
 from axag.model.actions import Action
 from axag.model.values import Value
-from axag.parse.document import Attr
 from axag.rules.base import RuleCtx, rule
 
 _RISK_ORDER = {r: i for i, r in enumerate(V.RISK_LEVELS)}
@@ -33,13 +32,6 @@ _RISK_ORDER = {r: i for i, r in enumerate(V.RISK_LEVELS)}
 
 def _declared_false(v: Value) -> bool:
     return v.ok and v.value is False
-
-
-def _attr_of(v: Value) -> Attr | None:
-    """The attribute to insert after: the longhand attribute, or the macro attribute for macro values."""
-    if v.attr is None:
-        return None
-    return v.attr
 
 
 @rule(6)
@@ -55,7 +47,7 @@ def high_risk_without_confirmation(ctx: RuleCtx, act: Action) -> None:
     rv = act.v("axag-risk-level")
     fx = None
     if not cv.declared:
-        after = act.ann.macro_attr if rv.from_macro else _attr_of(rv)
+        after = act.ann.macro_attr if rv.from_macro else rv.attr
         edit = insert_attribute_after(act.element, after, "axag-confirmation-required", "true",
                                       ctx.model.pf.text)
         fx = fix('Add axag-confirmation-required="true"', edit)
@@ -95,9 +87,9 @@ _EXISTS = re.compile(r"\b(must (already )?exists?|already exists?)\b")
 
 
 def _mentions(text: str, entity: str) -> bool:
-    words = entity.replace("_", " ")
-    low = " ".join(text.lower().replace("_", " ").split())
-    return re.search(r"(?<![a-z0-9])" + re.escape(words) + r"(?![a-z0-9])", low) is not None
+    """The entity as a whole word, its parts joined by "_" or a space ("purchase_order", "Purchase order")."""
+    words = "[_ ]".join(re.escape(w) for w in entity.split("_"))
+    return re.search(r"(?<![a-z0-9_])" + words + r"(?![a-z0-9_])", text.lower()) is not None
 
 
 @rule(14)
