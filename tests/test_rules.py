@@ -149,7 +149,8 @@ def test_137_slot_in_vue_like_template(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("attr", ['onclick="go()"', 'v-on:click="go"', 'x-on:click="go"', '(click)="go()"',
-                                  'hx-delete="/x"', 'role="button"', 'hx-put="/x"'])
+                                  'hx-delete="/x"', 'role="button"', 'hx-put="/x"', 'hx-patch="/x"',
+                                  '@click.prevent="go"', 'v-on:click.stop="go"', 'ROLE="Button"'])
 def test_001_attribute_markers(tmp_path: Path, attr: str) -> None:
     _write(tmp_path, "a.html", f"<p>\n  <span {attr}>Go</span>\n</p>\n")
     doc = lint_json(tmp_path, "--select", "001", "a.html")

@@ -18,6 +18,7 @@ from axag.model.actions import Action, Annotated
 from axag.rules.base import RuleCtx, rule
 
 _CLICK_ATTRS = ("onclick", "@click", "v-on:click", "x-on:click", "(click)")
+_CLICK_MODIFIED = ("@click.", "v-on:click.", "x-on:click.")
 _HX_ATTRS = ("hx-post", "hx-put", "hx-patch", "hx-delete")
 _MARKERS = ("click", "role", "hx-")
 _TOGGLE_ATTRS = ("aria-expanded", "aria-pressed", "aria-haspopup", "popovertarget")
@@ -62,7 +63,7 @@ def _is_dialog_form(form: Any) -> bool:
 
 
 def is_interactive(el: Any) -> bool:
-    """§12.2: whether ``el`` is an interactive element."""
+    """§12.2: whether ``el`` is an interactive element (click listeners with modifiers count as listeners)."""
     if el.get("disabled") is not None:
         return False
     tag = _tag(el)
@@ -87,6 +88,8 @@ def is_interactive(el: Any) -> bool:
             return True
     if any(el.get(a) is not None for a in _CLICK_ATTRS + _HX_ATTRS):
         return True
+    if any(str(name).startswith(_CLICK_MODIFIED) for name in el.attrib):
+        return True  # a click listener with modifiers: @click.prevent, v-on:click.stop, x-on:click.outside
     role = _attr(el, "role")
     return role is not None and role.strip().lower() == "button"
 
