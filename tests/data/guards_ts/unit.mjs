@@ -1,6 +1,6 @@
 // Test driver for runtime.js: reads a JSON list of operations (argv[2]) and prints one JSON array of results.
 import { readFileSync } from "node:fs";
-import { canonicalJson, checkFormat, fingerprint, numberText, validate } from "./runtime.js";
+import { canonicalJson, checkFormat, compactJson, fingerprint, numberText, validate } from "./runtime.js";
 
 const ops = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const out = ops.map((op) => {
@@ -22,4 +22,5 @@ const out = ops.map((op) => {
       throw new Error("unknown op " + op.op);
   }
 });
-process.stdout.write(JSON.stringify(out));
+// compactJson writes numbers as SPEC 4.9 does (1e+16, not 10000000000000000), so Python reads floats back as floats
+process.stdout.write(compactJson(out));
