@@ -1,0 +1,33 @@
+"""The benchmark script (tests/benchmarks/bench.py, not collected) still runs end to end and reports
+every figure of SPEC §15.1: its --self-test mode builds a tiny generated corpus and checks its own JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent / "benchmarks" / "bench.py"
+
+
+def test_bench_self_test(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    env = {**os.environ, "TMPDIR": str(tmp_path)}  # the temporary corpus goes under tmp_path
+    done = subprocess.run([sys.executable, str(BENCH), "--self-test", "--json", str(out)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "self-test OK" in done.stdout
+    result = json.loads(out.read_text())
+    assert result["corpus"]["kind"] == "generated"
+    assert 1_500_000 < result["corpus"]["bytes"] < 3_000_000
+    assert result["corpus"]["large_bytes"] > 1.9 * result["corpus"]["bytes"]
+    assert result["repeat"] == 1
+    names = [t["name"] for t in result["targets"]]
+    assert len(names) == 10 and all(isinstance(t["pass"], bool) for t in result["targets"])
+    for run in ("lint_j1", "lint_j2", "compile_j1", "compile_j2"):
+        assert result["runs"][run]["median_s"] > 0
+        assert result["memory"][run]["large_kb"] > 0
+    assert result["tools"]["small"] > 0 and result["cold_start"]["lint"]["median_ms"] > 0
+    assert not list(tmp_path.glob("axag-bench-*")), "the temporary corpus is cleaned up"
