@@ -278,6 +278,21 @@ def test_render_files_and_determinism() -> None:
     assert "export function room_available(" in one.user_module
 
 
+def test_rendering_is_deterministic_across_processes() -> None:
+    code = (
+        "import hashlib, json, sys; sys.path.insert(0, 'tests');"
+        "from test_guards_typescript import suite_doc; from axag.guards import render;"
+        "r = render.render_guards(suite_doc(), 'typescript', None);"
+        "print(hashlib.sha256(json.dumps([r.files, r.user_module]).encode()).hexdigest())"
+    )
+    digests = {
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
+
+
 def test_missing_stubs() -> None:
     doc = load("booking.tools.json")
     full = render.render_guards(doc, "typescript", None)
@@ -459,13 +474,18 @@ def suite_doc() -> dict[str, Any]:
                   "properties": {"__proto__": {"type": "object"}, "constructor": {"type": "integer"}},
                   "required": ["__proto__"], "additionalProperties": False},
             "n": {"type": "number", "enum": [1, 2.5, 1e20, -0.125]},
+            "w": {"type": "string"},
             "arr": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}},
                                                 "required": ["k"], "additionalProperties": False},
                     "minItems": 1, "maxItems": 3, "uniqueItems": True},
         },
         ["q"],
-        required_roles=[INJECT], confirmation_required=True, confirmation_message=INJECT + " {{ q }} {{n}} {{o}}",
-        preconditions=[{"text": t, "kind": "state"} for t in ("import", "pass", "delete", "new", INJECT)],
+        required_roles=[INJECT],
+        format_bounds={"w": {"formatMinimum": INJECT}},
+        confirmation_required=True, confirmation_message=INJECT + " {{ q }} {{n}} {{o}}",
+        preconditions=[{"text": t, "kind": "state"} for t in ("import", "pass", "delete", "new", INJECT)] + [
+            rel("w is required when q is '" + INJECT.replace("'", "") + "'", "required_when_equal", ["w", "q"],
+                INJECT.replace("'", ""))],
     )
     proto = tool(
         "__proto__", "proto.call",
@@ -638,6 +658,8 @@ def inject_scenarios() -> list[dict[str, Any]]:
          "context": roles},
         {"tool": i, "op": "run", "args": {"q": "b", "n": 2.5, "arr": []}, "context": roles},
         {"tool": i, "op": "run", "args": {"q": "b"}, "context": roles, "pre": {"pre_import": False}},
+        {"tool": i, "op": "run", "args": {"q": "b", "w": "a"}, "context": roles},
+        {"tool": i, "op": "run", "args": {"q": INJECT.replace("'", "")}, "context": roles},
         {"tool": i, "op": "run", "args": {"q": "b"}, "context": roles,
          "pre": {"pre_import": True, "pre_pass": True, "pre_delete": True, "pre_new": True}},
         {"tool": "__proto__", "op": "run", "args": {"__proto__": {"toString": "x"}}},
@@ -658,7 +680,14 @@ def test_inject_scenarios_match_python(both: Any) -> None:
         INJECT.replace("{{y}}", "(not given)") + " " + INJECT + " (not given) (not given)")
     assert ts[3]["caller_only"]["confirmation_message"].endswith(
         ' b 1e+20 {"__proto__":{"x":' + json.dumps(INJECT, ensure_ascii=False) + '},"constructor":1}')
-    assert ts[10]["result"]["value"] == INJECT
+    assert ts[12]["result"]["value"] == INJECT
+    assert ts[7]["violations"][0]["constraint"] == "formatMinimum"
+    assert ts[8]["violations"][-1]["constraint"] == "required_when_equal"
+    assert ts[8]["violations"][-1]["expected"] == "w is required when q is '" + INJECT.replace("'", "") + "'"
+    for r in ts:
+        if "caller_only" in r:
+            model = json.dumps({k: v for k, v in r.items() if k != "caller_only"})
+            assert r["caller_only"]["fingerprint"] not in model
 
 
 # ---------------------------------------------------------------- literal round trip (§10.13)
