@@ -137,7 +137,7 @@ def run_lint(opts: dict[str, Any]) -> int:
                                         name="unreadable-file", fingerprint=fingerprint(191, disp, "", None, 0)))
     fixed_count = 0
     if opts["fix"] or opts["diff"]:
-        from axag.lint.fix import apply_fixes  # type: ignore[import-not-found]
+        from axag.lint.fix import apply_fixes
 
         fixed_count, diff_text, run = apply_fixes(run, resolver, request, write=bool(opts["fix"]), cwd=cwd,
                                                   stdin=stdin_data)
@@ -177,7 +177,8 @@ def run_lint(opts: dict[str, Any]) -> int:
     report.exit_code = exit_code
     _emit(report, opts, run_settings.output_format, fix_stdin=bool(opts["fix"] and stdin_data))
     if opts["fix"] and stdin_data is not None and getattr(run, "stdin_fixed", None) is not None:
-        sys.stdout.write(run.stdin_fixed)  # type: ignore[attr-defined]
+        sys.stdout.flush()
+        sys.stdout.buffer.write(run.stdin_fixed)  # type: ignore[attr-defined]  # bytes in the file's encoding
     return exit_code
 
 

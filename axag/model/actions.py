@@ -130,6 +130,9 @@ def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
     except ImportError:  # pragma: no cover - bootstrap
         return model
     finish_file(model, harvest=harvest)
+    from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
+
+    attach(model, harvest=harvest)
     return model
 
 
@@ -148,7 +151,7 @@ def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> 
         if is_dup:
             first = element.first[attr.name]
             fx = None
-            if attr.value == first.value and attr.quote is not None == (first.quote is not None):
+            if attr.value == first.value and (attr.quote is not None) == (first.quote is not None):
                 fx = fix(f"Remove the repeated {attr.name}", remove_attribute(attr, text))
             reader.problem(132, attr.name_span, attr.name, attr=attr.name, v=first.value, fix=fx)
             continue

@@ -1,0 +1,404 @@
+"""The only fix applier (SPEC §13.5): `axag lint --fix` and `--diff`.
+
+Per file: take the fixes of the reported findings, sort them, skip those overlapping a fix already taken,
+apply the rest to the decoded text and, with the replacement encoded in the file's encoding, to the original
+bytes (every other byte kept, BOM included); verify the edited start tags by re-parsing them with
+BeautifulSoup; re-lint the new bytes; repeat until nothing is left to fix, at most ``MAX_PASSES`` times.
+
+A file with `193` (replaced bytes), or whose encoding cannot represent a replacement, is not fixed. A failed
+verification leaves the file untouched and reports `199`. Files are written atomically with their
+permissions; `--diff` writes nothing and returns a unified diff of every file that would change. The run
+handed back is the re-linted one, so the report shows what remains.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from axag.findings import Edit, Finding, Fix, fingerprint
+from axag.lint.engine import FileOutcome, Request, check_file
+from axag.parse.tokenizer import RawTag, scan_tag
+from axag.rules.catalogue import RULES
+
+__all__ = ["MAX_PASSES", "FileFix", "FixError", "apply_fixes", "fix_file"]
+
+MAX_PASSES = 10
+_DAMAGE_CHARS = frozenset("\"'[]{},:")
+
+
+class FixError(Exception):
+    """Fixing one file failed: ``verification`` True means a broken fix (reported as 199)."""
+
+    def __init__(self, message: str, *, verification: bool = True) -> None:
+        super().__init__(message)
+        self.verification = verification
+
+
+@dataclass
+class FileFix:
+    """The result of fixing one file."""
+
+    outcome: FileOutcome  # the re-linted outcome (the original one when nothing changed)
+    original: bytes | None = None
+    fixed: bytes | None = None  # None: unchanged
+    applied: int = 0  # findings whose fix was applied
+    old_text: str = ""
+    new_text: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed is not None and self.fixed != self.original
+
+
+# ---------------------------------------------------------------------------------------------- selection
+def _overlaps(a: Edit, b: Edit) -> bool:
+    """Edits conflict when their ranges intersect, or an insertion sits inside or at a border of the other."""
+    if a.start < b.end and b.start < a.end:
+        return True
+    if a.start == a.end and b.start <= a.start <= b.end:
+        return True
+    return b.start == b.end and a.start <= b.start <= a.end
+
+
+def _select(findings: list[Finding]) -> list[tuple[Finding, Fix]]:
+    """Fixes to apply in one pass: sorted by position, skipping any that overlaps one already taken (or whose
+    own edits overlap). Identical fixes (two findings, one repair) are applied once."""
+    cands: list[tuple[Finding, Fix]] = []
+    for f in findings:
+        fx = f.fix
+        if fx is None or not fx.edits:
+            continue
+        edits = sorted(fx.edits, key=lambda e: (e.start, e.end))
+        if any(x.end > y.start or (x.start == y.start and x.end == y.end) for x, y in pairwise(edits)):
+            continue
+        cands.append((f, Fix(fx.description, tuple(edits))))
+    cands.sort(key=lambda c: (c[1].edits[0].start, c[1].edits[-1].end, c[0].code))
+    taken: list[tuple[Finding, Fix]] = []
+    applied: list[Edit] = []
+    seen: set[tuple[tuple[int, int, str], ...]] = set()
+    for f, fx in cands:
+        key = tuple((e.start, e.end, e.content) for e in fx.edits)
+        if key in seen:
+            taken.append((f, fx))
+            continue
+        if any(_overlaps(e, a) for e in fx.edits for a in applied):
+            continue
+        seen.add(key)
+        taken.append((f, fx))
+        applied.extend(fx.edits)
+    return taken
+
+
+def _unique_edits(taken: list[tuple[Finding, Fix]]) -> list[Edit]:
+    out: dict[tuple[int, int, str], Edit] = {}
+    for _, fx in taken:
+        for e in fx.edits:
+            out.setdefault((e.start, e.end, e.content), e)
+    return sorted(out.values(), key=lambda e: (e.start, e.end))
+
+
+# ---------------------------------------------------------------------------------------------- applying
+def apply_text(text: str, edits: list[Edit]) -> str:
+    """Apply sorted, non-overlapping ``edits`` to ``text``."""
+    out: list[str] = []
+    pos = 0
+    for e in edits:
+        out.append(text[pos:e.start])
+        out.append(e.content)
+        pos = e.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def apply_bytes(data: bytes, bom: bytes, text: str, encoding: str, edits: list[Edit]) -> bytes:
+    """Apply ``edits`` (decoded-text offsets) to the original bytes: unedited stretches are copied from
+    ``data``; replacements are encoded in ``encoding``. Raises FixError(verification=False) when the encoding
+    cannot represent a replacement or the text does not map back onto the bytes."""
+    out = [data[:len(bom)]]
+    pos_t = 0
+    pos_b = len(bom)
+
+    def take(upto: int) -> bytes:
+        nonlocal pos_t, pos_b
+        seg = text[pos_t:upto].encode(encoding)
+        if data[pos_b:pos_b + len(seg)] != seg:
+            raise FixError(f"the text does not map back onto the bytes in {encoding}", verification=False)
+        pos_t = upto
+        pos_b += len(seg)
+        return seg
+
+    try:
+        for e in edits:
+            out.append(take(e.start))
+            take(e.end)  # the replaced stretch, checked and dropped
+            try:
+                out.append(e.content.encode(encoding))
+            except UnicodeEncodeError as exc:
+                raise FixError(f"{encoding} cannot represent the replacement {e.content!r}",
+                               verification=False) from exc
+        out.append(take(len(text)))
+    except UnicodeEncodeError as exc:
+        raise FixError(f"the text cannot be encoded in {encoding}", verification=False) from exc
+    if pos_b != len(data):
+        raise FixError("the text does not cover the bytes", verification=False)
+    return b"".join(out)
+
+
+# ---------------------------------------------------------------------------------------------- verification
+def _enclosing_tag(text: str, start: int, end: int) -> RawTag | None:
+    """The start tag whose attribute area contains ``[start, end)``."""
+    j = start
+    for _ in range(64):
+        j = text.rfind("<", 0, j)
+        if j < 0:
+            return None
+        if j + 1 < len(text) and text[j + 1].isalpha():
+            tag = scan_tag(text, j)
+            if tag is not None and tag.name_end <= start:
+                limit = tag.end - 1 if tag.end > 0 and text[tag.end - 1] == ">" else tag.end
+                if end <= limit:
+                    return tag
+                return None
+    return None
+
+
+def _extent(tag: RawTag, text: str) -> list[tuple[int, int, str]]:
+    out = []
+    for a in tag.attrs:
+        end = a.value_end
+        if a.quote in ('"', "'") and end < len(text) and text[end] == a.quote:
+            end += 1
+        out.append((a.name_start, end, a.written.lower()))
+    return out
+
+
+def _is_annotation(name: str) -> bool:
+    return name == "axag" or name.startswith(("axag-", ":axag", "v-bind:axag"))
+
+
+def _bs_attrs(tag_text: str) -> tuple[str, list[tuple[str, str]]] | None:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(tag_text, "html.parser", multi_valued_attributes=None,
+                         on_duplicate_attribute=_keep_all)
+    el = soup.find(True)
+    if el is None:
+        return None
+    attrs: list[tuple[str, str]] = []
+    for k, v in el.attrs.items():
+        if isinstance(v, list):
+            attrs.extend((str(k), str(x)) for x in v)
+        else:
+            attrs.append((str(k), str(v)))
+    return str(el.name), attrs
+
+
+def _keep_all(attrs: dict[str, Any], key: str, value: Any) -> None:
+    old = attrs[key]
+    attrs[key] = [*old, value] if isinstance(old, list) else [old, value]
+
+
+def _shift(edits: list[Edit], offset: int) -> int:
+    """New offset of an old offset that no edit covers (edits at or before it shift it)."""
+    delta = 0
+    for e in edits:
+        if e.end <= offset and not (e.start == e.end == offset):
+            delta += len(e.content) - (e.end - e.start)
+        elif e.start >= offset:
+            break
+    return offset + delta
+
+
+def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]]) -> None:
+    """Check one pass (SPEC §13.5): every edit lies in a start tag (or, for 133, in a suppression comment) and
+    does not touch a template construct; re-parsed with BeautifulSoup, each edited start tag keeps its name
+    and every attribute other than the edited annotation attributes. Raises FixError."""
+    from axag.parse.templates import blank_template_tags
+
+    old_b = blank_template_tags(old, kind)[0] if kind != "html" else old
+    new_b = blank_template_tags(new, kind)[0] if kind != "html" else new
+    edits = _unique_edits(taken)
+    comment_edits = {(e.start, e.end, e.content) for f, fx in taken if f.code == 133 for e in fx.edits}
+    directives = None
+    tags: dict[int, tuple[RawTag, list[Edit]]] = {}
+    for e in edits:
+        if old[e.start:e.end] != old_b[e.start:e.end]:
+            raise FixError(f"an edit at offset {e.start} touches a template construct")
+        if (e.start, e.end, e.content) in comment_edits:
+            if directives is None:
+                from axag.lint import suppress
+
+                directives = suppress.parse(old_b, kind).directives
+            if not any(d.start <= e.start and e.end <= d.end for d in directives):
+                raise FixError(f"an edit at offset {e.start} lies outside its suppression comment")
+            continue
+        tag = _enclosing_tag(old_b, e.start, e.end)
+        if tag is None:
+            raise FixError(f"an edit at offset {e.start} lies outside every start tag")
+        tags.setdefault(tag.start, (tag, []))[1].append(e)
+    for old_tag, tag_edits in tags.values():
+        new_start = _shift(edits, old_tag.start)
+        new_tag = scan_tag(new_b, new_start)
+        if new_tag is None or new_tag.tag != old_tag.tag:
+            raise FixError(f"the start tag <{old_tag.tag}> no longer parses")
+        if new_tag.end != _shift(edits, old_tag.end):
+            raise FixError(f"the start tag <{old_tag.tag}> changed its extent")
+        edited: set[str] = set()
+        removed_fragments: set[str] = set()
+        for s, en, name in _extent(old_tag, old_b):
+            if any((e.start < en and s < e.end) for e in tag_edits):
+                edited.add(name)
+                if not _is_annotation(name) and any(c in _DAMAGE_CHARS for c in name):
+                    removed_fragments.add(name)
+        new_ranges = [(_shift(edits, e.start), _shift(edits, e.start) + len(e.content)) for e in tag_edits]
+        new_names: set[str] = set()
+        for s, en, name in _extent(new_tag, new_b):
+            if any(ns < en and s < ne for ns, ne in new_ranges):
+                edited.add(name)
+                new_names.add(name)
+        for name in edited:
+            if not _is_annotation(name) and not (name in removed_fragments and name not in new_names):
+                raise FixError(f'a fix would change the attribute "{name}" of <{old_tag.tag}>')
+        before = _bs_attrs(old_b[old_tag.start:old_tag.end])
+        after = _bs_attrs(new_b[new_tag.start:new_tag.end])
+        if before is None or after is None or before[0] != after[0]:
+            raise FixError(f"the start tag <{old_tag.tag}> does not re-parse")
+        keep_old = [(k, v) for k, v in before[1] if k.lower() not in edited]
+        keep_new = [(k, v) for k, v in after[1] if k.lower() not in edited]
+        if keep_old != keep_new:
+            raise FixError(f"the other attributes of <{old_tag.tag}> would change")
+
+
+# ---------------------------------------------------------------------------------------------- one file
+def _internal(outcome: FileOutcome, message: str) -> FileOutcome:
+    meta = RULES[199]
+    f = Finding(code=199, severity=meta.info.severity, message=message, path=outcome.display,
+                repo_path=outcome.repo_path, line=1, column=1, end_line=1, end_column=1, name=meta.info.name,
+                fingerprint=fingerprint(199, outcome.repo_path, "", None, 0))
+    out = replace(outcome, findings=sorted([*outcome.findings, f], key=Finding.sort_key))
+    out.internal_error = True
+    return out
+
+
+def fix_file(outcome: FileOutcome, settings: Any, request: Request, data: bytes | None = None) -> FileFix:
+    """Fix one linted file (its outcome must carry the decoded text). Nothing is written here."""
+    result = FileFix(outcome)
+    if outcome.text is None or outcome.replaced or outcome.read_error or outcome.internal_error:
+        return result
+    if not any(f.fix is not None for f in outcome.findings):
+        return result
+    if data is None:
+        try:
+            data = Path(outcome.path).read_bytes()
+        except OSError:
+            return result
+    from axag.source import file_kind, load
+
+    src = load(outcome.path, data)
+    if isinstance(src, str) or src.replaced or src.text != outcome.text:
+        return result  # binary, replaced, or changed since it was linted
+    kind = file_kind(outcome.path)
+    req = replace(request, keep_text=True)
+    result.original = data
+    result.old_text = src.text
+    text, cur, current = src.text, data, outcome
+    applied = 0
+    try:
+        for _ in range(MAX_PASSES):
+            taken = _select(current.findings)
+            if not taken:
+                break
+            edits = _unique_edits(taken)
+            new_text = apply_text(text, edits)
+            if new_text == text:
+                break
+            new_data = apply_bytes(cur, src.bom, text, src.encoding, edits)
+            verify(text, new_text, kind, taken)
+            relinted = check_file(outcome.path, outcome.display, outcome.repo_path, settings, req, data=new_data)
+            if relinted.internal_error or relinted.read_error or relinted.text != new_text:
+                raise FixError("the fixed file does not lint cleanly: "
+                               + "; ".join(f.message for f in relinted.findings if f.code in (191, 192, 199)))
+            text, cur, current = new_text, new_data, relinted
+            applied += len(taken)
+    except FixError as exc:
+        if exc.verification:
+            result.outcome = _internal(outcome, f"fix verification failed, the file was not changed: {exc}")
+        else:
+            result.notes.append(str(exc))
+        return result
+    if cur != data:
+        result.fixed = cur
+        result.new_text = text
+        result.applied = applied
+        result.outcome = current
+    return result
+
+
+# ---------------------------------------------------------------------------------------------- the run
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def _lines(text: str) -> list[str]:
+    """Lines with their breaks (LF, CRLF, lone CR only: other Unicode breaks are text)."""
+    return _LINE.findall(text)
+
+
+def _diff(display: str, old: str, new: str) -> str:
+    lines = difflib.unified_diff(_lines(old), _lines(new),
+                                 fromfile=f"a/{display}", tofile=f"b/{display}")
+    out = []
+    for line in lines:
+        if line.endswith(("\n", "\r")):
+            out.append(line)
+        else:
+            out.append(line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def apply_fixes(run: Any, resolver: Any, request: Request, *, write: bool, cwd: Path,
+                stdin: tuple[Path, bytes] | None = None) -> tuple[int, str, Any]:
+    """Fix every file of ``run`` (``write``: in place, else only the diff). Returns (number of findings fixed,
+    unified diff of every file that changes, the re-linted run). With ``stdin``, the stdin outcome is never
+    written: its fixed bytes (or the input unchanged) are set as ``stdin_fixed`` on the returned run."""
+    from axag.api import Run
+
+    new_run = Run(outcomes=[], run_findings=list(run.run_findings), files=run.files)
+    fixed = 0
+    diffs: list[tuple[str, str]] = []
+    changed = False
+    stdin_out: bytes | None = None
+    for outcome in run.outcomes:
+        is_stdin = stdin is not None and Path(outcome.path) == Path(stdin[0]) and stdin_out is None
+        data = stdin[1] if is_stdin and stdin is not None else None
+        result = fix_file(outcome, resolver.resolve(outcome.path), request, data)
+        if is_stdin:
+            stdin_out = result.fixed if result.changed and result.fixed is not None else (data or b"")
+        if result.changed and result.fixed is not None:
+            diffs.append((outcome.display, _diff(outcome.display, result.old_text, result.new_text)))
+            if write and not is_stdin:
+                from axag.errors import InputError
+                from axag.fsio import write_atomic
+
+                try:
+                    write_atomic(outcome.path, result.fixed)
+                except InputError as exc:
+                    result.outcome = _internal(outcome, f"cannot write the fixed file: {exc}")
+                    result.applied = 0
+            changed = True
+            fixed += result.applied
+        new_run.outcomes.append(result.outcome)
+    if changed:
+        new_run.run_findings = [f for f in run.run_findings if f.code not in (121, 122)]
+        from axag.lint.sitewide import sitewide_findings
+
+        new_run.run_findings.extend(sitewide_findings(new_run, request))
+    if stdin is not None:
+        setattr(new_run, "stdin_fixed", stdin_out if stdin_out is not None else stdin[1])  # noqa: B010
+    diffs.sort(key=lambda d: d[0])
+    return fixed, "".join(d for _, d in diffs), new_run

@@ -1,0 +1,646 @@
+"""Migration of the legacy `axag-constraints` attribute (SPEC §8, rule 101).
+
+`axag-constraints` is a JSON object; each entry is planned on its own, in order:
+
+- (a) ``"param": {…keys…}`` merges the keys (after the §4.4 renames) into the parameter's object form;
+- (b) ``"label": "param OP literal"`` becomes a bound (``min``/``max``/``exclusiveMin``/``exclusiveMax``), a
+  ``const``, or a relational precondition; ``"label": "paramA OP paramB"`` becomes a precondition.
+
+An entry is migrated only when the result raises no new finding: the plan is verified by rebuilding the file
+model (and running every rule) on the edited text, and comparing the element's problems with those of the text
+before. `attach(model)` is the model's hook: it sets the migratable count of the attribute-level 101 problem,
+attaches the fix, and adds one 101 problem per entry that needs manual migration, saying why. The fix is plain
+data (`Fix` of `Edit`s) applied by `axag.lint.fix` like every other fix.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from axag import vocabulary as V
+from axag.edits import fix, insert_attribute_after, remove_attribute, replace_value
+from axag.findings import Edit, Fix
+from axag.model.jsonspan import JsonDoc, JsonError, parse_number
+from axag.model.jsonspan import parse as parse_json
+from axag.model.problems import Problem
+from axag.parse.document import Attr
+from axag.spans import Span
+
+if TYPE_CHECKING:
+    from axag.model.actions import Annotated, FileModel
+
+__all__ = ["EntryPlan", "MigrationPlan", "attach", "count_migratable", "entry_problems", "migration_fix",
+           "plan_migration", "render_json"]
+
+PRECONDITIONS = "axag-preconditions"
+LISTS = ("axag-required-parameters", "axag-optional-parameters")
+_BOUND_KEYS = {"<=": "max", ">=": "min", "<": "exclusiveMax", ">": "exclusiveMin"}
+_ORDERING = ("<", "<=", ">", ">=")
+_NUMERIC = ("integer", "number")
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+_EXPR = re.compile(
+    rf"""\s*(?P<a>{_NAME})\s*(?P<op><=|>=|==|!=|<|>)\s*
+         (?:(?P<num>{_NUMBER})|"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<b>{_NAME}))\s*""",
+    re.VERBOSE,
+)
+
+# nesting guard: verification rebuilds the model, whose hook must then do nothing
+_depth = 0
+
+
+@dataclass
+class Expression:
+    """A parsed shape-(b) entry: ``a OP b`` with ``b`` a parameter name or a literal."""
+
+    a: str
+    op: str
+    b: str | None = None  # a second parameter
+    literal: Any = None
+    literal_text: str = ""  # the literal as it goes into a precondition
+    is_string: bool = False
+
+    @property
+    def has_literal(self) -> bool:
+        return self.b is None
+
+
+def parse_expression(text: str) -> Expression | None:
+    """``param OP literal`` or ``paramA OP paramB`` (OP in < <= > >= == !=); None for anything else."""
+    m = _EXPR.fullmatch(text)
+    if m is None:
+        return None
+    a, op = m.group("a"), m.group("op")
+    if a.lower() in ("true", "false"):
+        return None
+    if m.group("b") is not None:
+        b = m.group("b")
+        if b.lower() in ("true", "false"):
+            return None
+        return Expression(a, op, b=b)
+    if m.group("num") is not None:
+        try:
+            number = parse_number(m.group("num"))
+        except JsonError:
+            return None
+        return Expression(a, op, literal=number, literal_text=m.group("num"))
+    s = m.group("dq") if m.group("dq") is not None else m.group("sq")
+    assert s is not None
+    quoted = f'"{s}"' if '"' not in s else f"'{s}'"
+    return Expression(a, op, literal=s, literal_text=quoted, is_string=True)
+
+
+# ---------------------------------------------------------------------------------------------- plans
+@dataclass
+class EntryPlan:
+    """One entry of the legacy object: migrated (with what it changes) or kept (with the reason)."""
+
+    key: str
+    index: int
+    span: Span  # the entry's key token in the source
+    reason: str | None = None  # None = migratable so far
+    params: dict[str, dict[str, Any]] = field(default_factory=dict)  # param name -> keys to merge
+    preconditions: list[str] = field(default_factory=list)
+    skipped: bool = False  # not planned (verification tries entries one at a time)
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is None and not self.skipped
+
+
+@dataclass
+class MigrationPlan:
+    attr: Attr
+    entries: list[EntryPlan]
+    total: int
+    fix: Fix | None = None
+
+    @property
+    def migrated(self) -> list[EntryPlan]:
+        return [e for e in self.entries if e.ok]
+
+
+@dataclass
+class _Declared:
+    """Where a longhand parameter is declared: list attribute and item index."""
+
+    list_name: str
+    index: int
+
+
+class _State:
+    """The element's declarations as the planned migration changes them (entries are cumulative)."""
+
+    def __init__(self, ann: Annotated) -> None:
+        from axag.model.values import Status
+
+        self.ann = ann
+        self.lists: dict[str, list[Any]] = {}
+        self.list_problem: dict[str, str] = {}
+        self.macro_names: set[str] = set()
+        self.declared: dict[str, _Declared] = {}
+        for name in LISTS:
+            val = ann.v(name)
+            if not val.declared:
+                continue
+            if val.from_macro:
+                if val.ok:
+                    self.macro_names.update(_item_name(it) or "" for it in val.value)
+                continue
+            if val.status is Status.DYNAMIC:
+                self.list_problem[name] = f"{name} is dynamic"
+                continue
+            if not val.ok:
+                self.list_problem[name] = f"{name} is not valid"
+                continue
+            items = copy.deepcopy(val.value)
+            self.lists[name] = items
+            for i, item in enumerate(items):
+                n = _item_name(item)
+                if n is not None and n not in self.declared:
+                    self.declared[n] = _Declared(name, i)
+        self.harvested_type: dict[str, str] = {}
+        self.kinds: dict[str, str] = {}
+        names: set[str] = set(self.declared)
+        act = ann.action
+        if act is not None:
+            for p in act.parameters:
+                names.add(p.name)
+                self.kinds[p.name] = p.type
+                if p.harvested:
+                    self.harvested_type[p.name] = p.type
+        self.param_names = names
+        pre = ann.v(PRECONDITIONS)
+        self.pre_problem: str | None = None
+        self.preconditions: list[str] = []
+        if pre.declared:
+            if pre.status is Status.DYNAMIC:
+                self.pre_problem = f"{PRECONDITIONS} is dynamic"
+            elif not pre.ok:
+                self.pre_problem = f"{PRECONDITIONS} is not a valid JSON array of strings"
+            else:
+                self.preconditions = list(pre.value)
+        self.added_preconditions: list[str] = []
+        self.touched: set[str] = set()
+
+    def current(self, param: str) -> dict[str, Any]:
+        d = self.declared[param]
+        item = self.lists[d.list_name][d.index]
+        if isinstance(item, dict):
+            return item
+        return {"name": item} | ({"type": self.harvested_type[param]} if param in self.harvested_type else {})
+
+    def param_type(self, param: str) -> str:
+        cur = self.current(param) if param in self.declared else {}
+        t = cur.get("type")
+        if isinstance(t, str):
+            return t
+        return self.kinds.get(param, "string")
+
+    def longhand_problem(self, param: str) -> str | None:
+        if param in self.declared:
+            return None
+        if param in self.macro_names:
+            return (f'"{param}" is declared by the axag macro (req=/opt=); declare it in '
+                    "axag-required-parameters or axag-optional-parameters first")
+        if self.list_problem:
+            return f'"{param}" cannot be located: ' + "; ".join(self.list_problem.values())
+        return f'"{param}" is not declared in axag-required-parameters or axag-optional-parameters'
+
+    def merge(self, param: str, keys: dict[str, Any]) -> str | None:
+        """Merge ``keys`` into the parameter; a conflict leaves everything unchanged and says why."""
+        cur = self.current(param)
+        for k, v in keys.items():
+            if k in cur and not json_equal(cur[k], v):
+                return f'"{param}" already has "{k}": {_compact(cur[k])}, the entry says {_compact(v)}'
+        added = [k for k in keys if k not in cur]
+        merged = dict(cur)
+        for k in sorted(added, key=_key_order):
+            merged[k] = keys[k]
+        d = self.declared[param]
+        self.lists[d.list_name][d.index] = merged
+        self.touched.add(d.list_name)
+        return None
+
+    def has_relation(self, text: str) -> bool:
+        from axag.model.relational import parse_relation
+
+        new = parse_relation(text)
+        for item in self.preconditions + self.added_preconditions:
+            if V.collapse_ws(item) == text:
+                return True
+            old = parse_relation(item)
+            if new is not None and old is not None and (old.form, old.names, old.has_value) == (
+                    new.form, new.names, new.has_value) and json_equal(old.value, new.value):
+                return True
+        return False
+
+    def add_precondition(self, text: str) -> str | None:
+        if self.pre_problem is not None:
+            return self.pre_problem
+        if not self.has_relation(text):
+            self.added_preconditions.append(text)
+        return None
+
+
+def _key_order(k: str) -> int:
+    try:
+        return V.PARAMETER_KEYS.index(k)
+    except ValueError:
+        return len(V.PARAMETER_KEYS)
+
+
+def _item_name(item: Any) -> str | None:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict) and isinstance(item.get("name"), str):
+        return str(item["name"])
+    return None
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality: numbers by value (``1 == 1.0``), booleans never equal to numbers."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and bool(a == b)
+
+
+def _compact(value: Any) -> str:
+    from axag.compile.serialize import dumps_compact
+
+    try:
+        return dumps_compact(value)
+    except (TypeError, ValueError):  # pragma: no cover - values come from JSON
+        return repr(value)
+
+
+def _plan_entry(state: _State, key: str, value: Any, entry: EntryPlan) -> None:
+    """Fill ``entry`` (changes or reason) and apply its changes to ``state``."""
+    if isinstance(value, dict):
+        problem = state.longhand_problem(key)
+        if problem is not None:
+            entry.reason = problem
+            return
+        keys: dict[str, Any] = {str(V.PARAMETER_KEY_ALIASES.get(k, k)): v for k, v in value.items()}
+        if "name" in keys and keys["name"] != key:
+            entry.reason = f'its "name" ({_compact(keys["name"])}) differs from the entry key'
+            return
+        keys.pop("name", None)
+        reason = state.merge(key, keys)
+        if reason is not None:
+            entry.reason = reason
+            return
+        entry.params[key] = keys
+        return
+    if not isinstance(value, str):
+        entry.reason = "its value is neither an object of parameter keys nor a string expression"
+        return
+    expr = parse_expression(value)
+    if expr is None:
+        entry.reason = 'the expression is not "param OP literal" or "paramA OP paramB" (OP: < <= > >= == !=)'
+        return
+    if not expr.has_literal:
+        assert expr.b is not None
+        for n in (expr.a, expr.b):
+            if n not in state.param_names:
+                entry.reason = f'"{n}" is not a parameter of this action'
+                return
+        text = f"{expr.a} {expr.op} {expr.b}"
+        reason = state.add_precondition(text)
+        if reason is not None:
+            entry.reason = reason
+            return
+        entry.preconditions.append(text)
+        return
+    problem = state.longhand_problem(expr.a)
+    if problem is not None:
+        entry.reason = problem
+        return
+    if expr.op == "!=" or (expr.op in _ORDERING and expr.is_string):
+        text = f"{expr.a} {expr.op} {expr.literal_text}"
+        reason = state.add_precondition(text)
+        if reason is not None:
+            entry.reason = reason
+            return
+        entry.preconditions.append(text)
+        return
+    bound: dict[str, Any]
+    if expr.op == "==":
+        bound = {"const": expr.literal}
+    else:
+        ptype = state.param_type(expr.a)
+        if ptype not in _NUMERIC:
+            entry.reason = (f'a bound needs a number or integer parameter; "{expr.a}" is {ptype} '
+                            "(declare its type first)")
+            return
+        bound = {_BOUND_KEYS[expr.op]: expr.literal}
+    reason = state.merge(expr.a, bound)
+    if reason is not None:
+        entry.reason = reason
+        return
+    entry.params[expr.a] = bound
+
+
+def _entries(attr: Attr) -> tuple[JsonDoc, dict[str, Any]] | None:
+    try:
+        doc = parse_json(attr.value)
+    except JsonError:
+        return None
+    if not isinstance(doc.value, dict):
+        return None
+    return doc, doc.value
+
+
+def _key_span(attr: Attr, doc: JsonDoc, key: str) -> Span:
+    try:
+        s, e = doc.key_span((key,))
+    except (KeyError, ValueError):
+        return attr.value_span
+    return attr.value_sub_span(s, e)
+
+
+def _static_plan(model: FileModel, ann: Annotated, attr: Attr, allowed: set[int] | None) -> MigrationPlan:
+    """Plan the entries in order; only the indexes in ``allowed`` (None = all) are planned, the others are
+    marked skipped."""
+    parsed = _entries(attr)
+    if parsed is None:
+        return MigrationPlan(attr, [], 0)
+    doc, obj = parsed
+    state = _State(ann)
+    plans: list[EntryPlan] = []
+    for i, (key, value) in enumerate(obj.items()):
+        entry = EntryPlan(key, i, _key_span(attr, doc, key))
+        plans.append(entry)
+        if attr.dynamic:
+            entry.reason = "axag-constraints is dynamic"
+        elif ann.action is None:
+            entry.reason = "the element is not an action (it has no axag-intent)"
+        elif ann.action.dynamic:
+            entry.reason = "the action has dynamic values"
+        elif allowed is not None and i not in allowed:
+            entry.skipped = True
+        else:
+            _plan_entry(state, key, value, entry)
+    plan = MigrationPlan(attr, plans, len(obj))
+    migrated = [e for e in plans if e.ok]
+    if migrated:
+        plan.fix = _build_fix(model, ann, attr, state, migrated, obj)
+    return plan
+
+
+def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migrated: list[EntryPlan],
+               obj: dict[str, Any]) -> Fix:
+    text = model.pf.text
+    edits: list[Edit] = []
+    for name in LISTS:
+        if name in state.touched:
+            val = ann.v(name)
+            assert val.attr is not None
+            edits.append(replace_value(val.attr, render_json(model, val.attr, state.lists[name], val.doc)))
+    done = {e.key for e in migrated}
+    rest = {k: v for k, v in obj.items() if k not in done}
+    new_pre = state.added_preconditions
+    pre_val = ann.v(PRECONDITIONS)
+    if new_pre and pre_val.declared:
+        assert pre_val.attr is not None
+        edits.append(replace_value(pre_val.attr, render_json(model, pre_val.attr, state.preconditions + new_pre,
+                                                             pre_val.doc)))
+    if rest:
+        doc = _entries(attr)
+        edits.append(replace_value(attr, render_json(model, attr, rest, doc[0] if doc else None)))
+        if new_pre and not pre_val.declared:
+            edits.append(insert_attribute_after(ann.element, attr, PRECONDITIONS, _compact(new_pre), text,
+                                                model.pf.lines.line_ending()))
+    elif new_pre and not pre_val.declared:
+        # the new attribute takes the place of the removed one
+        from axag.edits import attribute_extent, quote_value
+
+        start, end = attribute_extent(attr)
+        edits.append(Edit(start, end, f"{PRECONDITIONS}={quote_value(_compact(new_pre), attr.quote)}"))
+    else:
+        edits.append(remove_attribute(attr, text))
+    n, m = len(migrated), len(obj)
+    what = "every entry" if n == m else f"{n} of {m} entries"
+    return fix(f"Migrate {what} of axag-constraints", *edits)
+
+
+def render_json(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -> str:
+    """Rewritten JSON of an attribute value (§13.5): compact when the original value had no line break;
+    otherwise one top-level item (array item or object member) per line, indented like the original first
+    item, the closing bracket indented like the attribute name, with the file's line ending."""
+    raw = attr.value
+    if ("\n" not in raw and "\r" not in raw) or not isinstance(value, (list, dict)) or not value:
+        return _compact(value)
+    text = model.pf.text
+    le = model.pf.lines.line_ending()
+    name_start = attr.name_span.start
+    line_start = max(text.rfind("\n", 0, name_start), text.rfind("\r", 0, name_start)) + 1
+    name_indent = ""
+    for ch in text[line_start:name_start]:
+        if ch not in " \t":
+            break
+        name_indent += ch
+    indent: str | None = None
+    if doc is not None:
+        first: tuple[int, int] | None = None
+        try:
+            if isinstance(doc.value, list) and doc.value:
+                first = doc.span((0,))
+            elif isinstance(doc.value, dict) and doc.value:
+                first = doc.key_span((next(iter(doc.value)),))
+        except (KeyError, ValueError):
+            first = None
+        if first is not None:
+            s = first[0]
+            ls = max(raw.rfind("\n", 0, s), raw.rfind("\r", 0, s)) + 1
+            if ls > 0 and raw[ls:s].strip(" \t") == "":
+                indent = raw[ls:s]
+    if indent is None:
+        indent = name_indent + "  "
+    if isinstance(value, list):
+        body = ("," + le).join(indent + _compact(item) for item in value)
+        return "[" + le + body + le + name_indent + "]"
+    body = ("," + le).join(indent + _compact(k) + ":" + _compact(v) for k, v in value.items())
+    return "{" + le + body + le + name_indent + "}"
+
+
+# ---------------------------------------------------------------------------------------------- verification
+def _apply(text: str, edits: tuple[Edit, ...]) -> str:
+    out: list[str] = []
+    pos = 0
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        out.append(text[pos:e.start])
+        out.append(e.content)
+        pos = e.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+ProblemKey = tuple[int, str, int, str]
+
+
+def _element_problems(model: FileModel, index: int) -> dict[ProblemKey, tuple[int, str]]:
+    """Every problem (model and rules, all codes) of the ``index``-th annotated element, without spans:
+    key -> (count, rendered message)."""
+    from axag.rules import load_rules
+    from axag.rules.base import RuleCtx, run_rules
+    from axag.rules.catalogue import RULES, format_message
+
+    load_rules()
+    problems = list(model.problems)
+    ctx = RuleCtx(model, frozenset(RULES))
+    try:
+        problems.extend(run_rules(ctx))
+    except Exception as exc:  # noqa: BLE001 - a rule failing on the candidate text is a reason, not a crash
+        problems.append(Problem(199, Span(0, 0), message=f"an internal error ({exc!r})"))
+    target = model.pf.elements[index] if 0 <= index < len(model.pf.elements) else None
+    out: dict[ProblemKey, tuple[int, str]] = {}
+    for p in problems:
+        if p.code == 101 or (p.element is not target and p.code != 199):
+            continue
+        args = {k: v for k, v in p.args.items() if not k.startswith("_")}
+        key = (p.code, p.attribute or "", p.index, repr(sorted((k, str(v)) for k, v in p.args.items())))
+        count, message = out.get(key, (0, ""))
+        if not message:
+            try:
+                message = p.message or format_message(p.code, p.index, **args)
+            except (KeyError, IndexError, ValueError):
+                message = RULES[p.code].info.name if p.code in RULES else str(p.code)
+        out[key] = (count + 1, message)
+    return out
+
+
+def _rebuild(model: FileModel, edits: tuple[Edit, ...], harvest: bool) -> FileModel | None:
+    from axag.model.actions import build_model
+    from axag.parse.document import parse_source
+    from axag.source import SourceText, vue_window
+
+    src = model.pf.src
+    new_text = _apply(src.text, edits)
+    nsrc = SourceText(path=src.path, text=new_text, data=b"", encoding=src.encoding, bom=src.bom,
+                      replaced=src.replaced, kind=src.kind)
+    if src.kind == "vue":
+        nsrc.window = vue_window(new_text) or (0, 0)
+    pf = parse_source(nsrc)
+    if pf.root is None:
+        return None
+    return build_model(pf, harvest=harvest)
+
+
+def _problems_after(model: FileModel, index: int, harvest: bool,
+                    edits: tuple[Edit, ...]) -> dict[ProblemKey, tuple[int, str]]:
+    rebuilt = _rebuild(model, edits, harvest)
+    if rebuilt is None:
+        return {(192, "", 0, ""): (1, "a parse failure")}
+    return _element_problems(rebuilt, index)
+
+
+def _first_new(base: dict[ProblemKey, tuple[int, str]], after: dict[ProblemKey, tuple[int, str]]) -> str | None:
+    """The message of the first problem ``after`` has more often than ``base`` (None when there is none)."""
+    for key in sorted(after):
+        if after[key][0] > base.get(key, (0, ""))[0]:
+            code = key[0]
+            return f"AXAG-LINT-{code:03d} ({after[key][1]})" if code not in (192, 199) else after[key][1]
+    return None
+
+
+def plan_migration(model: FileModel, ann: Annotated, attr: Attr, *, harvest: bool = True) -> MigrationPlan:
+    """The verified plan for one `axag-constraints` attribute: entries migrate only when the migration raises
+    no new finding on the element (checked by rebuilding the model on the edited text)."""
+    global _depth
+    plan = _static_plan(model, ann, attr, None)
+    if plan.fix is None:
+        return plan
+    index = next((i for i, e in enumerate(model.pf.elements) if e is ann.element), -1)
+    if index < 0:  # pragma: no cover - annotated elements come from pf.elements
+        return plan
+    _depth += 1
+    try:
+        base = _problems_after(model, index, harvest, ())
+        problem = _first_new(base, _problems_after(model, index, harvest, plan.fix.edits))
+        if problem is None:
+            return plan
+        # find the entries to blame, one at a time, in order
+        allowed: set[int] = set()
+        reasons: dict[int, str] = {}
+        for entry in plan.entries:
+            trial = _static_plan(model, ann, attr, allowed | {entry.index})
+            tried = trial.entries[entry.index]
+            if not tried.ok:
+                reasons[entry.index] = tried.reason or "it cannot be migrated"
+                continue
+            assert trial.fix is not None
+            found = _first_new(base, _problems_after(model, index, harvest, trial.fix.edits))
+            if found is None:
+                allowed.add(entry.index)
+            else:
+                reasons[entry.index] = f"migrating it would raise {found}"
+        final = _static_plan(model, ann, attr, allowed)
+        for e in final.entries:
+            if e.skipped:
+                e.skipped = False
+                e.reason = reasons.get(e.index, "it cannot be migrated")
+        return final
+    finally:
+        _depth -= 1
+
+
+# ---------------------------------------------------------------------------------------------- model hook
+def attach(model: FileModel, *, harvest: bool = True) -> None:
+    """The model hook (call once at the end of `build_model`): per `axag-constraints`, set the migratable count
+    of its 101 problem, attach the migration fix, and add a 101 problem per entry needing manual migration."""
+    if _depth:
+        return
+    for ann in model.annotated:
+        for attr in ann.legacy:
+            if attr.name != V.LEGACY_CONSTRAINTS:
+                continue
+            head = next((p for p in model.problems if p.code == 101 and p.element is ann.element
+                         and p.span == attr.name_span), None)
+            if head is None or "_migration" in head.args:
+                continue
+            head.args["_migration"] = True
+            plan = plan_migration(model, ann, attr, harvest=harvest)
+            head.args["n"] = len(plan.migrated)
+            head.args["m"] = plan.total
+            head.fix = plan.fix
+            model.problems.extend(entry_problems(ann, plan))
+
+
+def entry_problems(ann: Annotated, plan: MigrationPlan) -> list[Problem]:
+    """One 101 problem per entry that stays: "manual migration needed" and why, at the entry's key."""
+    out = []
+    for e in plan.entries:
+        if e.ok:
+            continue
+        message = f'axag-constraints entry "{e.key}": manual migration needed: {e.reason}'
+        out.append(Problem(101, e.span, {"entry": e.key}, ann.element, V.LEGACY_CONSTRAINTS, message=message))
+    return out
+
+
+def count_migratable(attr: Attr) -> int:
+    """Entries of ``attr`` with a migratable shape: a parameter object or a ``param OP …`` expression. The model
+    hook `attach` replaces this estimate with the verified count."""
+    parsed = _entries(attr)
+    if parsed is None or attr.dynamic:
+        return 0
+    return sum(1 for v in parsed[1].values() if isinstance(v, dict) or (
+        isinstance(v, str) and parse_expression(v) is not None))
+
+
+def migration_fix(model: FileModel, ann: Annotated, *, harvest: bool = True) -> Fix | None:
+    """The verified migration fix of the element's `axag-constraints` (None when nothing can migrate)."""
+    attr = ann.element.first.get(V.LEGACY_CONSTRAINTS)
+    if attr is None:
+        return None
+    return plan_migration(model, ann, attr, harvest=harvest).fix
