@@ -151,7 +151,12 @@ class PyGuards:
             ctx = self._context(sc)
             guard = self.guards[sc["tool"]]
             try:
-                if sc["op"] == "check":
+                if sc["op"] == "mutate":
+                    first = guard.check(sc["args"], ctx).to_dict()
+                    first["active_constraints"]["required"].append("zzz")
+                    for v in first["violations"]:
+                        v["expected"] = "zzz"
+                if sc["op"] in ("check", "mutate"):
                     result = guard.check(sc["args"], ctx)
                 else:
                     value = sc.get("result")
@@ -356,6 +361,7 @@ def booking_scenarios() -> list[dict[str, Any]]:
         {"tool": t, "op": "run", "args": {"guests": 2.0, "extra": [1], "check_in": "2026-02-30", "note": "x" * 201}},
         {"tool": t, "op": "run", "args": []},
         {"tool": t, "op": "run", "args": {"check_in": True, "check_out": 5, "guests": 3.5}},
+        {"tool": t, "op": "mutate", "args": {"guests": 0, "country": "x"}},
         {"tool": t, "op": "fingerprint", "args": {"b": [1, 2.5, None, True], "a": "é\u2028\U0001f600", "é": {}}},
     ]
 
@@ -376,6 +382,9 @@ def test_booking_scenarios_match_python(both: Any) -> None:
     assert confirm["caller_only"]["confirmation_message"] == "Book 2 guests from 2026-05-01 to 2026-05-03?"
     assert ts[3]["success"] is True and ts[3]["result"]["value"] == "booked"
     assert ts[4]["permission"] == "confirmation_required"  # single use
+    assert ts[-2]["active_constraints"]["required"] == ["check_in", "check_out", "guests"]
+    assert ts[-2]["violations"][0] == {"field": "guests", "constraint": "minimum", "expected": 1, "actual": 0,
+                                       "message": "guests must be at least 1; got 0."}
 
 
 # ---------------------------------------------------------------- a richer document

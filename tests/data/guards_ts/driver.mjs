@@ -48,8 +48,14 @@ for (const sc of scenarios) {
   const ctx = context(sc.context, fpOf);
   const guard = guards[sc.tool];
   try {
+    if (sc.op === "mutate") {
+      // results are copies: mutating one never changes the guard's constants
+      const first = (await guard.check(sc.args, ctx)).toDict();
+      first.active_constraints.required.push("zzz");
+      first.violations.forEach((v) => (v.expected = "zzz"));
+    }
     const result =
-      sc.op === "check"
+      sc.op === "check" || sc.op === "mutate"
         ? await guard.check(sc.args, ctx)
         : await guard.run(async (args) => ({ handled: args, value: sc.result ?? null }), sc.args, ctx);
     console.log(JSON.stringify(sc.view === "model" ? result.forModel() : result.toDict()));

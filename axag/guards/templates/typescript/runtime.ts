@@ -29,6 +29,21 @@ function newRecord(): Record<string, unknown> {
   return {};
 }
 
+/** A deep copy of arrays and plain objects (own keys such as "__proto__" included); other values as they are. */
+export function copyJson(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map((v: unknown) => copyJson(v));
+  }
+  if (isPlainObject(value)) {
+    const out = newRecord();
+    for (const key of Object.keys(value)) {
+      setOwn(out, key, copyJson(value[key]));
+    }
+    return out;
+  }
+  return value;
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return false;
@@ -1215,12 +1230,12 @@ export class GuardResult {
   toDict(): Record<string, unknown> {
     const out = this.forModel();
     if (Object.keys(this.callerOnly).length > 0) {
-      out["caller_only"] = this.callerOnly;
+      out["caller_only"] = copyJson(this.callerOnly);
     }
     return out;
   }
 
-  /** The envelope without caller_only: the only view that may be given to a model. */
+  /** The envelope without caller_only: the only view that may be given to a model (a fresh copy each time). */
   forModel(): Record<string, unknown> {
     const out: Record<string, unknown> = { success: this.success };
     if (this.hasResult) {
@@ -1230,14 +1245,14 @@ export class GuardResult {
     out["violations"] = this.violations.map((v) => ({
       field: v.field,
       constraint: v.constraint,
-      expected: v.expected,
-      actual: v.actual,
+      expected: copyJson(v.expected),
+      actual: copyJson(v.actual),
       message: v.message,
     }));
     out["guidance"] = this.guidance;
     out["tool"] = this.tool;
     if (!this.success) {
-      out["active_constraints"] = this.activeConstraints;
+      out["active_constraints"] = copyJson(this.activeConstraints);
     }
     return out;
   }
