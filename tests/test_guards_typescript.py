@@ -923,3 +923,20 @@ def test_validator_equals_python(unit: Any, cases: list[tuple[dict[str, Any], An
         pyruntime._validate(schema, value, "", "the schema", py)
         expected = [json.loads(json.dumps(v.to_dict())) for v in py]
         assert ts == expected, (schema, value)
+
+
+def test_write_guards_typescript_files(tmp_path: Path) -> None:
+    doc = load("booking.tools.json")
+    warnings, _ = render.write_guards(doc, tmp_path, "typescript")
+    assert warnings == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["guards.ts", "preconditions.ts", "runtime.ts"]
+    (tmp_path / "preconditions.ts").write_text("export const other = 1;\n", encoding="utf-8")
+    warnings, _ = render.write_guards(doc, tmp_path, "typescript")
+    assert len(warnings) == 1 and "room_available" in warnings[0]
+    assert (tmp_path / "preconditions.ts").read_text(encoding="utf-8") == "export const other = 1;\n"
+    assert "export function room_available(" in (tmp_path / "preconditions.missing.txt").read_text(encoding="utf-8")
+    (tmp_path / "preconditions.ts").write_text("export async function room_available() { return true; }\n",
+                                               encoding="utf-8")
+    assert render.write_guards(doc, tmp_path, "typescript") == ([], [])
+    assert not (tmp_path / "preconditions.missing.txt").exists()
+    assert render.write_guards(doc, tmp_path, "typescript", check=True) == ([], [])

@@ -204,7 +204,11 @@ def render_typescript(specs: Sequence[GuardSpec], stubs: Sequence[Stub], existin
     from axag.guards import render
 
     env = render._environment("typescript")
-    env.filters["lit"] = lambda value: render._Code(ts_literal(value))
+
+    def lit(value: object) -> str:
+        return render._Code(ts_literal(render._defined(value)))
+
+    env.filters["lit"] = lit
     guards = [_guard_view(s) for s in specs]
     stub_views = _stub_views(stubs)
     files = {
