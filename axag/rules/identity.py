@@ -147,6 +147,8 @@ def missing_intent(ctx: RuleCtx) -> None:
             ctx.report(1, ann.element.tag_span, ann.element, index=1, tag=ann.element.tag)
             reported.add(id(ann.element))
     scopes: set[Any] | None = None
+    action_starts = {a.element.start for a in model.annotated
+                     if (a.action is not None or a.macro_attr is not None) and a.element.el is None}
     for el in _candidates(ctx):
         if not is_interactive(el):
             continue
@@ -164,8 +166,8 @@ def missing_intent(ctx: RuleCtx) -> None:
             if el in scopes:
                 continue
         element = model.pf.element_of(el)
-        if id(element) in reported:
-            continue
+        if id(element) in reported or element.start in action_starts:
+            continue  # reported already, or an action whose start tag lxml did not match (§14.2)
         reported.add(id(element))
         ctx.report(1, element.tag_span, element, tag=element.tag)
 
