@@ -91,11 +91,12 @@ def tsc_check(directory: Path) -> None:
 
 
 def compile_ts(directory: Path) -> Path:
+    """Compile to JavaScript with the ECMAScript 2022 library only (no DOM, no Node types, SPEC §10.1)."""
     tsc, _ = _need_node()
     out = directory / "out"
     config = {
         "compilerOptions": {"strict": True, "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
-                            "outDir": "out", "rootDir": ".", "types": []},
+                            "outDir": "out", "rootDir": ".", "types": [], "lib": ["ES2022"]},
         "include": ["*.ts"],
     }
     (directory / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
