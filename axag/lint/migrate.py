@@ -339,6 +339,10 @@ def _plan_entry(state: _State, key: str, value: Any, entry: EntryPlan) -> None:
         bound = {"const": expr.literal}
     else:
         ptype = state.param_type(expr.a)
+        if ptype not in V.PARAMETER_TYPES:
+            entry.reason = (f'a bound needs a number or integer parameter; the type of "{expr.a}" ("{ptype}") is '
+                            "not valid")
+            return
         if ptype not in _NUMERIC:
             entry.reason = (f'a bound needs a number or integer parameter; "{expr.a}" is {ptype} '
                             "(declare its type first)")
