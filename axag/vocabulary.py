@@ -191,11 +191,14 @@ PARAMETER_KEY_ALIASES: Final = {
 }
 
 
-def levenshtein(a: str, b: str) -> int:
+def levenshtein(a: str, b: str, limit: int | None = None) -> int:
+    """Edit distance; with ``limit``, any distance >= limit may be reported as ``limit`` (early exit)."""
     if a == b:
         return 0
     if len(a) < len(b):
         a, b = b, a
+    if limit is not None:
+        return _bounded_levenshtein(a, b, limit)
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         cur = [i]
@@ -203,6 +206,25 @@ def levenshtein(a: str, b: str) -> int:
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
         prev = cur
     return prev[-1]
+
+
+def _bounded_levenshtein(a: str, b: str, limit: int) -> int:
+    """min(distance, limit), computing only the band |i - j| < limit (cells outside it are >= limit)."""
+    la, lb = len(a), len(b)
+    if la - lb >= limit:
+        return limit
+    prev = [min(j, limit) for j in range(lb + 1)]
+    for i in range(1, la + 1):
+        lo, hi = max(1, i - limit + 1), min(lb, i + limit - 1)
+        cur = [limit] * (lb + 1)
+        cur[0] = min(i, limit)
+        ca = a[i - 1]
+        for j in range(lo, hi + 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != b[j - 1]), limit)
+        if min(cur[lo - 1:hi + 1]) >= limit:
+            return limit
+        prev = cur
+    return min(prev[lb], limit)
 
 
 def did_you_mean(name: str, candidates: tuple[str, ...] | list[str], aliases: dict[str, str] | None = None) -> str | None:
@@ -216,7 +238,7 @@ def did_you_mean(name: str, candidates: tuple[str, ...] | list[str], aliases: di
     best: str | None = None
     best_d = max(2, len(name) // 5) + 1
     for c in candidates:
-        d = levenshtein(name, c)
+        d = levenshtein(name, c, best_d)
         if d < best_d:
             best, best_d = c, d
     return best
