@@ -943,3 +943,42 @@ def test_write_guards_typescript_files(tmp_path: Path) -> None:
     assert render.write_guards(doc, tmp_path, "typescript") == ([], [])
     assert not (tmp_path / "preconditions.missing.txt").exists()
     assert render.write_guards(doc, tmp_path, "typescript", check=True) == ([], [])
+
+
+EVENT_POOLS: dict[str, list[Any]] = {
+    "start": ["2026-01-01T10:00:00+02:00", "2026-01-01T08:00:00Z", "2026-01-01T08:00:00.000001z",
+              "2026-06-30T23:59:60Z", "2026-06-30T23:59:59.9999991-00:00", "2026-02-30T00:00:00Z", 5],
+    "t1": ["23:00:00+00:00", "00:30:00+01:00", "12:00:00.5Z", "12:00:00.50z", "23:59:60-23:59", "24:00:00Z"],
+    "local": ["2026-12-31T23:59", "2026-12-31T23:59:00.001", "2027-01-01T00:00", "2026-12-31T23:58:59.999"],
+    "count": [0, 1, 2.0, 3, -1, 2.5, True, None],
+    "limit": [0, 1.5, 2, 3.0, 1e20, "2", None],
+    "email": ["a@b", "a b@c", None],
+    "phone": ["1", None, ""],
+    "user_id": ["u", None],
+    "coupon": ["c", None],
+    "customer": ["k", None],
+    "a": [True, False, None, 0],
+    "b": [True, False, None],
+    "country": ["DE", "FR", "XX", None, 1],
+    "vat_id": ["v", None],
+    "zip": ["z", None],
+    "name": ["x", "y", None],
+    "nickname": ["x", "y", None],
+    "day": ["2025-12-31", "2026-01-01", "2026-12-31", "2027-01-01", "2026-13-01"],
+    "slot": ["21:59:59.999", "22:00", "23:59:59", "00:00", "06:00:00.000", "06:00:00.001", "12:00", "6:00"],
+    "month": ["2025-12", "2026-01", "2026-1"],
+    "when": ["2026-01-01T08:00", "2026-01-01T07:59:59.999", "2026-01-01T18:00:30", "2026-01-01T18:00:30.001"],
+}
+EVENT_POOLS["end"] = EVENT_POOLS["start"]
+EVENT_POOLS["t2"] = EVENT_POOLS["t1"]
+EVENT_ARGS = st.dictionaries(st.sampled_from(sorted(EVENT_POOLS)), st.none(), max_size=8).flatmap(
+    lambda keys: st.fixed_dictionaries({k: st.sampled_from(EVENT_POOLS[k]) for k in keys}))
+
+
+@SETTINGS
+@given(st.lists(st.tuples(EVENT_ARGS, st.booleans()), min_size=40, max_size=40))
+def test_random_event_calls_match_python(both: Any, calls: list[tuple[dict[str, Any], bool]]) -> None:
+    run_ts, run_py = both
+    scenarios = [{"tool": "event_schedule", "op": "check", "args": args,
+                  "context": {"null_as_absent": nulls}} for args, nulls in calls]
+    assert run_ts(scenarios) == run_py(scenarios)
