@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from axag.cli import main
 
@@ -372,3 +374,49 @@ def test_corpus_fix_is_mechanical_and_safe(tmp_path: Path) -> None:
         assert outside_annotations(decode(after[name])) == outside_annotations(decode(before[name])), name
     code, out, _ = run(["--diff", "site"], tmp_path)
     assert (code, out) == (0, b"")
+
+
+# ---------------------------------------------------------------------------------------------- property
+_ATTRS = [
+    'axag-action-type="Read"', "axag-action-type=create", 'axag-action-type=" delete "', 'axag-risk-level="HIGH"',
+    'axag-risk-level="critical"', "axag-idempotent", 'axag-idempotent="Yes"', "axag-async='0'",
+    'axag-scope="Tenant"', 'axag-tenant-boundary=" strict"', 'axag-rate-limit="5 per hour"',
+    'axag-cooldown="10 Secs"', 'AXAG-Description="Do it"', 'axag-side-effects=\'["a","b","a"]\'',
+    'axag-required-parameters=\'[{"name":"n","type":"int","minimum":"1"}]\'',
+    'axag-optional-parameters=\'[{"name":"m","type":"date","required":true}]\'',
+    'axag-constraints=\'{"n": {"maximum": 9}, "cap": "n <= 5", "x": "m ~ 1"}\'',
+    'axag-preconditions=\'["n > 0","n > 0"]\'', 'class="keep me"', "data-x='1'", "disabled",
+]
+
+
+@given(attrs=st.lists(st.sampled_from(_ATTRS), min_size=1, max_size=8),
+       layout=st.sampled_from([" ", "\n  ", "\r\n    "]), dup=st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_fix_property(attrs: list[str], layout: str, dup: bool) -> None:
+    """Random start tags: fixing never fails verification, keeps every byte outside annotation attributes, and a
+    second run changes nothing."""
+    import tempfile
+
+    from axag.api import check_files
+    from axag.config import Resolver
+    from axag.lint.engine import Request
+    from axag.lint.fix import fix_file
+
+    if dup:
+        attrs = [*attrs, attrs[0]]
+    end = "\r\n" if "\r" in layout else "\n"
+    text = f"<p>before</p>{end}<button axag-intent=\"cart.clear\"{layout}{layout.join(attrs)}>Go</button>{end}"
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        path = tmp / "p.html"
+        path.write_text(text, newline="")
+        resolver = Resolver(tmp, config=None, isolated=True)
+        request = Request(mode="lint", keep_text=True)
+        outcome = check_files([path], resolver, request, cwd=tmp).outcomes[0]
+        result = fix_file(outcome, resolver.resolve(path), request)
+        assert not result.outcome.internal_error, [f.message for f in result.outcome.findings if f.code == 199]
+        if result.fixed is None:
+            return
+        assert outside_annotations(result.fixed.decode()) == outside_annotations(text)
+        again = fix_file(result.outcome, resolver.resolve(path), request, result.fixed)
+        assert again.fixed is None, again.new_text

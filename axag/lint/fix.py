@@ -376,7 +376,10 @@ def apply_fixes(run: Any, resolver: Any, request: Request, *, write: bool, cwd: 
     for outcome in run.outcomes:
         is_stdin = stdin is not None and Path(outcome.path) == Path(stdin[0]) and stdin_out is None
         data = stdin[1] if is_stdin and stdin is not None else None
-        result = fix_file(outcome, resolver.resolve(outcome.path), request, data)
+        try:
+            result = fix_file(outcome, resolver.resolve(outcome.path), request, data)
+        except Exception as exc:  # noqa: BLE001 - one file never stops the run (§14.5); it stays untouched
+            result = FileFix(_internal(outcome, f"internal error while fixing, the file was not changed: {exc!r}"))
         if is_stdin:
             stdin_out = result.fixed if result.changed and result.fixed is not None else (data or b"")
         if result.changed and result.fixed is not None:

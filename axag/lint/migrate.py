@@ -543,7 +543,10 @@ def _rebuild(model: FileModel, edits: tuple[Edit, ...], harvest: bool) -> FileMo
 
 def _problems_after(model: FileModel, index: int, harvest: bool,
                     edits: tuple[Edit, ...]) -> dict[ProblemKey, tuple[int, str]]:
-    rebuilt = _rebuild(model, edits, harvest)
+    try:
+        rebuilt = _rebuild(model, edits, harvest)
+    except Exception as exc:  # noqa: BLE001 - a candidate the model cannot read is simply not migrated
+        return {(199, "", 0, ""): (1, f"an internal error ({type(exc).__name__})")}
     if rebuilt is None:
         return {(192, "", 0, ""): (1, "a parse failure")}
     return _element_problems(rebuilt, index)
@@ -614,7 +617,11 @@ def attach(model: FileModel, *, harvest: bool = True) -> None:
             if head is None or "_migration" in head.args:
                 continue
             head.args["_migration"] = True
-            plan = plan_migration(model, ann, attr, harvest=harvest)
+            try:
+                plan = plan_migration(model, ann, attr, harvest=harvest)
+            except Exception:  # noqa: BLE001 - the migration never breaks the model: nothing is offered
+                head.args["n"] = 0
+                continue
             head.args["n"] = len(plan.migrated)
             head.args["m"] = plan.total
             head.fix = plan.fix
