@@ -110,6 +110,7 @@ class _FileState:
         self.model = model
         self.ids: dict[str, LxmlElement] | None = None
         self.label_for: dict[str, list[LxmlElement]] | None = None
+        self.action_scopes: dict[int, LxmlElement | None] = {}
         self.bad_controls: set[int] | None = None  # ids of Elements with parameter errors on control attributes
         self.scopes: dict[int, tuple[LxmlElement | None, list[LxmlElement]]] = {}
         kind = model.pf.src.kind
@@ -178,10 +179,20 @@ def _is_submit(el: LxmlElement) -> bool:
 
 
 def scope_of(model: FileModel, act: Action) -> LxmlElement | None:
+    """The parameter scope of an action (§5.1), or None."""
+    st = _state(model)
+    key = id(act)
+    if key in st.action_scopes:
+        return st.action_scopes[key]
+    found = _find_scope(model, act, st)
+    st.action_scopes[key] = found
+    return found
+
+
+def _find_scope(model: FileModel, act: Action, st: _FileState) -> LxmlElement | None:
     el = act.element.el
     if el is None:
         return None
-    st = _state(model)
     pv = act.v("axag-params-from")
     if pv.declared:
         if not pv.ok:
