@@ -25,9 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "fix"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 # Known defects outside the fix applier, kept with their correct expected output (strict: fixing them fails here).
-KNOWN = {
-    "006-crlf": "rule 006 inserts with LF in a CRLF file (insert_attribute_after gets no line_ending)",
-}
+KNOWN: dict[str, str] = {}
 NAMES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir()) if FIXTURES.is_dir() else []
 CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c], strict=True)) if c in KNOWN else c for c in NAMES]
 UPDATE = bool(os.environ.get("AXAG_UPDATE_GOLDENS"))

@@ -34,6 +34,15 @@ def _declared_false(v: Value) -> bool:
     return v.ok and v.value is False
 
 
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _line_ending(text: str, pos: int) -> str:
+    """The line break used from ``pos`` on (the element's own lines), "\n" when there is none."""
+    m = _BREAK.search(text, pos)
+    return m.group(0) if m else "\n"
+
+
 @rule(6)
 def high_risk_without_confirmation(ctx: RuleCtx, act: Action) -> None:
     """Risk high/critical with ``axag-confirmation-required`` absent or ``false``; the fix adds it when
@@ -48,8 +57,9 @@ def high_risk_without_confirmation(ctx: RuleCtx, act: Action) -> None:
     fx = None
     if not cv.declared:
         after = act.ann.macro_attr if rv.from_macro else rv.attr
-        edit = insert_attribute_after(act.element, after, "axag-confirmation-required", "true",
-                                      ctx.model.pf.text)
+        text = ctx.model.pf.text
+        edit = insert_attribute_after(act.element, after, "axag-confirmation-required", "true", text,
+                                      _line_ending(text, act.element.start))
         fx = fix('Add axag-confirmation-required="true"', edit)
     ctx.report(6, rv.value_span(), act.element, "axag-risk-level", fix=fx, key="confirmation-required", r=risk)
 
