@@ -6,6 +6,7 @@ import bisect
 import re
 from dataclasses import dataclass
 from itertools import accumulate
+from operator import add
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -28,8 +29,9 @@ class LineIndex:
         if "\r" not in text:
             # fast path: line starts are the running sums of (line length + 1)
             parts = text.split("\n")
+            # start of line i+1 = sum of the first i+1 line lengths + (i + 1) line breaks
             starts = [0]
-            starts.extend(accumulate(len(p) + 1 for p in parts[:-1]))
+            starts.extend(map(add, accumulate(map(len, parts[:-1])), range(1, len(parts))))
         else:
             starts = [0]
             starts.extend(m.end() for m in _LINE_BREAK.finditer(text))

@@ -7,7 +7,6 @@ name/value spans, decoded values, duplicate and dynamic flags), and lazy lookups
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,52 +160,78 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
     return e
 
 
+MARKER = "__axag_m"  # id prefix of the marker inserted into annotated start tags before parsing
+_BY_ID = etree.XPath("id($i)")
+
+
 def parse_source(src: SourceText) -> ParsedFile:
     """Parse one decoded file. Raises nothing for malformed markup; returns root None when lxml
-    produced no document (the caller reports 192)."""
+    produced no document (the caller reports 192).
+
+    The raw scan finds the annotated start tags first; each gets a marker `id` inserted right after
+    its tag name (same line, so lxml's line numbers do not move), and after the one lxml parse each
+    element is found through libxml2's id table in constant time, whatever the size of the page.
+    The element's own id (or its absence) is restored at once."""
     text = src.text
     dyn_ranges: list[tuple[int, int]] = []
     if src.kind != "html":
         text, dyn_ranges = blank_template_tags(text, src.kind)
     lines = LineIndex(text)
     lo, hi = (src.window if src.window is not None else (0, len(text)))
+    raw_tags = find_annotated_tags(text, lo, hi, src.data if not src.encoding.startswith("utf-16") else None)
+    if raw_tags:
+        pieces: list[str] = []
+        pos = 0
+        for n, tag in enumerate(raw_tags):
+            pieces.append(text[pos:tag.name_end])
+            pieces.append(f' id="{MARKER}{n}"')
+            pos = tag.name_end
+        pieces.append(text[pos:])
+        marked = "".join(pieces)
+        shifted_lo, shifted_hi = lo, hi
+        for n, tag in enumerate(raw_tags):
+            width = len(MARKER) + len(str(n)) + 6
+            if tag.name_end <= lo:
+                shifted_lo += width
+            if tag.name_end <= hi:
+                shifted_hi += width
+    else:
+        marked, shifted_lo, shifted_hi = text, lo, hi
     if src.kind == "vue":
         # parse only the template section, padded so that lxml line numbers stay those of the file
-        prefix = re.sub(r"[^\r\n]", " ", text[:lo])
-        parse_text = prefix + text[lo:hi]
+        prefix = re.sub(r"[^\r\n]", " ", marked[:shifted_lo])
+        parse_text = prefix + marked[shifted_lo:shifted_hi]
     else:
-        parse_text = text
+        parse_text = marked
     root = _parse_tree(parse_text)
-    raw_tags = find_annotated_tags(text, lo, hi, src.data if not src.encoding.startswith("utf-16") else None)
     pf = ParsedFile(src=src, text=text, root=root, elements=[], lines=lines, dynamic_ranges=dyn_ranges)
-    if not raw_tags:
-        return pf
-    # match raw tags to lxml elements by (tag, line of the start tag's end), in document order
-    buckets: dict[tuple[str, int], list[Any]] = defaultdict(list)
-    if root is not None:
-        wanted = {t.tag for t in raw_tags}
-        for el in root.iter(*wanted):
-            buckets[(el.tag, el.sourceline or 0)].append(el)
-        for b in buckets.values():
-            b.reverse()
-    used: set[Any] = set()
-    for tag in raw_tags:
-        line = lines.position(max(tag.end - 1, tag.start))[0]
+    for n, tag in enumerate(raw_tags):
         el = None
-        bucket = buckets.get((tag.tag, line))
-        while bucket:
-            cand = bucket.pop()
-            if cand not in used:
-                el = cand
-                break
-        if el is not None:
-            used.add(el)
+        if root is not None:
+            found = _BY_ID(root, i=f"{MARKER}{n}")
+            if found:
+                el = found[0]
+                own = _own_id(text, tag)
+                if own is None:
+                    del el.attrib["id"]
+                else:
+                    el.set("id", own)
         element = element_from_raw(text, tag, el, src.kind, dyn_ranges)
         element.matched = el is not None
         pf.elements.append(element)
         if el is not None:
             pf._by_el[el] = element
     return pf
+
+
+def _own_id(text: str, tag: RawTag) -> str | None:
+    """The element's own id attribute value as lxml would have kept it (first occurrence wins)."""
+    for ra in tag.attrs:
+        if ra.written.lower() == "id":
+            if ra.quote is None:
+                return ""
+            return decode_attribute(text[ra.value_start:ra.value_end])[0]
+    return None
 
 
 def _parse_tree(text: str) -> Any:
