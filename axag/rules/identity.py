@@ -216,26 +216,21 @@ def needs_name(el: Any) -> bool:
     return role in _NAMED_ROLES
 
 
-_LABELS: list[tuple[Any, dict[str, bool]]] = []
-
-
 def _labelled_ids(root: Any) -> dict[str, bool]:
-    """id -> whether some ``<label for=id>`` of the document has text (computed once per document)."""
-    if _LABELS and _LABELS[0][0] is root:
-        return _LABELS[0][1]
+    """id -> whether some ``<label for=id>`` of the document has text."""
     out: dict[str, bool] = {}
     for lab in root.iter("label"):
         target = _attr(lab, "for")
         if target is not None:
             out[target] = out.get(target, False) or bool(_text(lab))
-    _LABELS[:] = [(root, out)]
     return out
 
 
-def has_accessible_name(el: Any) -> bool:
+def has_accessible_name(el: Any, labels: dict[str, bool] | None = None) -> bool:
     """Whether any source of the §12.3 order gives a non-empty name: ``aria-labelledby`` text,
     ``aria-label``, ``<label for>``, wrapping label, input ``value``/``alt``, text content, descendant
-    ``img[alt]``, ``title``. Only existence matters here, so the cheap sources are tried first."""
+    ``img[alt]``, ``title``. Only existence matters here, so the cheap sources are tried first. ``labels`` is
+    the `_labelled_ids` map of the document when the caller keeps one."""
     if (_attr(el, "aria-label") or "").strip() or (_attr(el, "title") or "").strip():
         return True
     if _tag(el) == "input" and any((_attr(el, a) or "").strip() for a in ("value", "alt")):
@@ -251,7 +246,7 @@ def has_accessible_name(el: Any) -> bool:
             break
     root = el.getroottree().getroot()
     own_id = _attr(el, "id")
-    if own_id and _labelled_ids(root).get(own_id, False):
+    if own_id and (labels if labels is not None else _labelled_ids(root)).get(own_id, False):
         return True
     for ident in (_attr(el, "aria-labelledby") or "").split():
         found = root.xpath("//*[@id=$id]", id=ident)
@@ -266,6 +261,10 @@ def missing_accessible_name(ctx: RuleCtx, act: Action) -> None:
     el = act.element.el
     if el is None or not needs_name(el):
         return
-    if has_accessible_name(el):
+    # the <label for> map is built once per file and kept on the context (released with it)
+    state = vars(ctx)
+    if "_axag_labels" not in state:
+        state["_axag_labels"] = _labelled_ids(el.getroottree().getroot())
+    if has_accessible_name(el, state["_axag_labels"]):
         return
     ctx.report(31, act.element.tag_span, act.element, tag=act.element.tag, intent=_intent_text(act))
