@@ -464,3 +464,11 @@ def test_html_markers_and_vue_bindings() -> None:
     assert s["s"] == {"type": "string", "description": "S"}
     assert s["r"] == {"type": "string"}
     assert s["n"] == {"type": "integer", "description": "N", "maximum": 5}
+
+
+def test_hostile_numbers_are_ignored_quickly() -> None:
+    s = one('<input type="number" name="q" aria-label="N" min="1e999999999" max="-1e-999999999" step="1e-99999"'
+            f' maxlength="{"9" * 5000}">')
+    assert s == {"type": "integer", "description": "N"}
+    s = one('<input type="number" name="q" aria-label="N" min="0.3" step="0.1">')
+    assert s == {"type": "number", "description": "N", "minimum": 0.3, "multipleOf": 0.1}

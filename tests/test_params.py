@@ -521,3 +521,10 @@ def test_no_harvest_keeps_declared_only() -> None:
     _pf, m = build(FORM.format(req='["qty"]'), harvest=False)
     assert m.problems == []
     assert schemas(m) == {"qty": {"type": "string"}}
+
+
+def test_big_integers_do_not_break_messages() -> None:
+    big = "9" * 5000
+    _pf, m = build(button(f'[{{"name":"p","type":"integer","min":{big},"max":1}}, {{"name":"q","min":"{big}"}}]'))
+    assert [(p.code, p.args.get("problem"), p.fix is not None) for p in m.problems] == [
+        (114, None, False), (115, '"min" … is greater than "max" 1', False)]

@@ -7,9 +7,9 @@ declared parameters, coherence and schemas are done by `axag.model.params`.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -424,32 +424,33 @@ def _in_vfor(model: FileModel, el: LxmlElement) -> bool:
     return any(a.get("v-for") is not None for a in el.iterancestors())
 
 
-def _html_number(text: str | None) -> int | float | None:
-    if text is None or not _HTML_NUMBER.fullmatch(text):
+def _html_fraction(text: str | None) -> Fraction | None:
+    """The exact value of an HTML floating-point number; None when invalid or out of float range."""
+    if text is None or not _HTML_NUMBER.fullmatch(text) or len(text) > 400:
         return None
     try:
-        fr = Fraction(text)
-    except (ValueError, ZeroDivisionError):  # pragma: no cover
+        d = Decimal(text)
+    except InvalidOperation:  # pragma: no cover - the pattern admits only decimals
         return None
+    if d and abs(d.adjusted()) > 300:
+        return None
+    return Fraction(d)
+
+
+def _to_json_number(fr: Fraction) -> int | float:
     if fr.denominator == 1 and abs(fr) < 2**53:
         return int(fr)
-    try:
-        f = float(fr)
-    except OverflowError:
-        return None
-    if not math.isfinite(f):
-        return None
-    return f
+    return float(fr)
 
 
-def _number_attr(model: FileModel, el: LxmlElement, name: str) -> int | float | None:
+def _number_attr(model: FileModel, el: LxmlElement, name: str) -> Fraction | None:
     v, unknown = _value_of(model, el, name)
-    return None if unknown else _html_number(v)
+    return None if unknown else _html_fraction(v)
 
 
 def _count_attr(model: FileModel, el: LxmlElement, name: str) -> int | None:
     v, unknown = _value_of(model, el, name)
-    if unknown or v is None or not re.fullmatch(r"[0-9]+", v):
+    if unknown or v is None or not re.fullmatch(r"[0-9]+", v) or len(v) > 15:
         return None
     return int(v)
 
@@ -514,9 +515,9 @@ def _numeric(model: FileModel, c: _Control, slider: bool) -> dict[str, Any]:
     if step_text is not None and not unknown:
         if step_text.strip(_WS).lower() == "any":
             any_step = True
-        elif _HTML_NUMBER.fullmatch(step_text):
-            fr = Fraction(step_text)
-            if fr > 0:
+        else:
+            fr = _html_fraction(step_text)
+            if fr is not None and fr > 0:
                 step = fr
     integer = not any_step and (step is None or step.denominator == 1)
     keys["type"] = "integer" if integer else "number"
@@ -527,14 +528,14 @@ def _numeric(model: FileModel, c: _Control, slider: bool) -> dict[str, Any]:
     if hi is None:
         hi = _number_attr(model, el, "aria-valuemax")
     if slider:
-        lo = 0 if lo is None else lo
-        hi = 100 if hi is None else hi
+        lo = Fraction(0) if lo is None else lo
+        hi = Fraction(100) if hi is None else hi
     if lo is not None:
-        keys["min"] = lo
+        keys["min"] = _to_json_number(lo)
     if hi is not None:
-        keys["max"] = hi
-    if step is not None and step != 1 and (lo is None or (Fraction(lo) / step).denominator == 1):
-        keys["multipleOf"] = _html_number(step_text)
+        keys["max"] = _to_json_number(hi)
+    if step is not None and step != 1 and (lo is None or (lo / step).denominator == 1):
+        keys["multipleOf"] = _to_json_number(step)
     return keys
 
 

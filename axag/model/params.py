@@ -200,13 +200,20 @@ def type_matches(value: object, type_: str) -> bool:
     return True
 
 
+def _finite(number: Any) -> bool:
+    try:
+        return math.isfinite(float(number))
+    except OverflowError:
+        return True  # a big integer
+
+
 def _compact(value: Any) -> str:
     from axag.compile.serialize import dumps_compact
 
     try:
         return dumps_compact(value)
-    except (TypeError, ValueError):  # pragma: no cover - values come from JSON
-        return repr(value)
+    except (TypeError, ValueError):  # e.g. an integer with more digits than Python converts to text
+        return "…" if isinstance(value, int) else "(value)"
 
 
 def _json_equal(a: object, b: object) -> bool:
@@ -261,9 +268,10 @@ def _rewrite(model: FileModel, loc: Loc, description: str, mutate: Callable[[Any
     doc = copy.deepcopy(val.doc.value)
     try:
         mutate(doc)
-    except (KeyError, IndexError, TypeError):  # pragma: no cover - defensive
+        text = render_json(model, val, doc)
+    except (KeyError, IndexError, TypeError, ValueError):  # ValueError: an integer too long to write
         return None
-    return fix(description, replace_value(val.attr, render_json(model, val, doc)))
+    return fix(description, replace_value(val.attr, text))
 
 
 def _rename_key(obj: dict[str, Any], old: str, new: str) -> None:
@@ -298,8 +306,9 @@ def read_object(obj: dict[str, Any], loc: Loc, ctx: _Ctx, depth: int = 0, fragme
         if key == "name" and not fragment:
             continue
         if key == "required" and isinstance(value, bool):
+            flag = bool(value)
             sink.add(110, kl.key_span(), ctx.list_attr, p=p, k=key, s=None,
-                     fix=_required_fix(model, ctx, loc, key, value, fragment),
+                     fix=_safe(lambda: _required_fix(model, ctx, loc, "required", flag, fragment)),  # noqa: B023
                      help='list the parameter in axag-required-parameters or axag-optional-parameters instead'
                      if not fragment else 'use a "required" list on the parent object')
             continue
@@ -314,6 +323,13 @@ def read_object(obj: dict[str, Any], loc: Loc, ctx: _Ctx, depth: int = 0, fragme
             continue
         _read_key(spec, key, value, kl, ctx, depth)
     return spec
+
+
+def _safe(make: Callable[[], Fix | None]) -> Fix | None:
+    try:
+        return make()
+    except (KeyError, IndexError, TypeError, ValueError):  # ValueError: an integer too long to write
+        return None
 
 
 def _renamer(path: tuple[str | int, ...], old: str, new: str) -> Callable[[Any], None]:
@@ -402,7 +418,7 @@ def _bad_value(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, expectation
             number = parse_json(value).value
         except JsonError:
             number = None
-        usable = _is_number(number) and math.isfinite(float(number))  # type: ignore[arg-type]
+        usable = _is_number(number) and _finite(number)
         if usable and key in COUNT_KEYS:
             usable = _is_integral(number) and number >= 0  # type: ignore[operator]
         elif usable and key == "multipleOf":
