@@ -295,6 +295,10 @@ def _check_patterns(schema: Any, where: str) -> None:
             re.compile(pattern)
         except (re.error, TypeError) as exc:
             raise GuardSpecError(f"{where}: pattern {pattern!r} does not compile: {exc}") from exc
+        from axag.model.pattern import EXPONENTIAL, check_pattern
+
+        if check_pattern(pattern) == EXPONENTIAL:  # the guard would hang on adversarial input (§4.7)
+            raise GuardSpecError(f"{where}: pattern {pattern!r} {EXPONENTIAL}")
     _check_patterns(schema.get("items"), where)
     members = schema.get("properties")
     if isinstance(members, dict):
