@@ -388,6 +388,89 @@ function hasType(value: unknown, type: string): boolean {
   }
 }
 
+class Incomparable extends Error {}
+
+/** Python's `==` on JSON values (inside arrays, where booleans are the integers 0 and 1). */
+function pyEq(a: unknown, b: unknown): boolean {
+  const x = typeof a === "boolean" ? Number(a) : a;
+  const y = typeof b === "boolean" ? Number(b) : b;
+  if (Array.isArray(x) || Array.isArray(y)) {
+    return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v: unknown, i: number) => pyEq(v, y[i]));
+  }
+  if (isPlainObject(x) || isPlainObject(y)) {
+    if (!isPlainObject(x) || !isPlainObject(y)) {
+      return false;
+    }
+    const keys = Object.keys(x);
+    return keys.length === Object.keys(y).length && keys.every((k) => hasOwn(y, k) && pyEq(x[k], y[k]));
+  }
+  return x === y;
+}
+
+/** Python's `<` on JSON values inside arrays; throws Incomparable where Python raises TypeError. */
+function pyLt(a: unknown, b: unknown): boolean {
+  const x = typeof a === "boolean" ? Number(a) : a;
+  const y = typeof b === "boolean" ? Number(b) : b;
+  if (typeof x === "number" && typeof y === "number") {
+    return x < y;
+  }
+  if (typeof x === "string" && typeof y === "string") {
+    return compareCodePoints(x, y) < 0;
+  }
+  if (Array.isArray(x) && Array.isArray(y)) {
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) {
+      if (!pyEq(x[i], y[i])) {
+        return pyLt(x[i], y[i]);
+      }
+    }
+    return x.length < y.length;
+  }
+  throw new Incomparable();
+}
+
+function pairwiseUnique(items: readonly unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      if (jsonEqual(items[i], items[j])) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * uniqueItems as the jsonschema package (and so the Python guards) decides it: sort with Python's ordering and
+ * compare neighbours; when Python cannot order the items (booleans or null at the top level, objects, mixed
+ * types), compare every pair.
+ */
+function uniqueItems(items: readonly unknown[]): boolean {
+  if (items.length < 2) {
+    return true;
+  }
+  let sorted: unknown[];
+  try {
+    sorted = [...items].sort((a: unknown, b: unknown) => {
+      if (typeof a === "boolean" || typeof b === "boolean" || a === null || b === null) {
+        throw new Incomparable();
+      }
+      return pyLt(a, b) ? -1 : pyLt(b, a) ? 1 : 0;
+    });
+  } catch (err) {
+    if (err instanceof Incomparable) {
+      return pairwiseUnique(items);
+    }
+    throw err;
+  }
+  for (let i = 1; i < sorted.length; i++) {
+    if (jsonEqual(sorted[i - 1], sorted[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 function codePointLength(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
@@ -738,13 +821,7 @@ export function validate(schema: unknown, value: unknown, path: string, tool: st
       }
       case "uniqueItems":
         if (sv === true && Array.isArray(value)) {
-          let dup = false;
-          for (let i = 0; i < value.length && !dup; i++) {
-            for (let j = i + 1; j < value.length && !dup; j++) {
-              dup = jsonEqual(value[i], value[j]);
-            }
-          }
-          if (dup) {
+          if (!uniqueItems(value)) {
             out.push(violation(path, "uniqueItems", true, value, `${f} must not contain duplicate items.`));
           }
         }
