@@ -390,6 +390,8 @@ def test_override_problems() -> None:
     assert found(pf, m) == [(106, *pos(html, 'x">')), (115, *pos(html, "axag-parameter-max=")),
                             (116, *pos(html, '"bb"'))]
     assert m.problems[0].args == {"attr": "axag-parameter-const", "detail": "expected a value"}
+    assert [p.attribute for p in m.problems] == ["axag-parameter-const", "axag-parameter-max",
+                                                 "axag-parameter-enum"]
     assert m.problems[2].args == {"p": "e", "key": "enum value", "value": '"bb"', "keyword": "maxLength",
                                   "limit": "1"}
     assert not m.actions[0].params_ok

@@ -848,6 +848,7 @@ def _apply_overrides(model: FileModel, sink: Sink, name: str, carrier: _Control,
 
 
 def _attr_loc(val: Value) -> Loc:
+    name = val.attr.name if val.attr is not None else None
     if val.doc is not None:
-        return Loc(val, (), fixed_key=val.name_span())
-    return Loc(fixed=val.value_span(), fixed_key=val.name_span())
+        return Loc(val, (), fixed_key=val.name_span(), attribute=name)
+    return Loc(fixed=val.value_span(), fixed_key=val.name_span(), attribute=name)

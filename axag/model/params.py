@@ -82,6 +82,7 @@ class Loc:
     path: tuple[str | int, ...] = ()
     fixed: Span | None = None
     fixed_key: Span | None = None
+    attribute: str | None = None  # the axag-parameter-* attribute a harvested override came from
 
     def span(self) -> Span:
         if self.fixed is not None:
@@ -99,8 +100,8 @@ class Loc:
 
     def sub(self, *steps: str | int) -> Loc:
         if self.value is None:
-            return Loc(fixed=self.fixed, fixed_key=self.fixed_key)
-        return Loc(self.value, self.path + steps)
+            return Loc(fixed=self.fixed, fixed_key=self.fixed_key, attribute=self.attribute)
+        return Loc(self.value, self.path + steps, attribute=self.attribute)
 
     @property
     def fixable(self) -> bool:
@@ -586,7 +587,8 @@ def coherence(spec: Spec, ctx: _Ctx) -> bool:
     def bad(loc: Loc, problem: str, key_span: bool = False) -> None:
         nonlocal ok
         ok = False
-        sink.add(115, loc.key_span() if key_span else loc.span(), ctx.list_attr, p=p, problem=problem)
+        sink.add(115, loc.key_span() if key_span else loc.span(), ctx.list_attr or loc.attribute, p=p,
+                 problem=problem)
 
     if spec.type_invalid:
         return False
@@ -745,7 +747,7 @@ def value_checks(spec: Spec, ctx: _Ctx) -> None:
                 cut = max(where.rfind("."), where.rfind("["))
                 where = where[:cut] if cut > 0 else ""
             shown = _compact(value) if not where else f"{_compact(value)} (at {where})"
-            ctx.sink.add(116, loc.span(), ctx.list_attr, p=ctx.pname, key=label, value=shown, keyword=keyword,
+            ctx.sink.add(116, loc.span(), ctx.list_attr or loc.attribute, p=ctx.pname, key=label, value=shown, keyword=keyword,
                          limit=_compact(limit))
     if "items" in spec.keys and "items" not in spec.dropped:
         value_checks(spec.keys["items"], ctx)
