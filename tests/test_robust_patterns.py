@@ -1,0 +1,165 @@
+"""Hostile `pattern` values (SPEC §4.7, §10.4): lint and compile reject them quickly (117), and generated guards
+never hang on adversarial input: `axag guards` refuses a hand-written tools file whose schema has an
+exponential pattern, and accepted patterns run promptly."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from axag.cli import main
+from axag.config import Settings
+from axag.errors import InputError
+from axag.guards.render import write_guards
+from axag.lint.engine import Request, check_file
+
+REPO = Path(__file__).resolve().parents[1]
+BOOKING = json.loads((REPO / "tests" / "data" / "guards" / "booking.tools.json").read_text("utf-8"))
+
+# (pattern, adversarial input that makes a backtracking engine take exponential time)
+HOSTILE = [
+    ("(a+)+$", "a" * 40 + "!"),
+    ("^(a+)+$", "a" * 40 + "!"),
+    ("(a*)*$", "a" * 40 + "!"),
+    ("(a|aa)+$", "a" * 60 + "!"),
+    ("(a|a)+$", "a" * 40 + "!"),
+    ("^(\\w+\\s?)+$", "word " * 12 + "!"),
+    ("(\\d+)*x", "1" * 40),
+    ("^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$",
+     "a" * 40 + "!"),
+    ("(.*a){12}", "a" * 40),
+    ("(?=(a+)+$)", "a" * 40 + "!"),
+    ("((ab)*)*c", "ab" * 30),
+    ("(x+x+)+y", "x" * 40),
+]
+
+IDS = [p[:30] for p, _ in HOSTILE]
+_SEQ = itertools.count()
+
+
+def _param_doc(pattern: str, *, harvested: bool) -> bytes:
+    if harvested:
+        return (f'<form axag-intent="t.go" axag-action-type="read" axag-risk-level="none" axag-description="Go">'
+                f'<label>Q <input name="q" pattern="{pattern.replace("&", "&amp;").replace(chr(34), "&quot;")}">'
+                f"</label></form>").encode()
+    value = json.dumps([{"name": "q", "type": "string", "pattern": pattern}]).replace("&", "&amp;").replace("'", "&#39;")
+    return (f'<form axag-intent="t.go" axag-action-type="read" axag-risk-level="none" axag-description="Go" '
+            f"axag-required-parameters='{value}'></form>").encode()
+
+
+@pytest.mark.parametrize(("pattern", "attack"), HOSTILE, ids=IDS)
+@pytest.mark.parametrize("harvested", [False, True])
+def test_lint_and_compile_reject_hostile_patterns_quickly(tmp_path: Path, pattern: str, attack: str,
+                                                          harvested: bool) -> None:
+    data = _param_doc(pattern, harvested=harvested)
+    for mode in ("lint", "compile"):
+        t0 = time.perf_counter()
+        out = check_file(tmp_path / "p.html", "p.html", "p.html", Settings(base=tmp_path),
+                         Request(mode=mode, want_contracts=True), data=data)
+        assert time.perf_counter() - t0 < 5
+        codes = {f.code for f in out.findings}
+        assert 199 not in codes
+        assert 117 in codes, (pattern, [(f.code, f.message) for f in out.findings])
+        # a compiled tool never carries the pattern (declared: error, nothing compiled; harvested: ignored)
+        for contract, has_errors in out.contracts:
+            assert has_errors or '"pattern"' not in json.dumps(contract.tool), contract.tool
+
+
+def test_compile_cli_writes_no_hostile_pattern(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    for i, (pattern, _) in enumerate(HOSTILE):
+        (site / f"d{i}.html").write_bytes(_param_doc(pattern, harvested=False).replace(b"t.go", f"d{i}.go".encode()))
+        (site / f"h{i}.html").write_bytes(_param_doc(pattern, harvested=True).replace(b"t.go", f"h{i}.go".encode()))
+    runner = CliRunner()
+    import os
+
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        res = runner.invoke(main, ["compile", "--isolated", "--keep-going", "--jobs", "1", "-o", "tools.json",
+                                   "--output-format", "json:diag.json", "site"], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    assert res.exit_code == 1, res.output
+    doc = json.loads((tmp_path / "tools.json").read_text("utf-8"))
+    names = {t["name"] for t in doc["tools"]}
+    assert names == {f"h{i}_go" for i in range(len(HOSTILE))}  # declared ones are errors, harvested ones ignored
+    text = json.dumps(doc)
+    assert '"pattern"' not in text
+    diag = json.loads((tmp_path / "diag.json").read_text("utf-8"))
+    assert sum(1 for f in diag["findings"] if f["code"].endswith("117")) == 2 * len(HOSTILE)
+
+
+# ---------------------------------------------------------------- guards from a hand-written tools file
+
+def _tools_with_pattern(pattern: str) -> dict[str, Any]:
+    doc = json.loads(json.dumps(BOOKING))
+    doc["tools"][0]["inputSchema"]["properties"]["note"]["pattern"] = pattern
+    return doc
+
+
+@pytest.mark.parametrize(("pattern", "attack"), HOSTILE, ids=IDS)
+def test_guards_refuse_exponential_patterns(tmp_path: Path, pattern: str, attack: str) -> None:
+    doc = _tools_with_pattern(pattern)
+    with pytest.raises(InputError, match="exponential"):
+        write_guards(doc, tmp_path / "g")
+    assert not (tmp_path / "g" / "_guards.py").exists()
+
+
+@pytest.mark.parametrize(("pattern", "attack"), HOSTILE[:3], ids=IDS[:3])
+def test_guards_cli_refuses_with_exit_2(tmp_path: Path, pattern: str, attack: str) -> None:
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(_tools_with_pattern(pattern)), encoding="utf-8")
+    res = CliRunner().invoke(main, ["guards", str(tools), "-o", str(tmp_path / "g")])
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert "exponential" in res.output
+    assert "Traceback" not in res.output
+
+
+SAFE = [
+    ("^[a-z]+$", "a" * 200_000 + "!"),
+    ("^(?:[a-z]+-)*[a-z]+$", "a-" * 50_000 + "!"),
+    ("^(\\d{1,3}\\.){3}\\d{1,3}$", "1." * 50_000),
+    # polynomial (accepted by §4.7): cubic with search; 500 characters stay prompt, 3000 take ~40 s (see report)
+    ("\\d*\\d*x", "1" * 500),
+    (".*a.*b", "a" * 800),
+    ("^[A-Z]{2}[0-9]{6}$", "A" * 100_000),
+]
+
+
+@pytest.mark.parametrize(("pattern", "attack"), SAFE, ids=[p for p, _ in SAFE])
+def test_accepted_patterns_run_promptly_in_guards(tmp_path: Path, pattern: str, attack: str) -> None:
+    name = f"axag_robust_pat_{next(_SEQ)}"
+    write_guards(_tools_with_pattern(pattern), tmp_path / name)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        mod = importlib.import_module(name)
+    finally:
+        sys.path.remove(str(tmp_path))
+    guard = mod.GUARDS["booking_create"]
+    args = {"check_in": "2026-05-01", "check_out": "2026-05-03", "guests": 2, "note": attack}
+    t0 = time.perf_counter()
+    result = guard.check(args)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 2, (pattern, elapsed)
+    assert result.permission in ("constraint_violated", "confirmation_required", "not_required")
+
+
+def test_pattern_check_itself_is_fast_on_huge_patterns(tmp_path: Path) -> None:
+    from axag.model.pattern import check_pattern
+
+    for pattern in ["(" * 5000 + "a" + ")" * 5000, "a|" * 3_000 + "a", "[a-z]" * 20_000, "(a|b)" * 3000 + "*",
+                    "(?:a+)?" * 300, "x{1,1000}" * 200, "(a{1,30}){1,30}", "(?=a)" * 5000]:
+        t0 = time.perf_counter()
+        check_pattern(pattern)
+        assert time.perf_counter() - t0 < 5, pattern[:40]
