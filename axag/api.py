@@ -19,6 +19,16 @@ class Run:
     outcomes: list[FileOutcome] = field(default_factory=list)
     run_findings: list[Finding] = field(default_factory=list)
     files: int = 0
+    contracts: Any = None  # compile.merge.ContractIndex, folded in as files complete
+
+    def add(self, outcome: FileOutcome) -> None:
+        if outcome.contracts:
+            if self.contracts is None:
+                from axag.compile.merge import ContractIndex
+
+                self.contracts = ContractIndex()
+            self.contracts.add(outcome)
+        self.outcomes.append(outcome)
 
     def findings(self) -> list[Finding]:
         out = [f for o in self.outcomes for f in o.findings] + self.run_findings
@@ -71,14 +81,15 @@ def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: 
         spath, data = stdin
         settings = resolver.resolve(spath)
         disp = display_path(spath, cwd)
-        run.outcomes.append(check_file(spath, disp, disp, settings, request, data=data))
+        run.add(check_file(spath, disp, disp, settings, request, data=data))
     if jobs > 1 and len(tasks) >= 2 * jobs:
         from axag.parallel import map_files
 
-        run.outcomes.extend(map_files(tasks, resolver, request, jobs))
+        for outcome in map_files(tasks, resolver, request, jobs):
+            run.add(outcome)
     else:
         for path, disp, rel in tasks:
-            run.outcomes.append(check_file(path, disp, rel, resolver.resolve(path), request))
+            run.add(check_file(path, disp, rel, resolver.resolve(path), request))
     return run
 
 

@@ -3,7 +3,7 @@ on the number of workers: outcomes come back in task order."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -26,11 +26,13 @@ def _work(task: tuple[Path, str, str]) -> FileOutcome:
     return check_file(path, disp, rel, _RESOLVER.resolve(path), _REQUEST)
 
 
-def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Request, jobs: int) -> list[FileOutcome]:
+def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Request,
+              jobs: int) -> Iterator[FileOutcome]:
+    """Outcomes in task order, streamed as workers finish them."""
     import multiprocessing
 
-    ctx = multiprocessing.get_context("fork") if hasattr(multiprocessing, "get_context") else None
-    chunk = max(1, min(32, len(tasks) // (jobs * 8) or 1))
+    ctx = multiprocessing.get_context("fork")
+    chunk = max(1, min(16, len(tasks) // (jobs * 8) or 1))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
                              initargs=(resolver, request)) as pool:
-        return list(pool.map(_work, tasks, chunksize=chunk))
+        yield from pool.map(_work, tasks, chunksize=chunk)

@@ -96,13 +96,9 @@ def run_compile(opts: dict[str, Any]) -> int:
         for c in tools:
             by_subject[c.name] = c
             by_subject[str(c.meta["intent"])] = c
-        outcome_of: dict[str, Any] = {}
-        for o in run.outcomes:
-            for c, _ in o.contracts:
-                outcome_of.setdefault(str(c.meta["intent"]), o)
         for subject, text in rendered.problems:
             contract = by_subject.get(subject)
-            run.run_findings.append(_target_finding(rendered.code, subject, text, contract, outcome_of))
+            run.run_findings.append(_target_finding(rendered.code, subject, text, contract))
     findings = run.findings()
     has_errors = any(f.severity is Severity.ERROR for f in findings)
     _report(run, findings, opts, to_stdout)
@@ -155,7 +151,7 @@ def run_compile(opts: dict[str, Any]) -> int:
     return status
 
 
-def _target_finding(code: int, subject: str, text: str, contract: Any, outcome_of: dict[str, Any]) -> Finding:
+def _target_finding(code: int, subject: str, text: str, contract: Any) -> Finding:
     from axag.rules.catalogue import RULES, format_message
 
     meta = RULES[code]
@@ -165,13 +161,10 @@ def _target_finding(code: int, subject: str, text: str, contract: Any, outcome_o
     path, repo, line, col = "", "", 1, 1
     anchor = subject
     if contract is not None:
-        intent = str(contract.meta["intent"])
-        anchor = intent
-        o = outcome_of.get(intent)
+        anchor = str(contract.meta["intent"])
         src = contract.sources[0]
         line, col = src[1], src[2] + 1
-        path = o.display if o is not None else src[0]
-        repo = o.repo_path if o is not None else src[0]
+        path, repo = contract.origin if contract.origin is not None else (src[0], src[0])
     return Finding(code=code, severity=meta.info.severity, message=format_message(code, 0, **args), path=path,
                    repo_path=repo, line=line, column=col, end_line=line, end_column=col, name=meta.info.name,
                    anchor=anchor, fingerprint=fingerprint(code, repo, anchor, None, 0))

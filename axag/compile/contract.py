@@ -34,6 +34,8 @@ class ToolContract:
     sources: list[tuple[str, int, int]] = field(default_factory=list)
     # declared-ness flags needed by the manifest's conformance (§9.9)
     declared: frozenset[str] = frozenset()  # longhand attribute names declared on the element (valid ones)
+    # (display path, repository-relative path) of the first source, for findings about the tool
+    origin: tuple[str, str] | None = None
 
     @property
     def name(self) -> str:

@@ -51,41 +51,69 @@ def _finding(code: int, outcome: Any, src: tuple[str, int, int], **args: Any) ->
                    fingerprint=fingerprint(code, outcome.repo_path, anchor, None, 0))
 
 
-def merge_contracts(run: Any, request: Any) -> tuple[list[Finding], list[ToolContract]]:
-    """Returns (121/122 findings, merged tools sorted by name). Contracts of actions with error
-    findings take no part (they are reported already)."""
-    by_intent: dict[str, list[tuple[ToolContract, Any]]] = {}
-    for outcome in run.outcomes:
+class ContractIndex:
+    """Contracts of a run, folded in file by file so that memory grows with the number of distinct
+    contracts, not with the number of pages: per intent, one contract per distinct contract text and
+    the sources of every element that declared it."""
+
+    def __init__(self) -> None:
+        # intent -> key -> (contract, [(source, (display, repo_path))])
+        self.by_intent: dict[str, dict[str, tuple[ToolContract, list[tuple[tuple[str, int, int], tuple[str, str]]]]]] = {}
+
+    def add(self, outcome: Any) -> None:
+        where = (outcome.display, outcome.repo_path)
         for contract, has_errors in outcome.contracts:
             if has_errors:
                 continue
-            by_intent.setdefault(contract.meta["intent"], []).append((contract, outcome))
+            variants = self.by_intent.setdefault(str(contract.meta["intent"]), {})
+            key = _contract_key(contract.tool)
+            entry = variants.get(key)
+            if entry is None:
+                variants[key] = (contract, [(contract.sources[0], where)])
+            else:
+                entry[1].append((contract.sources[0], where))
+        outcome.contracts = []
+
+
+class _Where:
+    def __init__(self, where: tuple[str, str]) -> None:
+        self.display, self.repo_path = where
+
+
+def merge_contracts(run: Any, request: Any) -> tuple[list[Finding], list[ToolContract]]:
+    """Returns (121/122 findings, merged tools sorted by name). Contracts of actions with error
+    findings take no part (they are reported already)."""
+    index: ContractIndex | None = getattr(run, "contracts", None)
+    if index is None:
+        index = ContractIndex()
+        for outcome in run.outcomes:
+            index.add(outcome)
     findings: list[Finding] = []
     merged: list[tuple[ToolContract, Any]] = []
-    for intent, items in sorted(by_intent.items()):
-        items.sort(key=lambda it: it[0].sources[0])
-        first, first_out = items[0]
-        base_key = _contract_key(first.tool)
-        sources = list(first.sources)
-        conflict = False
-        for contract, outcome in items[1:]:
-            if _contract_key(contract.tool) == base_key:
-                sources.extend(contract.sources)
-                continue
-            conflict = True
-            f = first.sources[0]
-            diff = first_difference(_without_sources(first.tool), _without_sources(contract.tool))
-            findings.append(_finding(121, outcome, contract.sources[0], intent=intent, file=f[0], line=f[1],
-                                     col=f[2], _anchor=intent, first_difference=diff))
-        if conflict:
+    for intent, variants in sorted(index.by_intent.items()):
+        # the first element: the smallest (file, line, column) of all
+        first_key, (first, first_sources) = min(variants.items(), key=lambda kv: min(s for s, _ in kv[1][1]))
+        f = min(s for s, _ in first_sources)
+        if len(variants) > 1:
+            base = _without_sources(first.tool)
+            later: list[tuple[tuple[str, int, int], tuple[str, str], str]] = []
+            for key, (contract, sources) in variants.items():
+                if key == first_key:
+                    continue
+                diff = first_difference(base, _without_sources(contract.tool))
+                later.extend((src, where, diff) for src, where in sources)
+            for src, where, diff in sorted(later):
+                findings.append(_finding(121, _Where(where), src, intent=intent, file=f[0], line=f[1], col=f[2],
+                                         _anchor=intent, first_difference=diff))
             continue
         tool = copy.deepcopy(first.tool)
-        srcs = sorted(set(sources))
+        srcs = sorted({s for s, _ in first_sources})
         tool["_meta"]["org.axag/action"]["sources"] = [{"file": s[0], "line": s[1], "column": s[2]} for s in srcs]
+        where = min(first_sources)[1]
         result = ToolContract(tool=tool, declared_description=first.declared_description,
                               declared_required_parameters=first.declared_required_parameters,
-                              params=first.params, sources=srcs, declared=first.declared)
-        merged.append((result, first_out))
+                              params=first.params, sources=srcs, declared=first.declared, origin=where)
+        merged.append((result, _Where(where)))
     # tool-name collisions (122)
     by_name: dict[str, list[tuple[ToolContract, Any]]] = {}
     for contract, outcome in merged:
@@ -96,11 +124,11 @@ def merge_contracts(run: Any, request: Any) -> tuple[list[Finding], list[ToolCon
             tools.append(items[0][0])
             continue
         items.sort(key=lambda it: it[0].sources[0])
-        first = items[0][0]
-        fs = first.sources[0]
+        first_tool = items[0][0]
+        fs = first_tool.sources[0]
         for contract, outcome in items[1:]:
             findings.append(_finding(122, outcome, contract.sources[0], name=contract.name,
-                                     other=first.meta["intent"], file=fs[0], line=fs[1], col=fs[2],
+                                     other=first_tool.meta["intent"], file=fs[0], line=fs[1], col=fs[2],
                                      _anchor=contract.meta["intent"]))
     tools.sort(key=lambda c: c.name)
     return findings, tools
