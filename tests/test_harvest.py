@@ -107,6 +107,17 @@ def test_a_form_with_every_common_control() -> None:
     ]
 
 
+def test_controls_fixture_golden() -> None:
+    """Declared + harvested parameters of tests/data/params/controls.html, pinned in controls.expected.json."""
+    path = DATA / "controls.html"
+    _pf, m = build(path.read_text())
+    assert m.problems == []
+    got = [{"name": p.name, "required": p.required, "kind": p.kind, "declared": p.declared, "harvested": p.harvested,
+            "format_bounds": p.format_bounds, "schema": p.schema} for p in m.actions[0].parameters]
+    expected = json.loads((DATA / "controls.expected.json").read_text())
+    assert json.dumps(got) == json.dumps(expected)
+
+
 # ------------------------------------------------------------------------------------------ §5.4 mapping
 TOD = "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,3})?)?$"
 
