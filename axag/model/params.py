@@ -899,7 +899,9 @@ def build_parameters(model: FileModel, act: Action, *, harvest: bool = True) -> 
         from axag.model.harvest import harvest_action
 
         harvested = harvest_action(model, act, sink)
-    by_snake = {V.snake_case(h.name): h for h in harvested}
+    by_snake: dict[str, Any] = {}
+    for h in harvested:
+        by_snake.setdefault(V.snake_case(h.name), h)
     used: set[int] = set()
     params: list[Parameter] = []
     for d in declared:
