@@ -485,3 +485,21 @@ def test_hostile_numbers_are_ignored_quickly() -> None:
     assert s == {"type": "integer", "description": "N"}
     s = one('<input type="number" name="q" aria-label="N" min="0.3" step="0.1">')
     assert s == {"type": "number", "description": "N", "minimum": 0.3, "multipleOf": 0.1}
+
+
+@pytest.mark.parametrize(
+    ("name", "option", "known"),
+    [
+        ("t.html", "{{ v }}", False), ("t.html", "{% v %}", False), ("t.html", "{# v #}", True),
+        ("t.jinja", "{# v #}", False), ("t.jinja2", "{{ v }}", False), ("t.j2", "{% v %}", False),
+        ("t.njk", "{{ v }}", False), ("t.liquid", "{{ v }}", False), ("t.hbs", "{{ v }}", False),
+        ("t.hbs", "{% v %}", True), ("t.vue", "{{ v }}", False), ("t.vue", "${ v }", True),
+    ],
+)
+def test_unknown_option_text_per_file_type(name: str, option: str, known: bool) -> None:
+    body = f'<select name="s" aria-label="S"><option>{option}</option><option>b</option></select>'
+    html = f"<template>{form(body)}</template>" if name.endswith(".vue") else form(body)
+    _pf, m = build(html, name)
+    s = schemas(m)["s"]
+    assert s == ({"type": "string", "description": "S", "enum": [option, "b"]} if known
+                 else {"type": "string", "description": "S"})
