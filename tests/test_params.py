@@ -528,3 +528,8 @@ def test_big_integers_do_not_break_messages() -> None:
     _pf, m = build(button(f'[{{"name":"p","type":"integer","min":{big},"max":1}}, {{"name":"q","min":"{big}"}}]'))
     assert [(p.code, p.args.get("problem"), p.fix is not None) for p in m.problems] == [
         (114, None, False), (115, '"min" … is greater than "max" 1', False)]
+
+
+def test_no_116_against_an_empty_range() -> None:
+    _pf, m = build(button('[{"name":"p","type":"integer","min":10,"max":5,"default":20}]'))
+    assert [p.code for p in m.problems] == [115]

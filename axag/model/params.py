@@ -123,6 +123,7 @@ class Spec:
     incoherent: bool = False
     dropped: set[str] = field(default_factory=set)  # keys that do not apply to the type (115)
     bad_values: set[tuple[str, int]] = field(default_factory=set)  # enum items / const with a 115 type problem
+    empty_range: bool = False  # no number satisfies the bounds (115): values are not checked against them
 
     @property
     def type(self) -> str:
@@ -617,6 +618,7 @@ def coherence(spec: Spec, ctx: _Ctx) -> bool:
     ranged |= pair("exclusiveMin", "exclusiveMax", True)
     ranged |= pair("min", "exclusiveMax", True)
     ranged |= pair("exclusiveMin", "max", True)
+    spec.empty_range = ranged
     if t == "integer" and not ranged:
         lo: int | None = None
         hi: int | None = None
@@ -631,6 +633,7 @@ def coherence(spec: Spec, ctx: _Ctx) -> bool:
             c = math.ceil(keys["exclusiveMax"]) - 1
             hi = c if hi is None else min(hi, c)
         if lo is not None and hi is not None and lo > hi:
+            spec.empty_range = True
             last = max((k for k in ("min", "max", "exclusiveMin", "exclusiveMax") if has(k)),
                        key=lambda k: spec.key_loc(k).key_span().start)
             bad(spec.key_loc(last), "the range contains no integer", key_span=True)
@@ -715,7 +718,7 @@ def _resolve(schema: dict[str, Any], path: str, keyword: str) -> Any:
 
 def value_checks(spec: Spec, ctx: _Ctx) -> None:
     """§4.6 rule 116: default, const, examples and enum items against the spec's own compiled schema."""
-    if spec.type_invalid:
+    if spec.type_invalid or spec.empty_range:
         return
     try:
         from axag.guards.pyruntime import validate_value
