@@ -129,69 +129,48 @@ def _checked_version(version: str) -> str:
     return version
 
 
+# Python runtime function (render._relation_view) -> TypeScript runtime function
+_TS_RELATION_FN: Final = {
+    "rel_exactly_one_of": "exactlyOneOf",
+    "rel_at_least_one_of": "atLeastOneOf",
+    "rel_required_when_equal": "requiredWhenEqual",
+    "rel_requires": "requires",
+    "rel_mutually_exclusive": "mutuallyExclusive",
+    "rel_required_when_present": "requiredWhenPresent",
+}
+
+
 def _relation_view(spec: GuardSpec, rel: naming.Relation) -> dict[str, Any]:
-    form, params = rel.form, rel.params
+    """The Python renderer's relation view (shape checks included), with the TypeScript function name."""
+    from axag.guards import render
 
-    def need(count: int) -> None:
-        if len(params) != count:
-            raise GuardSpecError(f"tool {spec.tool!r}: {form} precondition {rel.text!r} needs {count} parameters")
-
-    view: dict[str, Any] = {"form": form, "text": rel.text, "kind": rel.kind, "value": rel.value,
-                            "a": params[0], "b": None, "names": list(params)}
-    if form in naming.COMPARISON_FORMS:
-        need(1 if rel.has_value else 2)
+    view = render._relation_view(spec, rel)
+    if view["fn"] == "rel_compare":
         view["fn"] = "compareValue" if rel.has_value else "compareParams"
-        view["b"] = None if rel.has_value else params[1]
-    elif form in ("exactly_one_of", "at_least_one_of"):
-        if len(params) < 2:
-            raise GuardSpecError(f"tool {spec.tool!r}: {form} precondition {rel.text!r} needs 2+ parameters")
-        view["fn"] = "exactlyOneOf" if form == "exactly_one_of" else "atLeastOneOf"
-    elif form == "required_when_equal":
-        need(2)
-        if not rel.has_value:
-            raise GuardSpecError(f"tool {spec.tool!r}: {form} precondition {rel.text!r} needs a value")
-        view["fn"] = "requiredWhenEqual"
-        view["b"] = params[1]
-    else:
-        need(2)
-        view["fn"] = {"requires": "requires", "mutually_exclusive": "mutuallyExclusive",
-                      "required_when_present": "requiredWhenPresent"}[form]
-        view["b"] = params[1]
+    elif view["fn"] in _TS_RELATION_FN:
+        view["fn"] = _TS_RELATION_FN[view["fn"]]
+    else:  # pragma: no cover - a form the TypeScript runtime does not know
+        raise GuardSpecError(f"tool {spec.tool!r}: no TypeScript check for {rel.form!r}")
     return view
 
 
 def _guard_view(spec: GuardSpec) -> dict[str, Any]:
-    return {
-        "ident": spec.ident,
-        "tool": spec.tool,
-        "intent": spec.intent,
-        "input_schema": spec.input_schema,
-        "active_constraints": spec.active_constraints,
-        "relations": [_relation_view(spec, r) for r in spec.relations],
-        "bounds": spec.bounds,
-        "preconditions": [{"text": o.text, "stub": check_stub_name(o.stub)} for o in spec.preconditions],
-        "required_roles": list(spec.required_roles),
-        "confirmation_required": spec.confirmation_required,
-        "confirmation_message": spec.confirmation_message,
-        "approval_required": spec.approval_required,
-        "approval_roles": list(spec.approval_roles),
-        "approval_count": spec.approval_count,
-        "rate_limit": spec.rate_limit,
-        "rate_count": spec.rate_count,
-        "rate_window_seconds": spec.rate_window_seconds,
-        "cooldown": spec.cooldown,
-        "cooldown_seconds": spec.cooldown_seconds,
-    }
+    from axag.guards import render
+
+    view = render._guard_view(spec)
+    view["relations"] = [_relation_view(spec, r) for r in spec.relations]
+    for opaque in spec.preconditions:
+        check_stub_name(opaque.stub)
+    return view
 
 
-def _stub_views(stubs: Sequence[Stub]) -> list[dict[str, str]]:
-    return [
-        {
-            "name": check_stub_name(s.name),
-            "message": f'precondition "{s.text}" (used by {", ".join(s.tools)}) is not implemented',
-        }
-        for s in stubs
-    ]
+def _stub_views(stubs: Sequence[Stub]) -> list[dict[str, Any]]:
+    from axag.guards import render
+
+    views = render._stub_views(stubs)
+    for view in views:
+        check_stub_name(view["name"])
+    return views
 
 
 def _ensure_newline(text: str) -> str:
@@ -255,8 +234,8 @@ def literal_constants(specs: Sequence[GuardSpec]) -> list[tuple[str, object]]:
         for rel in view["relations"]:
             for key in _RELATION_ARGS.get(rel["fn"], ("text", "a", "b")):
                 out.append((ts_literal(rel[key]), rel[key]))
-        for pre in view["preconditions"]:
-            out.append((ts_literal(pre["text"]), pre["text"]))
+        for pre in spec.preconditions:
+            out.append((ts_literal(pre.text), pre.text))
         for b in spec.bounds:
             for v in (b.param, b.kind, b.minimum, b.maximum):
                 out.append((ts_literal(v), v))
