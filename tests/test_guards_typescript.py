@@ -583,6 +583,9 @@ def test_account_scenarios_match_python(both: Any) -> None:
     assert ts[13]["violations"][0]["actual"] == {"retry_after_seconds": 20}
     assert ts[22]["violations"][0]["message"] == "account-delete is rate limited (2/minute); retry after 1 seconds."
     assert ts[18]["result"]["value"] == "remembered"
+    # the same calls through a store whose methods return promises
+    again = run_ts([{"op": "reset-async"}, *scenarios])
+    assert again[1:] == ts
     assert ts[4]["caller_only"]["approval"]["url"] == "https://secret"
     assert ts[5]["caller_only"]["approval"] is None
     for r in ts:

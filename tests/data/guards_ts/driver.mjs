@@ -39,6 +39,19 @@ for (const sc of scenarios) {
     console.log(JSON.stringify({ reset: true }));
     continue;
   }
+  if (sc.op === "reset-async") {
+    // a store whose methods all return promises (as a shared cache would)
+    const inner = new InMemoryStore();
+    const store = {
+      acquire: (...a) => Promise.resolve(inner.acquire(...a)),
+      rememberApproval: (...a) => Promise.resolve(inner.rememberApproval(...a)),
+      approvedBefore: (...a) => Promise.resolve(inner.approvedBefore(...a)),
+      consume: (...a) => Promise.resolve(inner.consume(...a)),
+    };
+    guards = makeGuards(store);
+    console.log(JSON.stringify({ reset: true }));
+    continue;
+  }
   if (sc.op === "fingerprint") {
     console.log(JSON.stringify({ fingerprint: fingerprint(sc.tool, sc.args) }));
     continue;
