@@ -27,11 +27,6 @@ CODES = sorted(int(p.name) for p in FIXTURES.iterdir() if p.name.isdigit()) if F
 
 # Fixture cases that fail because the implementation elsewhere is missing or wrong (see the report); remove an
 # entry as soon as its case passes.
-XFAIL: dict[int, str] = {
-    109: "model (values.py): axag-workflow-step greater than axag-workflow-total-steps is not reported (§2.2)",
-    123: "model: an intent longer than 64 characters (no operation id) is not reported as a tool name (§9.2)",
-}
-
 
 @contextmanager
 def _cwd(path: Path) -> Iterator[None]:
@@ -71,9 +66,7 @@ def _targets(d: Path) -> tuple[str, str, bool]:
 
 
 @pytest.mark.parametrize("code", CODES, ids=[f"{c:03d}" for c in CODES])
-def test_rule_fixture(code: int, request: pytest.FixtureRequest) -> None:
-    if code in XFAIL:
-        request.applymarker(pytest.mark.xfail(reason=XFAIL[code], strict=False))
+def test_rule_fixture(code: int) -> None:
     d = FIXTURES / f"{code:03d}"
     args: list[str] = json.loads((d / "args.json").read_text()) if (d / "args.json").exists() else []
     select = [] if "--select" in args else ["--select", f"{code:03d}"]
@@ -225,7 +218,7 @@ def test_whole_selection_over_all_fixtures() -> None:
     assert [f for f in doc["findings"] if f["code"] == "AXAG-LINT-199"] == []
     seen = {(Path(f["path"]).parent.name, f["code"]) for f in doc["findings"]}
     for code in CODES:
-        if code in XFAIL or code in (190, 193) or (FIXTURES / f"{code:03d}" / "args.json").exists():
+        if code in (190, 193) or (FIXTURES / f"{code:03d}" / "args.json").exists():
             continue
         if (FIXTURES / f"{code:03d}" / "fail").is_dir():
             continue

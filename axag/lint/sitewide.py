@@ -11,4 +11,6 @@ def sitewide_findings(run: Any, request: Any) -> list[Finding]:
     from axag.compile.merge import merge_contracts
 
     findings, _tools = merge_contracts(run, request)
-    return findings
+    # a run-wide finding is reported when its rule is selected for the file it is located in
+    ran = {o.display: o.ran for o in run.outcomes}
+    return [f for f in findings if f.code in ran.get(f.path, frozenset({f.code}))]

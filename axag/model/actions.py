@@ -398,6 +398,15 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
         act.derived_entity = prefix
         if ent.ok and ent.value != prefix:
             ann_problem(model, ann, 139, ent.value_span(), "axag-entity", e=ent.value, p=prefix)
+        op = ann.v("axag-operation-id")
+        if not op.declared:
+            name = act.intent.replace(".", "_")
+            if not V.TOOL_NAME_RE.fullmatch(name):  # e.g. an intent longer than 64 characters (§9.2)
+                ann_problem(model, ann, 123, iv.value_span(), "axag-intent", name=name)
+    step, total = ann.v("axag-workflow-step"), ann.v("axag-workflow-total-steps")
+    if step.ok and total.ok and step.value > total.value:
+        ann_problem(model, ann, 109, step.value_span(), "axag-workflow-step", attr="axag-workflow-step",
+                    v=step.raw, expectation=f"at most axag-workflow-total-steps ({total.value})")
     act.dynamic = any(not n.startswith("axag-x-") for n in ann.dynamic_attrs)
     # parameters (declared + harvested, merged) — §4, §5
     try:
