@@ -125,10 +125,8 @@ def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
         if ann.action is not None:
             _finish_action(model, ann.action, harvest)
             model.actions.append(ann.action)
-    try:
-        from axag.model.params import finish_file
-    except ImportError:  # pragma: no cover - bootstrap
-        return model
+    from axag.model.params import finish_file
+
     finish_file(model, harvest=harvest)
     from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
 
@@ -217,10 +215,8 @@ def legacy_counts(attr: Attr) -> tuple[int, int]:
         return 0, 0
     if not isinstance(doc.value, dict):
         return 0, 0
-    try:
-        from axag.lint.migrate import count_migratable  # the migration lives with the fixes
-    except ImportError:  # pragma: no cover - during bootstrap
-        return 0, len(doc.value)
+    from axag.lint.migrate import count_migratable  # the migration lives with the fixes
+
     return count_migratable(attr), len(doc.value)
 
 
@@ -409,11 +405,9 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
                     v=step.raw, expectation=f"at most axag-workflow-total-steps ({total.value})")
     act.dynamic = any(not n.startswith("axag-x-") for n in ann.dynamic_attrs)
     # parameters (declared + harvested, merged) — §4, §5
-    try:
-        from axag.model.params import build_parameters
-    except ImportError:  # pragma: no cover - bootstrap
-        build_parameters = None
-    if build_parameters is not None and not act.dynamic:
+    from axag.model.params import build_parameters
+
+    if not act.dynamic:
         act.parameters = build_parameters(model, act, harvest=harvest)
     _params_from(model, act)
     _preconditions(model, act)
