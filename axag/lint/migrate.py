@@ -491,11 +491,12 @@ def _apply(text: str, edits: tuple[Edit, ...]) -> str:
 
 
 ProblemKey = tuple[int, str, int, str]
+Problems = dict[ProblemKey, tuple[int, str]]  # key -> (count, rendered message)
+_ANY = -1  # problems not tied to one element (a failed rebuild): they count for every element
 
 
-def _element_problems(model: FileModel, index: int) -> dict[ProblemKey, tuple[int, str]]:
-    """Every problem (model and rules, all codes) of the ``index``-th annotated element, without spans:
-    key -> (count, rendered message)."""
+def _problems_by_element(model: FileModel) -> dict[int, Problems]:
+    """Every problem (model and all rules) per annotated element index, without spans."""
     from axag.rules import load_rules
     from axag.rules.base import RuleCtx, run_rules
     from axag.rules.catalogue import RULES, format_message
@@ -506,21 +507,28 @@ def _element_problems(model: FileModel, index: int) -> dict[ProblemKey, tuple[in
     try:
         problems.extend(run_rules(ctx))
     except Exception as exc:  # noqa: BLE001 - a rule failing on the candidate text is a reason, not a crash
-        problems.append(Problem(199, Span(0, 0), message=f"an internal error ({exc!r})"))
-    target = model.pf.elements[index] if 0 <= index < len(model.pf.elements) else None
-    out: dict[ProblemKey, tuple[int, str]] = {}
+        problems.append(Problem(199, Span(0, 0), message=f"an internal error ({type(exc).__name__})"))
+    index = {id(e): i for i, e in enumerate(model.pf.elements)}
+    out: dict[int, Problems] = {}
     for p in problems:
-        if p.code == 101 or (p.element is not target and p.code != 199):
+        if p.code == 101:
             continue
+        if p.code in (192, 199) and p.element is None:
+            i = _ANY
+        elif p.element is None or id(p.element) not in index:
+            continue
+        else:
+            i = index[id(p.element)]
         args = {k: v for k, v in p.args.items() if not k.startswith("_")}
         key = (p.code, p.attribute or "", p.index, repr(sorted((k, str(v)) for k, v in p.args.items())))
-        count, message = out.get(key, (0, ""))
+        bucket = out.setdefault(i, {})
+        count, message = bucket.get(key, (0, ""))
         if not message:
             try:
                 message = p.message or format_message(p.code, p.index, **args)
             except (KeyError, IndexError, ValueError):
                 message = RULES[p.code].info.name if p.code in RULES else str(p.code)
-        out[key] = (count + 1, message)
+        bucket[key] = (count + 1, message)
     return out
 
 
@@ -541,65 +549,86 @@ def _rebuild(model: FileModel, edits: tuple[Edit, ...], harvest: bool) -> FileMo
     return build_model(pf, harvest=harvest)
 
 
-def _problems_after(model: FileModel, index: int, harvest: bool,
-                    edits: tuple[Edit, ...]) -> dict[ProblemKey, tuple[int, str]]:
+def _problems_after(model: FileModel, harvest: bool, edits: tuple[Edit, ...]) -> dict[int, Problems]:
     try:
         rebuilt = _rebuild(model, edits, harvest)
     except Exception as exc:  # noqa: BLE001 - a candidate the model cannot read is simply not migrated
-        return {(199, "", 0, ""): (1, f"an internal error ({type(exc).__name__})")}
+        return {_ANY: {(199, "", 0, ""): (1, f"an internal error ({type(exc).__name__})")}}
     if rebuilt is None:
-        return {(192, "", 0, ""): (1, "a parse failure")}
-    return _element_problems(rebuilt, index)
+        return {_ANY: {(192, "", 0, ""): (1, "a parse failure")}}
+    return _problems_by_element(rebuilt)
 
 
-def _first_new(base: dict[ProblemKey, tuple[int, str]], after: dict[ProblemKey, tuple[int, str]]) -> str | None:
-    """The message of the first problem ``after`` has more often than ``base`` (None when there is none)."""
-    for key in sorted(after):
-        if after[key][0] > base.get(key, (0, ""))[0]:
+def _first_new(base: dict[int, Problems], after: dict[int, Problems], index: int) -> str | None:
+    """The message of the first problem of element ``index`` that ``after`` has more often than ``base``."""
+    b = {**base.get(_ANY, {}), **base.get(index, {})}
+    a = {**after.get(_ANY, {}), **after.get(index, {})}
+    for key in sorted(a):
+        if a[key][0] > b.get(key, (0, ""))[0]:
             code = key[0]
-            return f"AXAG-LINT-{code:03d} ({after[key][1]})" if code not in (192, 199) else after[key][1]
+            return f"AXAG-LINT-{code:03d} ({a[key][1]})" if code not in (192, 199) else a[key][1]
     return None
+
+
+def _verify(model: FileModel, items: list[tuple[Annotated, Attr, MigrationPlan]], harvest: bool
+            ) -> list[MigrationPlan]:
+    """Verify static plans by rebuilding the model: first with every plan applied at once (elements do not
+    affect each other's problems, so this is one rebuild in the common case), then entry by entry for the
+    elements whose plan raises a new problem."""
+    global _depth
+    out = [plan for _, _, plan in items]
+    todo = [i for i, (_, _, plan) in enumerate(items) if plan.fix is not None]
+    if not todo:
+        return out
+    index_of = {id(e): i for i, e in enumerate(model.pf.elements)}
+    _depth += 1
+    try:
+        base = _problems_after(model, harvest, ())
+        combined: list[Edit] = []
+        for i in todo:
+            fx = items[i][2].fix
+            combined.extend(fx.edits if fx is not None else ())
+        after = _problems_after(model, harvest, tuple(combined))
+        for i in todo:
+            ann, attr, plan = items[i]
+            index = index_of.get(id(ann.element), _ANY)
+            if _first_new(base, after, index) is None:
+                continue
+            out[i] = _blame(model, ann, attr, plan, index, base, harvest)
+        return out
+    finally:
+        _depth -= 1
+
+
+def _blame(model: FileModel, ann: Annotated, attr: Attr, plan: MigrationPlan, index: int,
+           base: dict[int, Problems], harvest: bool) -> MigrationPlan:
+    """Try the entries one at a time, in order: an entry is kept when it raises a new problem."""
+    allowed: set[int] = set()
+    reasons: dict[int, str] = {}
+    for entry in plan.entries:
+        trial = _static_plan(model, ann, attr, allowed | {entry.index})
+        tried = trial.entries[entry.index]
+        if not tried.ok:
+            reasons[entry.index] = tried.reason or "it cannot be migrated"
+            continue
+        assert trial.fix is not None
+        found = _first_new(base, _problems_after(model, harvest, trial.fix.edits), index)
+        if found is None:
+            allowed.add(entry.index)
+        else:
+            reasons[entry.index] = f"migrating it would raise {found}"
+    final = _static_plan(model, ann, attr, allowed)
+    for e in final.entries:
+        if e.skipped:
+            e.skipped = False
+            e.reason = reasons.get(e.index, "it cannot be migrated")
+    return final
 
 
 def plan_migration(model: FileModel, ann: Annotated, attr: Attr, *, harvest: bool = True) -> MigrationPlan:
     """The verified plan for one `axag-constraints` attribute: entries migrate only when the migration raises
     no new finding on the element (checked by rebuilding the model on the edited text)."""
-    global _depth
-    plan = _static_plan(model, ann, attr, None)
-    if plan.fix is None:
-        return plan
-    index = next((i for i, e in enumerate(model.pf.elements) if e is ann.element), -1)
-    if index < 0:  # pragma: no cover - annotated elements come from pf.elements
-        return plan
-    _depth += 1
-    try:
-        base = _problems_after(model, index, harvest, ())
-        problem = _first_new(base, _problems_after(model, index, harvest, plan.fix.edits))
-        if problem is None:
-            return plan
-        # find the entries to blame, one at a time, in order
-        allowed: set[int] = set()
-        reasons: dict[int, str] = {}
-        for entry in plan.entries:
-            trial = _static_plan(model, ann, attr, allowed | {entry.index})
-            tried = trial.entries[entry.index]
-            if not tried.ok:
-                reasons[entry.index] = tried.reason or "it cannot be migrated"
-                continue
-            assert trial.fix is not None
-            found = _first_new(base, _problems_after(model, index, harvest, trial.fix.edits))
-            if found is None:
-                allowed.add(entry.index)
-            else:
-                reasons[entry.index] = f"migrating it would raise {found}"
-        final = _static_plan(model, ann, attr, allowed)
-        for e in final.entries:
-            if e.skipped:
-                e.skipped = False
-                e.reason = reasons.get(e.index, "it cannot be migrated")
-        return final
-    finally:
-        _depth -= 1
+    return _verify(model, [(ann, attr, _static_plan(model, ann, attr, None))], harvest)[0]
 
 
 # ---------------------------------------------------------------------------------------------- model hook
@@ -608,6 +637,7 @@ def attach(model: FileModel, *, harvest: bool = True) -> None:
     of its 101 problem, attach the migration fix, and add a 101 problem per entry needing manual migration."""
     if _depth:
         return
+    items: list[tuple[Problem, Annotated, Attr, MigrationPlan]] = []
     for ann in model.annotated:
         for attr in ann.legacy:
             if attr.name != V.LEGACY_CONSTRAINTS:
@@ -618,14 +648,23 @@ def attach(model: FileModel, *, harvest: bool = True) -> None:
                 continue
             head.args["_migration"] = True
             try:
-                plan = plan_migration(model, ann, attr, harvest=harvest)
+                items.append((head, ann, attr, _static_plan(model, ann, attr, None)))
             except Exception:  # noqa: BLE001 - the migration never breaks the model: nothing is offered
                 head.args["n"] = 0
-                continue
-            head.args["n"] = len(plan.migrated)
-            head.args["m"] = plan.total
-            head.fix = plan.fix
-            model.problems.extend(entry_problems(ann, plan))
+    if not items:
+        return
+    try:
+        plans: list[MigrationPlan | None] = list(_verify(model, [(a, t, p) for _, a, t, p in items], harvest))
+    except Exception:  # noqa: BLE001 - as above
+        plans = [None] * len(items)
+    for (head, ann, _attr, _), plan in zip(items, plans, strict=True):
+        if plan is None:
+            head.args["n"] = 0
+            continue
+        head.args["n"] = len(plan.migrated)
+        head.args["m"] = plan.total
+        head.fix = plan.fix
+        model.problems.extend(entry_problems(ann, plan))
 
 
 def entry_problems(ann: Annotated, plan: MigrationPlan) -> list[Problem]:
