@@ -160,6 +160,9 @@ class PyGuards:
                         v["expected"] = "zzz"
                 if sc["op"] in ("check", "mutate"):
                     result = guard.check(sc["args"], ctx)
+                elif sc["op"] == "wrap":
+                    value = sc.get("result")
+                    result = guard.wrap(lambda a, v=value: {"handled": a, "value": v})(sc["args"], ctx)
                 else:
                     value = sc.get("result")
                     result = guard.run(lambda a, v=value: {"handled": a, "value": v}, sc["args"], ctx)
@@ -354,6 +357,8 @@ def booking_scenarios() -> list[dict[str, Any]]:
                                                                             "id": "c1"}}, "result": "booked"},
         {"tool": t, "op": "run", "args": VALID, "context": {"confirmation": {"fingerprint": "$fp", "id": "c1"}}},
         {"tool": t, "op": "run", "args": VALID, "context": {"confirmation": {"fingerprint": "nope"}}},
+        {"tool": t, "op": "wrap", "args": VALID, "context": {"confirmation": {"fingerprint": "$fp", "id": "w"}},
+         "result": "wrapped"},
         {"tool": t, "op": "run", "args": VALID, "pre": {"room_available": False}},
         {"tool": t, "op": "run", "args": VALID, "pre": {"room_available": 1}},
         {"tool": t, "op": "run", "args": VALID, "pre": {"room_available": "throw"}},
@@ -384,6 +389,7 @@ def test_booking_scenarios_match_python(both: Any) -> None:
     assert confirm["caller_only"]["confirmation_message"] == "Book 2 guests from 2026-05-01 to 2026-05-03?"
     assert ts[3]["success"] is True and ts[3]["result"]["value"] == "booked"
     assert ts[4]["permission"] == "confirmation_required"  # single use
+    assert ts[6]["result"]["value"] == "wrapped"
     assert ts[-2]["active_constraints"]["required"] == ["check_in", "check_out", "guests"]
     assert ts[-2]["violations"][0] == {"field": "guests", "constraint": "minimum", "expected": 1, "actual": 0,
                                        "message": "guests must be at least 1; got 0."}

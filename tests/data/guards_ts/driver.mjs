@@ -70,7 +70,9 @@ for (const sc of scenarios) {
     const result =
       sc.op === "check" || sc.op === "mutate"
         ? await guard.check(sc.args, ctx)
-        : await guard.run(async (args) => ({ handled: args, value: sc.result ?? null }), sc.args, ctx);
+        : sc.op === "wrap"
+          ? await guard.wrap((args) => ({ handled: args, value: sc.result ?? null }))(sc.args, ctx)
+          : await guard.run(async (args) => ({ handled: args, value: sc.result ?? null }), sc.args, ctx);
     console.log(JSON.stringify(sc.view === "model" ? result.forModel() : result.toDict()));
   } catch (err) {
     console.log(JSON.stringify({ raised: String(err && err.message) }));
