@@ -211,6 +211,22 @@ def test_stdin_fix_writes_only_the_fixed_content(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+def test_stdin_fix_reports_on_stderr_by_default(tmp_path: Path) -> None:
+    data = b'<button axag-intent="a.b" axag-action-type="Read" axag-description="x">x</button>\n'
+    code, out, err = run(["--fix", "--stdin-filename", "page.html", "-"], tmp_path, stdin=data)
+    assert out == data.replace(b"Read", b"read")
+    assert err.decode().splitlines()[-2:] == ["Fixed 1 findings.", "All checks passed."]
+    assert code == 0
+
+
+def test_value_with_a_less_than_sign_before_the_edit(tmp_path: Path) -> None:
+    (tmp_path / "p.html").write_text('<button axag-description="when a <b or c" axag-intent="a.b" '
+                                     'axag-action-type="Read">x</button>\n')
+    _code, out, _ = run(["--fix", "--output-format", "concise", "p.html"], tmp_path)
+    assert 'axag-action-type="read"' in (tmp_path / "p.html").read_text()
+    assert b"AXAG-LINT-199" not in out
+
+
 def test_stdin_fix_keeps_the_encoding(tmp_path: Path) -> None:
     inp, expected = case_files("105-latin1")
     _code, out, _ = run(["--fix", "--stdin-filename", "page.html", "-"], tmp_path, stdin=inp.read_bytes())

@@ -190,7 +190,7 @@ def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool
     to_stdout = [f for f, p in formats if p is None]
     if len(to_stdout) > 1:
         raise fail("at most one --output-format may go to stdout")
-    if not to_stdout and not fix_stdin:
+    if not to_stdout and (not fix_stdin or not formats):  # with - and --fix the default report goes to stderr
         formats.append((default if default in ("full", "concise") else "full", None))
     for fmt, path in formats:
         if path is not None:

@@ -164,7 +164,8 @@ def _enclosing_tag(text: str, start: int, end: int) -> RawTag | None:
                 limit = tag.end - 1 if tag.end > 0 and text[tag.end - 1] == ">" else tag.end
                 if end <= limit:
                     return tag
-                return None
+                if tag.end <= start:
+                    return None  # a whole tag lies between: the edit is not inside a start tag
     return None
 
 
