@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from lxml import etree
+
 from axag import vocabulary as V
 from axag.model.actions import Action, Annotated
 from axag.rules.base import RuleCtx, rule
@@ -20,7 +22,6 @@ from axag.rules.base import RuleCtx, rule
 _CLICK_ATTRS = ("onclick", "@click", "v-on:click", "x-on:click", "(click)")
 _CLICK_MODIFIED = ("@click.", "v-on:click.", "x-on:click.")
 _HX_ATTRS = ("hx-post", "hx-put", "hx-patch", "hx-delete")
-_MARKERS = ("click", "role", "hx-")
 _TOGGLE_ATTRS = ("aria-expanded", "aria-pressed", "aria-haspopup", "popovertarget")
 _ACTION_ATTRS = frozenset(V.ACTION_ATTRIBUTES)
 
@@ -91,19 +92,39 @@ def is_interactive(el: Any) -> bool:
     if any(str(name).startswith(_CLICK_MODIFIED) for name in el.attrib):
         return True  # a click listener with modifiers: @click.prevent, v-on:click.stop, x-on:click.outside
     role = _attr(el, "role")
-    return role is not None and role.strip().lower() == "button"
+    if role is None or role.strip().lower() != "button":
+        return False
+    # a role="button" element that is a UI-state toggle is treated like a toggle <button> (decision: the
+    # §12.2 toggle exclusion applies to button-role elements as well)
+    return not any(el.get(a) is not None for a in _TOGGLE_ATTRS)
+
+
+_ATTR_CANDIDATES = etree.XPath(
+    "//*[@onclick or @hx-post or @hx-put or @hx-patch or @hx-delete or @role]"
+)
+_FRAMEWORK_CLICK = etree.XPath(
+    "//*[@*[starts-with(name(), '@click') or starts-with(name(), 'v-on:click') "
+    "or starts-with(name(), 'x-on:click') or name() = '(click)']]"
+)
 
 
 def _candidates(ctx: RuleCtx) -> Iterator[Any]:
+    """Elements that may be interactive (§12.2), found in C: the interactive tags,
+    plus attribute-based candidates only when the raw bytes mention such attributes at all."""
     root = ctx.model.pf.root
     if root is None:
         return
-    low = ctx.model.pf.text.lower()
-    if any(m in low for m in _MARKERS):
-        it = root.iter()
-    else:
-        it = root.iter("button", "input", "form", "a")
-    for el in it:
+    low = ctx.model.pf.src.data.lower()
+    tags = ["button", "input", "form"]
+    if b"javascript:" in low:
+        tags.append("a")
+    found: list[Any] = list(root.iter(*tags))
+    if b"onclick" in low or b"hx-" in low or b"role" in low:
+        found.extend(_ATTR_CANDIDATES(root))
+    if b"click" in low:
+        found.extend(_FRAMEWORK_CLICK(root))
+    # order does not matter: findings are sorted by position afterwards
+    for el in dict.fromkeys(found):
         if isinstance(el.tag, str):
             yield el
 
