@@ -298,6 +298,20 @@ def test_fixes_only_the_named_files(tmp_path: Path) -> None:
     assert 'action-type="Read"' in (tmp_path / "b.html").read_text()
 
 
+def test_only_selected_rules_are_fixed(tmp_path: Path) -> None:
+    (tmp_path / "p.html").write_text('<button AXAG-INTENT="a.b" axag-action-type="Create">x</button>\n')
+    run(["--fix", "--exit-zero", "--select", "103", "p.html"], tmp_path)
+    assert (tmp_path / "p.html").read_text() == '<button AXAG-INTENT="a.b" axag-action-type="write">x</button>\n'
+
+
+def test_suppressed_findings_are_not_fixed(tmp_path: Path) -> None:
+    data = ('<!-- axag-disable-next-line 103 -- migrating later -->\n'
+            '<button axag-intent="a.b" axag-action-type="Create" axag-risk-level="LOW">x</button>\n')
+    (tmp_path / "p.html").write_text(data)
+    run(["--fix", "--exit-zero", "p.html"], tmp_path)
+    assert (tmp_path / "p.html").read_text() == data.replace('"LOW"', '"low"')
+
+
 # ---------------------------------------------------------------------------------------------- verification
 def test_fix_touching_a_template_construct_fails_verification(tmp_path: Path) -> None:
     """Removing the repeated attribute would also remove the `{{ extra }}` before it (blanked for parsing):
