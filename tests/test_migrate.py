@@ -241,6 +241,19 @@ def test_double_quoted_attributes_stay_double_quoted(tmp_path: Path) -> None:
         'axag-required-parameters="[{&quot;name&quot;:&quot;q&quot;,&quot;maxLength&quot;:9}]">x</button>\n')
 
 
+def test_new_preconditions_take_the_place_of_a_double_quoted_attribute(tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text(
+        '<button axag-intent="a.b" axag-action-type="read" '
+        'axag-required-parameters=\'[{"name":"lo","type":"integer"},{"name":"hi","type":"integer"}]\' '
+        'axag-constraints="{&quot;order&quot;: &quot;hi &gt; lo&quot;}" class="x">x</button>\n')
+    axag(["lint", "--isolated", "-j", "1", "--fix", "--exit-zero", page.name], tmp_path)
+    assert page.read_text() == (
+        '<button axag-intent="a.b" axag-action-type="read" '
+        'axag-required-parameters=\'[{"name":"lo","type":"integer"},{"name":"hi","type":"integer"}]\' '
+        'axag-preconditions=\'["hi > lo"]\' class="x">x</button>\n')
+
+
 def test_library_count_migratable() -> None:
     """`count_migratable` (used for the first estimate) counts the entries of a migratable shape."""
     from axag.lint.migrate import count_migratable, parse_expression

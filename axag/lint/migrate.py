@@ -430,7 +430,7 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
         from axag.edits import attribute_extent, quote_value
 
         start, end = attribute_extent(attr)
-        edits.append(Edit(start, end, f"{PRECONDITIONS}={quote_value(_compact(new_pre), attr.quote)}"))
+        edits.append(Edit(start, end, f"{PRECONDITIONS}={quote_value(_compact(new_pre), None)}"))
     else:
         edits.append(remove_attribute(attr, text))
     n, m = len(migrated), len(obj)
