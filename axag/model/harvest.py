@@ -13,6 +13,8 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from lxml import etree
+
 from axag import vocabulary as V
 from axag.findings import Severity
 from axag.model.jsonspan import JsonError
@@ -113,6 +115,7 @@ class _FileState:
         self.action_scopes: dict[int, LxmlElement | None] = {}
         self.bad_controls: set[int] | None = None  # ids of Elements with parameter errors on control attributes
         self.scopes: dict[int, tuple[LxmlElement | None, list[LxmlElement]]] = {}
+        self.form_attr: bool | None = None  # whether the file's bytes mention a `form=` attribute
         kind = model.pf.src.kind
         from axag.parse.templates import markers
 
@@ -124,8 +127,8 @@ class _FileState:
             self.ids = {}
             root = self.model.pf.root
             if root is not None:
-                for el in root.iter():
-                    i = el.get("id") if isinstance(el.tag, str) else None
+                for el in _WITH_ID(root):  # elements with an id, in document order (found in C)
+                    i = el.get("id")
                     if i is not None and i not in self.ids:
                         self.ids[i] = el
         return self.ids.get(ident)
@@ -242,6 +245,20 @@ def _is_control(model: FileModel, el: LxmlElement) -> str | None:
     return None
 
 
+_FORM_OWNED = etree.XPath("//*[@form=$id]")
+_WITH_ID = etree.XPath("//*[@id]")
+_FORM_ATTRIBUTE = re.compile(rb"[\s\"'/]form\s*=")
+
+
+def _mentions_form_attribute(model: FileModel) -> bool:
+    """Whether any start tag may carry a `form` attribute (a byte search, cached per file), so that the
+    document-wide search for `form="id"` controls runs only in files that use them."""
+    st = _state(model)
+    if st.form_attr is None:
+        st.form_attr = _FORM_ATTRIBUTE.search(model.pf.src.data.lower()) is not None
+    return st.form_attr
+
+
 def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     """Candidate controls of a scope in document order (§5.1), excluded ones included."""
     st = _state(model)
@@ -263,10 +280,10 @@ def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
         if _template_of(el) is not home:
             continue
         out.append(el)
-    if is_form and form_id:
+    if is_form and form_id and _mentions_form_attribute(model):
         root = model.pf.root
-        extra = [el for el in root.iter() if isinstance(el.tag, str) and el.get("form") == form_id
-                 and _is_control(model, el) is not None and _template_of(el) is home] if root is not None else []
+        extra = [el for el in _FORM_OWNED(root, id=form_id)
+                 if _is_control(model, el) is not None and _template_of(el) is home] if root is not None else []
         if extra and root is not None:
             inside = set(out)
             out.extend(el for el in extra if el not in inside)
