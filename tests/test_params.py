@@ -533,3 +533,18 @@ def test_big_integers_do_not_break_messages() -> None:
 def test_no_116_against_an_empty_range() -> None:
     _pf, m = build(button('[{"name":"p","type":"integer","min":10,"max":5,"default":20}]'))
     assert [p.code for p in m.problems] == [115]
+
+
+def test_fix_keeps_entities_line_endings_and_item_lines() -> None:
+    html = ('<button type="button" axag-intent="a.do" axag-action-type="read"\r\n'
+            '  axag-optional-parameters="[\r\n    &quot;y&quot;,\r\n'
+            '    {&quot;name&quot;:&quot;a&quot;,&quot;minimum&quot;:1,&quot;type&quot;:&quot;integer&quot;}\r\n'
+            '  ]">Do</button>')
+    pf, m = build(html)
+    p = only(pf, m, 110)
+    assert pf.lines.position(p.span.start) == (4, 37)
+    assert fixed(pf, p) == (
+        '<button type="button" axag-intent="a.do" axag-action-type="read"\r\n'
+        '  axag-optional-parameters="[\r\n    &quot;y&quot;,\r\n'
+        '    {&quot;name&quot;:&quot;a&quot;,&quot;min&quot;:1,&quot;type&quot;:&quot;integer&quot;}\r\n'
+        '  ]">Do</button>')
