@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from axag.errors import InputError
 from axag.guards import naming, pyruntime, render, typescript
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -996,3 +997,12 @@ def test_unique_items_follows_jsonschema(unit: Any, arrays: list[list[Any]]) -> 
     got = unit([{"op": "validate", "schema": schema, "value": a} for a in arrays])
     assert [not g for g in got] == [pyruntime._unique(a) for a in arrays]
     assert [not g for g in got[:4]] == [True, False, False, False]
+
+
+@pytest.mark.parametrize("pattern", ["(?i)a", "\\_", "(?<=a)b", "\\Z"])
+def test_patterns_outside_the_subset_are_refused(pattern: str) -> None:
+    doc = load("booking.tools.json")
+    doc["tools"][0]["inputSchema"]["properties"]["note"]["pattern"] = pattern
+    render.render_guards(doc, "python", None)  # Python's re reads it
+    with pytest.raises(InputError, match="parameter note: pattern"):
+        render.render_guards(doc, "typescript", None)

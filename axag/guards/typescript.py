@@ -173,6 +173,25 @@ def _stub_views(stubs: Sequence[Stub]) -> list[dict[str, Any]]:
     return views
 
 
+def _check_patterns(schema: Any, where: str) -> None:
+    """Every ``pattern`` must be in the §4.7 subset: TypeScript guards run it with ``new RegExp(p, "u")``,
+    which rejects or reads differently many patterns Python's ``re`` accepts (e.g. ``(?i)a`` or ``\\_``)."""
+    from axag.model.pattern import check_pattern
+
+    if not isinstance(schema, dict):
+        return
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        problem = check_pattern(pattern)
+        if problem is not None:
+            raise GuardSpecError(f"{where}: pattern {pattern!r} {problem} (SPEC §4.7)")
+    _check_patterns(schema.get("items"), where)
+    members = schema.get("properties")
+    if isinstance(members, dict):
+        for name, sub in members.items():
+            _check_patterns(sub, f"{where}.{name}")
+
+
 def _ensure_newline(text: str) -> str:
     return text.rstrip("\n") + "\n"
 
@@ -188,6 +207,9 @@ def render_typescript(specs: Sequence[GuardSpec], stubs: Sequence[Stub], existin
         return render._Code(ts_literal(render._defined(value)))
 
     env.filters["lit"] = lit
+    for spec in specs:
+        for name, sub in spec.properties.items():
+            _check_patterns(sub, f"tool {spec.tool!r}: parameter {name}")
     guards = [_guard_view(s) for s in specs]
     stub_views = _stub_views(stubs)
     files = {
