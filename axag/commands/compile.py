@@ -194,4 +194,5 @@ def _report(run: Any, findings: list[Finding], opts: dict[str, Any], tools_to_st
         else:
             stream_err = tools_to_stdout
             color = use_color(opts["color"], sys.stderr if stream_err else sys.stdout)
-            click.echo(render_report(fmt, report, color=color, quiet=opts["quiet"]), nl=False, err=stream_err)
+            click.echo(render_report(fmt, report, color=color, quiet=opts["quiet"]), nl=False, err=stream_err,
+                       color=color)

@@ -202,4 +202,4 @@ def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool
                 fmt = "statistics"
             color = use_color(opts["color"], sys.stderr if err else sys.stdout)
             text = render(fmt, report, color=color, quiet=opts["quiet"])
-            click.echo(text, nl=False, err=err)
+            click.echo(text, nl=False, err=err, color=color)
