@@ -304,6 +304,15 @@ def test_only_selected_rules_are_fixed(tmp_path: Path) -> None:
     assert (tmp_path / "p.html").read_text() == '<button AXAG-INTENT="a.b" axag-action-type="write">x</button>\n'
 
 
+def test_macro_values_are_never_edited(tmp_path: Path) -> None:
+    data = '<button axag="write:cart.clear?effects=a,a&req=n" axag-required-parameters=\'["n"]\'>x</button>\n'
+    (tmp_path / "p.html").write_text(data)
+    code, out, _ = run(["--diff", "p.html"], tmp_path)
+    assert (code, out) == (0, b"")
+    _code, out, _ = run(["--output-format", "concise", "--exit-zero", "p.html"], tmp_path)
+    assert b"AXAG-LINT-144 " in out and b" [*] " not in out
+
+
 def test_suppressed_findings_are_not_fixed(tmp_path: Path) -> None:
     data = ('<!-- axag-disable-next-line 103 -- migrating later -->\n'
             '<button axag-intent="a.b" axag-action-type="Create" axag-risk-level="LOW">x</button>\n')
