@@ -503,3 +503,13 @@ def test_unknown_option_text_per_file_type(name: str, option: str, known: bool) 
     s = schemas(m)["s"]
     assert s == ({"type": "string", "description": "S", "enum": [option, "b"]} if known
                  else {"type": "string", "description": "S"})
+
+
+def test_form_attribute_controls_in_a_utf16_file() -> None:
+    html = ('<form id="f" axag-intent="a.do" axag-action-type="write"></form>'
+            '<label>B <input name="b" form="F"></label><label>C <input name="c" FORM="f"></label>')
+    src = load(Path("t.html"), html.encode("utf-16"))
+    assert isinstance(src, SourceText)
+    pf = parse_source(src)
+    m = build_model(pf)
+    assert m.actions[0].param_names() == ["c"]

@@ -247,7 +247,7 @@ def _is_control(model: FileModel, el: LxmlElement) -> str | None:
 
 _FORM_OWNED = etree.XPath("//*[@form=$id]")
 _WITH_ID = etree.XPath("//*[@id]")
-_FORM_ATTRIBUTE = re.compile(rb"[\s\"'/]form\s*=")
+_FORM_ATTRIBUTE = re.compile(r"[\s\"'/]form\s*=", re.IGNORECASE)
 
 
 def _mentions_form_attribute(model: FileModel) -> bool:
@@ -255,7 +255,8 @@ def _mentions_form_attribute(model: FileModel) -> bool:
     document-wide search for `form="id"` controls runs only in files that use them."""
     st = _state(model)
     if st.form_attr is None:
-        st.form_attr = _FORM_ATTRIBUTE.search(model.pf.src.data.lower()) is not None
+        # the decoded text, not the bytes: a UTF-16 file has NUL bytes between the letters
+        st.form_attr = _FORM_ATTRIBUTE.search(model.pf.text) is not None
     return st.form_attr
 
 
