@@ -248,6 +248,7 @@ def _is_control(model: FileModel, el: LxmlElement) -> str | None:
 _FORM_OWNED = etree.XPath("//*[@form=$id]")
 _WITH_ID = etree.XPath("//*[@id]")
 _FORM_ATTRIBUTE = re.compile(r"[\s\"'/]form\s*=", re.IGNORECASE)
+_FORM_ATTRIBUTE_BYTES = re.compile(rb"form[ \t\r\n\f]*=")
 
 
 def _mentions_form_attribute(model: FileModel) -> bool:
@@ -255,8 +256,14 @@ def _mentions_form_attribute(model: FileModel) -> bool:
     document-wide search for `form="id"` controls runs only in files that use them."""
     st = _state(model)
     if st.form_attr is None:
-        # the decoded text, not the bytes: a UTF-16 file has NUL bytes between the letters
-        st.form_attr = _FORM_ATTRIBUTE.search(model.pf.text) is not None
+        src = model.pf.src
+        if src.encoding.startswith("utf-16"):
+            # a UTF-16 file has NUL bytes between the letters: search the decoded text
+            st.form_attr = _FORM_ATTRIBUTE.search(model.pf.text) is not None
+        else:
+            # ASCII-compatible bytes: a literal-prefixed search on the lower-cased bytes (fast); it may
+            # also match "inform=" and the like, which only costs the document-wide lookup
+            st.form_attr = _FORM_ATTRIBUTE_BYTES.search(src.data.lower()) is not None
     return st.form_attr
 
 

@@ -14,7 +14,7 @@ from lxml import etree
 
 from axag.parse.entities import decode_attribute
 from axag.parse.templates import blank_template_tags, is_dynamic_value
-from axag.parse.tokenizer import RawAttr, RawTag, find_annotated_tags, scan_tag
+from axag.parse.tokenizer import RawAttr, RawTag, find_tags, scan_tag
 from axag.source import SourceText
 from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
@@ -89,6 +89,8 @@ class ParsedFile:
     elements: list[Element]  # annotated elements in document order
     lines: LineIndex
     dynamic_ranges: list[tuple[int, int]] = field(default_factory=list)
+    # lxml elements without annotations that carry an attribute making them interactive (§12.2)
+    interactive: list[Any] = field(default_factory=list)
     _by_el: dict[Any, Element] = field(default_factory=dict)
 
     def element_of(self, el: LxmlElement) -> Element:
@@ -178,7 +180,9 @@ def parse_source(src: SourceText) -> ParsedFile:
         text, dyn_ranges = blank_template_tags(text, src.kind)
     lines = LineIndex(text)
     lo, hi = (src.window if src.window is not None else (0, len(text)))
-    raw_tags = find_annotated_tags(text, lo, hi, src.data if not src.encoding.startswith("utf-16") else None)
+    annotated_tags, interactive_tags = find_tags(
+        text, lo, hi, src.data if not src.encoding.startswith("utf-16") else None)
+    raw_tags = sorted(annotated_tags + interactive_tags, key=lambda t: t.start)
     if raw_tags:
         pieces: list[str] = []
         pos = 0
@@ -205,6 +209,7 @@ def parse_source(src: SourceText) -> ParsedFile:
         parse_text = marked
     root = _parse_tree(parse_text)
     pf = ParsedFile(src=src, text=text, root=root, elements=[], lines=lines, dynamic_ranges=dyn_ranges)
+    annotated_starts = {t.start for t in annotated_tags}
     for n, tag in enumerate(raw_tags):
         el = None
         if root is not None:
@@ -216,6 +221,10 @@ def parse_source(src: SourceText) -> ParsedFile:
                     del el.attrib["id"]
                 else:
                     el.set("id", own)
+        if tag.start not in annotated_starts:
+            if el is not None:
+                pf.interactive.append(el)
+            continue
         element = element_from_raw(text, tag, el, src.kind, dyn_ranges)
         element.matched = el is not None
         pf.elements.append(element)

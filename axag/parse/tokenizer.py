@@ -7,6 +7,7 @@ annotations.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -103,57 +104,92 @@ def skipped_ranges(text: str) -> list[tuple[int, int]]:
         pos = end
 
 
-def axag_positions(text: str, lo: int, hi: int, data: bytes | None = None) -> list[int]:
-    """Offsets of every "axag" (any case) in ``text[lo:hi]``. Fast path: when the raw bytes hold as
-    many case-insensitive occurrences as the text holds lower-case ones, str.find finds them all."""
+def marker_positions(text: str, lo: int, hi: int, data: bytes | None, marker: str) -> list[int]:
+    """Offsets of every ``marker`` (lower-case ASCII, matched in any case) in ``text[lo:hi]``. Fast path:
+    when the raw bytes hold as many case-insensitive occurrences as the text holds lower-case ones,
+    str.find (C speed) has found them all."""
     positions = []
-    i = text.find("axag", lo, hi)
+    i = text.find(marker, lo, hi)
     while i >= 0:
         positions.append(i)
-        i = text.find("axag", i + 4, hi)
-    if data is not None and data.lower().count(b"axag") == len(positions) and lo == 0 and hi == len(text):
+        i = text.find(marker, i + len(marker), hi)
+    if data is not None and lo == 0 and hi == len(text) and data.lower().count(marker.encode()) == len(positions):
         return positions
-    return [m.start() for m in _AXAG_ANY_CASE.finditer(text, lo, hi)]
+    pattern = re.compile(re.escape(marker), re.IGNORECASE)
+    return [m.start() for m in pattern.finditer(text, lo, hi)]
+
+
+def axag_positions(text: str, lo: int, hi: int, data: bytes | None = None) -> list[int]:
+    return marker_positions(text, lo, hi, data, "axag")
+
+
+_INTERACTIVE_MARKERS = ("onclick", "click", "role", "hx-")
+_CLICK_PREFIXES = ("@click", "v-on:click", "x-on:click")
+_HX = ("hx-post", "hx-put", "hx-patch", "hx-delete")
+
+
+def is_interactive_attr(text: str, a: RawAttr) -> bool:
+    """An attribute that makes any element interactive (§12.2): click listeners, htmx verbs, role=button."""
+    name = a.written.lower()
+    if name in ("onclick", "(click)") or name in _HX or name.startswith(_CLICK_PREFIXES):
+        return True
+    if name == "role" and a.quote is not None:
+        return text[a.value_start:a.value_end].strip().lower() == "button"
+    return False
+
+
+def find_tags(text: str, lo: int = 0, hi: int | None = None,
+              data: bytes | None = None) -> tuple[list[RawTag], list[RawTag]]:
+    """Start tags within ``[lo, hi)``: those with annotation attributes, and the others that carry an
+    attribute making them interactive (§12.2), each in document order. ``data``: the file's raw bytes
+    when they are ASCII-compatible (enables the fast search)."""
+    hi = len(text) if hi is None else hi
+    positions = axag_positions(text, lo, hi, data)
+    low = data.lower() if data is not None else None
+    extra: list[int] = []
+    for marker in _INTERACTIVE_MARKERS:
+        if low is None or marker.encode() in low:
+            extra.extend(marker_positions(text, lo, hi, data, marker))
+    if not positions and not extra:
+        return [], []
+    skips = skipped_ranges(text)
+    annotated: list[RawTag] = []
+    interactive: list[RawTag] = []
+    seen: set[int] = set()
+    for p in sorted(set(positions) | set(extra)):
+        tag = _enclosing_tag(text, p, lo, hi, skips)
+        if tag is None or tag.start in seen:
+            continue
+        seen.add(tag.start)
+        if any(_is_annotation(a.written) for a in tag.attrs):
+            annotated.append(tag)
+        elif any(is_interactive_attr(text, a) for a in tag.attrs):
+            interactive.append(tag)
+    return annotated, interactive
+
+
+def _enclosing_tag(text: str, p: int, lo: int, hi: int, skips: list[tuple[int, int]]) -> RawTag | None:
+    if p < lo or p >= hi:
+        return None
+    i = bisect.bisect_right(skips, (p, len(text) + 1)) - 1
+    if i >= 0 and skips[i][0] <= p < skips[i][1]:
+        return None
+    # the enclosing start tag: the last '<' + letter before p that tokenizes past p
+    j = p
+    for _ in range(8):
+        j = text.rfind("<", lo, j)
+        if j < 0:
+            return None
+        if j + 1 < len(text) and text[j + 1].isalpha():
+            cand = scan_tag(text, j)
+            if cand is not None and cand.end > p:
+                return cand
+    return None
 
 
 def find_annotated_tags(text: str, lo: int = 0, hi: int | None = None, data: bytes | None = None) -> list[RawTag]:
-    """Start tags within ``[lo, hi)`` that carry at least one annotation attribute, in document order.
-    ``data``: the file's raw bytes when they are ASCII-compatible (enables a fast path)."""
-    hi = len(text) if hi is None else hi
-    positions = axag_positions(text, lo, hi, data)
-    if not positions:
-        return []
-    skips = skipped_ranges(text)
-    out: list[RawTag] = []
-    si = 0
-    covered_to = -1
-    for p in positions:
-        if p < lo or p >= hi or p < covered_to:
-            continue
-        while si < len(skips) and skips[si][1] <= p:
-            si += 1
-        if si < len(skips) and skips[si][0] <= p < skips[si][1]:
-            continue
-        # the enclosing start tag: the last '<' + letter before p that tokenizes past p
-        j = p
-        tag: RawTag | None = None
-        tries = 0
-        while tries < 8:
-            j = text.rfind("<", lo if lo else 0, j)
-            if j < 0:
-                break
-            tries += 1
-            if j + 1 < len(text) and text[j + 1].isalpha():
-                cand = scan_tag(text, j)
-                if cand is not None and cand.end > p:
-                    tag = cand
-                    break
-        if tag is None:
-            continue
-        covered_to = tag.end
-        if any(_is_annotation(a.written) for a in tag.attrs) and (not out or out[-1].start != tag.start):
-            out.append(tag)
-    return out
+    """Start tags within ``[lo, hi)`` that carry at least one annotation attribute, in document order."""
+    return find_tags(text, lo, hi, data)[0]
 
 
 def _is_annotation(written: str) -> bool:

@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from lxml import etree
-
 from axag import vocabulary as V
 from axag.model.actions import Action, Annotated
 from axag.rules.base import RuleCtx, rule
@@ -99,30 +97,21 @@ def is_interactive(el: Any) -> bool:
     return not any(el.get(a) is not None for a in _TOGGLE_ATTRS)
 
 
-_ATTR_CANDIDATES = etree.XPath(
-    "//*[@onclick or @hx-post or @hx-put or @hx-patch or @hx-delete or @role]"
-)
-_FRAMEWORK_CLICK = etree.XPath(
-    "//*[@*[starts-with(name(), '@click') or starts-with(name(), 'v-on:click') "
-    "or starts-with(name(), 'x-on:click') or name() = '(click)']]"
-)
-
-
 def _candidates(ctx: RuleCtx) -> Iterator[Any]:
-    """Elements that may be interactive (§12.2), found in C: the interactive tags,
-    plus attribute-based candidates only when the raw bytes mention such attributes at all."""
+    """Elements that may be interactive (§12.2), found without walking the tree in Python: the
+    interactive tags (iterated in C) plus the elements the parser found with an interactive attribute
+    (click listeners, htmx verbs, role=button)."""
     root = ctx.model.pf.root
     if root is None:
         return
-    low = ctx.model.pf.src.data.lower()
     tags = ["button", "input", "form"]
-    if b"javascript:" in low:
+    src = ctx.model.pf.src
+    if (b"javascript:" in src.data.lower() if not src.encoding.startswith("utf-16")
+            else "javascript:" in src.text.lower()):
         tags.append("a")
     found: list[Any] = list(root.iter(*tags))
-    if b"onclick" in low or b"hx-" in low or b"role" in low:
-        found.extend(_ATTR_CANDIDATES(root))
-    if b"click" in low:
-        found.extend(_FRAMEWORK_CLICK(root))
+    found.extend(ctx.model.pf.interactive)
+    found.extend(a.element.el for a in ctx.model.annotated if a.element.el is not None)
     # order does not matter: findings are sorted by position afterwards
     for el in dict.fromkeys(found):
         if isinstance(el.tag, str):
