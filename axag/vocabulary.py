@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 # ---------------------------------------------------------------- enumerations (§2.4)
@@ -256,6 +257,7 @@ def collapse_ws(text: str) -> str:
     return _WS_RUN.sub(" ", text).strip(" ")
 
 
+@lru_cache(maxsize=4096)
 def snake_case(name: str) -> str:
     """SPEC §3.5 snake_case normalisation; "" means no name."""
     s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)

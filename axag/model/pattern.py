@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Hashable, Iterable, Iterator
+from functools import lru_cache
 from typing import Final, TypeVar
 
 __all__ = ["MAX_GROUP_DEPTH", "PRODUCT_BUDGET", "check_pattern"]
@@ -610,6 +611,7 @@ def _compile_error(p: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def check_pattern(p: str) -> str | None:
     """``None`` when ``p`` is in the accepted subset, else the problem (``uses a lookbehind, which is not
     supported``, ``is not a valid regular expression: …``, ``may take exponential time …``)."""

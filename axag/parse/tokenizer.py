@@ -123,7 +123,10 @@ def axag_positions(text: str, lo: int, hi: int, data: bytes | None = None) -> li
     return marker_positions(text, lo, hi, data, "axag")
 
 
-_INTERACTIVE_MARKERS = ("onclick", "click", "role", "hx-")
+_INTERACTIVE_MARKERS = ("click", "role", "hx-")
+_NAME_START = " \t\n\r\f\"'/"
+# which character may precede each marker when it starts (or ends) an attribute name
+_BEFORE = {"axag": _NAME_START + ":", "click": "n@:(", "role": _NAME_START, "hx-": _NAME_START}
 _CLICK_PREFIXES = ("@click", "v-on:click", "x-on:click")
 _HX = ("hx-post", "hx-put", "hx-patch", "hx-delete")
 
@@ -144,22 +147,29 @@ def find_tags(text: str, lo: int = 0, hi: int | None = None,
     attribute making them interactive (§12.2), each in document order. ``data``: the file's raw bytes
     when they are ASCII-compatible (enables the fast search)."""
     hi = len(text) if hi is None else hi
-    positions = axag_positions(text, lo, hi, data)
     low = data.lower() if data is not None else None
-    extra: list[int] = []
-    for marker in _INTERACTIVE_MARKERS:
-        if low is None or marker.encode() in low:
-            extra.extend(marker_positions(text, lo, hi, data, marker))
-    if not positions and not extra:
+    candidates: list[int] = []
+    for marker in ("axag", *_INTERACTIVE_MARKERS):
+        if low is not None and marker.encode() not in low:
+            continue
+        before = _BEFORE[marker]
+        # keep only occurrences where the marker can be (part of) an attribute name
+        candidates.extend(p for p in marker_positions(text, lo, hi, data, marker)
+                          if p > 0 and text[p - 1] in before)
+    if not candidates:
         return [], []
     skips = skipped_ranges(text)
     annotated: list[RawTag] = []
     interactive: list[RawTag] = []
     seen: set[int] = set()
-    for p in sorted(set(positions) | set(extra)):
+    covered = (-1, -1)
+    for p in sorted(set(candidates)):
+        if covered[0] <= p < covered[1]:
+            continue  # inside the start tag found last
         tag = _enclosing_tag(text, p, lo, hi, skips)
         if tag is None or tag.start in seen:
             continue
+        covered = (tag.start, tag.end)
         seen.add(tag.start)
         if any(_is_annotation(a.written) for a in tag.attrs):
             annotated.append(tag)
