@@ -177,7 +177,7 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     element_of = {id(f): el for f, el in items}
     from axag.lint import suppress
 
-    sup = suppress.parse(pf.text, src.kind)
+    sup = suppress.parse(pf.text, src.kind, pf.lines)
     all_findings = [f for f, _ in items]
     if request.mode == "compile":
         # suppressions never silence C-rule errors in compile (§12.1)

@@ -145,9 +145,13 @@ def _target_line(lines: LineIndex, after_line: int) -> int | None:
     return None
 
 
-def parse(text: str, kind: str) -> Suppressions:
-    """Find the directives of a file's decoded text; ``kind`` is ``discover.file_kind`` of the file."""
-    lines = LineIndex(text)
+def parse(text: str, kind: str, lines: LineIndex | None = None) -> Suppressions:
+    """Find the directives of a file's decoded text; ``kind`` is ``discover.file_kind`` of the file.
+    ``lines``: the file's line index when the caller has one."""
+    if "axag-" not in text:
+        return Suppressions()
+    if lines is None:
+        lines = LineIndex(text)
     directives: list[Directive] = []
     problems: list[Problem] = []
     for start, end, body_start, body_end in _comments(text, kind):

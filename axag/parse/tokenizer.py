@@ -127,6 +127,11 @@ _INTERACTIVE_MARKERS = ("click", "role", "hx-")
 _NAME_START = " \t\n\r\f\"'/"
 # which character may precede each marker when it starts (or ends) an attribute name
 _BEFORE = {"axag": _NAME_START + ":", "click": "n@:(", "role": _NAME_START, "hx-": _NAME_START}
+# what must follow: role="button" (any case, any quoting), an htmx verb
+_AFTER = {
+    "role": re.compile(r"role\s*=\s*[\"']?\s*button", re.IGNORECASE),
+    "hx-": re.compile(r"hx-(?:post|put|patch|delete)", re.IGNORECASE),
+}
 _CLICK_PREFIXES = ("@click", "v-on:click", "x-on:click")
 _HX = ("hx-post", "hx-put", "hx-patch", "hx-delete")
 
@@ -154,8 +159,9 @@ def find_tags(text: str, lo: int = 0, hi: int | None = None,
             continue
         before = _BEFORE[marker]
         # keep only occurrences where the marker can be (part of) an attribute name
+        follow = _AFTER.get(marker)
         candidates.extend(p for p in marker_positions(text, lo, hi, data, marker)
-                          if p > 0 and text[p - 1] in before)
+                          if p > 0 and text[p - 1] in before and (follow is None or follow.match(text, p)))
     if not candidates:
         return [], []
     skips = skipped_ranges(text)
