@@ -13,6 +13,7 @@ handed back is the re-linted one, so the report shows what remains.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 from dataclasses import dataclass, field, replace
@@ -367,9 +368,9 @@ def apply_fixes(run: Any, resolver: Any, request: Request, *, write: bool, cwd: 
     """Fix every file of ``run`` (``write``: in place, else only the diff). Returns (number of findings fixed,
     unified diff of every file that changes, the re-linted run). With ``stdin``, the stdin outcome is never
     written: its fixed bytes (or the input unchanged) are set as ``stdin_fixed`` on the returned run."""
-    from axag.api import Run
-
-    new_run = Run(outcomes=[], run_findings=list(run.run_findings), files=run.files)
+    new_run = copy.copy(run)  # an `axag.api.Run`; the lint layer does not import the api
+    new_run.outcomes = []
+    new_run.run_findings = list(run.run_findings)
     fixed = 0
     diffs: list[tuple[str, str]] = []
     changed = False

@@ -539,7 +539,10 @@ def _rebuild(model: FileModel, edits: tuple[Edit, ...], harvest: bool) -> FileMo
 
     src = model.pf.src
     new_text = _apply(src.text, edits)
-    nsrc = SourceText(path=src.path, text=new_text, data=b"", encoding=src.encoding, bom=src.bom,
+    # the bytes matter to the parser's prefilters: the new text in the file's encoding (exact for everything the
+    # encoding can represent, which is all the fix applier would write anyway)
+    data = src.bom + new_text.encode(src.encoding, "replace")
+    nsrc = SourceText(path=src.path, text=new_text, data=data, encoding=src.encoding, bom=src.bom,
                       replaced=src.replaced, kind=src.kind)
     if src.kind == "vue":
         nsrc.window = vue_window(new_text) or (0, 0)
