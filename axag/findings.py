@@ -109,6 +109,14 @@ class Finding:
     suppression: str | None = None
     justification: str = ""
 
+    def __post_init__(self) -> None:
+        # a file name that is not valid UTF-8 arrives with surrogate escapes (os.fsdecode); show those bytes as
+        # \xHH so that every output format can encode the path
+        for attr in ("path", "repo_path"):
+            value = getattr(self, attr)
+            if not value.isascii() and any("\ud800" <= c <= "\udfff" for c in value):
+                object.__setattr__(self, attr, printable_path(value))
+
     @property
     def id(self) -> str:
         return full_code(self.code)
@@ -121,10 +129,19 @@ class Finding:
         return (self.path, self.line, self.column, self.code)
 
 
+def printable_path(value: str) -> str:
+    """Surrogate escapes (undecodable file-name bytes) -> ``\\xHH``; any other lone surrogate -> its UTF-8 bytes."""
+    try:
+        raw = value.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = value.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "backslashreplace")
+
+
 def fingerprint(code: int, repo_path: str, anchor: str, attribute: str | None, occurrence: int) -> str:
     """SPEC §13.3: first 16 hex digits of SHA-256 over the parts joined by U+001F."""
     text = "\x1f".join([full_code(code), repo_path, anchor, attribute or "", str(occurrence)])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 @dataclass
