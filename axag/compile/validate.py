@@ -461,7 +461,8 @@ class _Checker:
             s = self.obj(item, (*path, i), keys, keys)
             if s is None:
                 continue
-            self.val(s, "file", (*path, i), lambda x: _is_text(x) and "\\" not in x and not x.startswith("/"),
+            # a backslash is a legal character of a POSIX file name (Windows separators became "/" already)
+            self.val(s, "file", (*path, i), lambda x: _is_text(x) and not x.startswith("/"),
                      "a relative POSIX path")
             self.val(s, "line", (*path, i), _is_pos_int, "an integer >= 1")
             self.val(s, "column", (*path, i), _is_pos_int, "an integer >= 1")
