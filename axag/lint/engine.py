@@ -124,11 +124,16 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     path = out.path
     if data is None:
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            data = _read_regular(path)
         except OSError as exc:
             out.read_error = True
             out.findings.append(_run_finding(out, 191, f"cannot read the file: {exc.strerror or exc}"))
+            return
+        if data is None:  # a FIFO, device or socket named on the command line: reading could block forever
+            sev = _severity(190, settings, request)
+            if sev is not None:
+                f = _run_finding(out, 190, "not a regular file; skipped")
+                out.findings.append(replace(f, severity=sev))
             return
     src = load(path, data)
     if isinstance(src, str):
@@ -205,6 +210,25 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
 
         error_elements = {id(element_of.get(id(f))) for f in kept if f.severity is Severity.ERROR}
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """The bytes of ``path``, or None when it is not a regular file (opened non-blocking, checked with fstat)."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, os.strerror(21), str(path))
+        if not stat.S_ISREG(mode):
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _severity(code: int, settings: Any, request: Request) -> Severity | None:
