@@ -64,7 +64,7 @@ def repo_root_of(path: Path, fallback: Path, cache: dict[Path, Path]) -> Path:
 
 
 def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: Path, jobs: int = 1,
-                stdin: tuple[Path, bytes] | None = None) -> Run:
+                stdin: tuple[Path, bytes] | None = None, progress: Any = None) -> Run:
     """Run the engine over ``files`` (in-process, or with worker processes when it pays)."""
     project = resolver.project_root if hasattr(resolver, "project_root") else cwd
     repo_cache: dict[Path, Path] = {}
@@ -87,9 +87,13 @@ def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: 
 
         for outcome in map_files(tasks, resolver, request, jobs):
             run.add(outcome)
+            if progress is not None:
+                progress.advance()
     else:
         for path, disp, rel in tasks:
             run.add(check_file(path, disp, rel, resolver.resolve(path), request))
+            if progress is not None:
+                progress.advance()
     return run
 
 

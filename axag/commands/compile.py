@@ -77,7 +77,13 @@ def run_compile(opts: dict[str, Any]) -> int:
     harvest = False if opts["no_harvest"] else None
     request = Request(mode="compile", harvest=harvest, want_contracts=True, compile_root=root)
     jobs = opts["jobs"] or default_jobs()
-    run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs)
+    from axag.commands.progress import Progress
+
+    bar = Progress(len(files), quiet=opts["quiet"], label="compiling")
+    try:
+        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, progress=bar)
+    finally:
+        bar.close()
     site_findings, tools = merge_contracts(run, request)
     run.run_findings.extend(site_findings)
     for bad, msg in getattr(files, "problems", []):

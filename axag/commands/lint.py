@@ -124,7 +124,13 @@ def run_lint(opts: dict[str, Any]) -> int:
         click.echo("axag: no files to lint", err=True)
         return 0
     jobs = opts["jobs"] or default_jobs()
-    run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, stdin=stdin_data)
+    from axag.commands.progress import Progress
+
+    bar = Progress(len(files), quiet=opts["quiet"], label="linting")
+    try:
+        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, stdin=stdin_data, progress=bar)
+    finally:
+        bar.close()
     from axag.lint.sitewide import sitewide_findings
 
     run.run_findings.extend(sitewide_findings(run, request))
