@@ -311,6 +311,7 @@ def fix_file(outcome: FileOutcome, settings: Any, request: Request, data: bytes 
     result.old_text = src.text
     text, cur, current = src.text, data, outcome
     applied = 0
+    seen = {text}
     try:
         for _ in range(MAX_PASSES):
             taken = _select(current.findings)
@@ -318,8 +319,9 @@ def fix_file(outcome: FileOutcome, settings: Any, request: Request, data: bytes 
                 break
             edits = _unique_edits(taken)
             new_text = apply_text(text, edits)
-            if new_text == text:
+            if new_text in seen:  # nothing new, or fixes undoing each other: stop where we are
                 break
+            seen.add(new_text)
             new_data = apply_bytes(cur, src.bom, text, src.encoding, edits)
             verify(text, new_text, kind, taken)
             relinted = check_file(outcome.path, outcome.display, outcome.repo_path, settings, req, data=new_data)
