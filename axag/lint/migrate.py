@@ -186,6 +186,7 @@ class _State:
                 self.preconditions = list(pre.value)
         self.added_preconditions: list[str] = []
         self.touched: set[str] = set()
+        self.original_keys: dict[str, list[str]] = {}
 
     def current(self, param: str) -> dict[str, Any]:
         d = self.declared[param]
@@ -217,10 +218,14 @@ class _State:
         for k, v in keys.items():
             if k in cur and not json_equal(cur[k], v):
                 return f'"{param}" already has "{k}": {_compact(cur[k])}, the entry says {_compact(v)}'
-        added = [k for k in keys if k not in cur]
-        merged = dict(cur)
-        for k in sorted(added, key=_key_order):
-            merged[k] = keys[k]
+        added = {k: v for k, v in keys.items() if k not in cur}
+        if not added:
+            return None
+        # the declaration's own keys keep their order; every key the migration adds follows in §4.2 order
+        original = self.original_keys.setdefault(param, list(cur))
+        combined = cur | added
+        merged = {k: combined[k] for k in original}
+        merged.update((k, combined[k]) for k in sorted((k for k in combined if k not in original), key=_key_order))
         d = self.declared[param]
         self.lists[d.list_name][d.index] = merged
         self.touched.add(d.list_name)
