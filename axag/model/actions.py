@@ -407,8 +407,11 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
     # parameters (declared + harvested, merged) — §4, §5
     from axag.model.params import build_parameters
 
-    if not act.dynamic:
-        act.parameters = build_parameters(model, act, harvest=harvest)
+    if act.dynamic:
+        # its contract is unknown at build time (§3.9): parameters, preconditions and placeholders are
+        # not evaluated, so that nothing is reported about values that may differ once rendered
+        return
+    act.parameters = build_parameters(model, act, harvest=harvest)
     _params_from(model, act)
     _preconditions(model, act)
     _placeholders(model, act)
