@@ -24,7 +24,7 @@ SEED_BYTES = [p.read_bytes() for p in SEEDS]
 BOOKING = (FIXTURES / "spec" / "site" / "booking.html").read_bytes()
 
 RUN_CODES = set(range(190, 200))
-FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 
 
 def _check(data: bytes, tmp: Path, mode: str, name: str = "fuzz.html") -> FileOutcome:
@@ -277,3 +277,40 @@ def test_cli_compile_mutated(tmp_path_factory: pytest.TempPathFactory, seed: int
     assert not any(str(f["code"]).endswith("199") for f in findings)
     if (tmp / "t.json").exists():
         json.loads((tmp / "t.json").read_text("utf-8"))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(seed=st.integers(0, len(SEED_BYTES) - 1), mutations=ops)
+def test_cli_fix_mutated(tmp_path_factory: pytest.TempPathFactory, seed: int, mutations: list) -> None:
+    """lint --fix on a mutated fixture: no exception, no 199; a second --fix changes nothing (idempotent)."""
+    tmp = tmp_path_factory.mktemp("fix")
+    target = tmp / "m.html"
+    target.write_bytes(_mutate(SEED_BYTES[seed], mutations))
+    import os
+
+    old = Path.cwd()
+    os.chdir(tmp)
+    try:
+        runs = []
+        for _ in range(2):
+            res = CliRunner().invoke(main, ["lint", "--isolated", "--jobs", "1", "--fix", "--output-format", "json",
+                                            "m.html"])
+            assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+            assert res.exit_code in (0, 1), res.output
+            findings = json.loads(res.stdout)["findings"]
+            assert not any(str(f["code"]).endswith("199") for f in findings), [f["message"] for f in findings]
+            runs.append(target.read_bytes())
+    finally:
+        os.chdir(old)
+    assert runs[0] == runs[1]
+
+
+def test_bad_files_with_workers(tmp_path: Path) -> None:
+    """The same good file beside every bad one, with worker processes: identical findings for the good file."""
+    (tmp_path / "good.html").write_bytes(BOOKING)
+    for i, bad in enumerate(BAD_FILES):
+        (tmp_path / f"bad{i}.html").write_bytes(bad)
+    _, one = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "1", "."], tmp_path)
+    _, two = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "2", "."], tmp_path)
+    assert one == two
+    assert not any(str(f["code"]).endswith("199") for f in two)
