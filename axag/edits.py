@@ -15,8 +15,10 @@ def quote_value(value: str, quote: str | None) -> str:
     return f"{q}{body}{q}"
 
 
-def replace_value(attr: Attr, new_value: str) -> Edit:
-    """Rewrite an attribute's value (the whole `name=value` part after the name)."""
+def replace_value(attr: Attr, new_value: str, *, requote: bool = False) -> Edit:
+    """Rewrite an attribute's value (the whole `name=value` part after the name). ``requote``: choose the
+    quote as for an unquoted original (for values whose quoting was the problem, 134)."""
+    quote = None if requote else attr.quote
     if attr.quote in ('"', "'"):
         start = attr.value_span.start - 1
         end = attr.value_span.end + (1 if attr.closed else 0)
@@ -24,7 +26,7 @@ def replace_value(attr: Attr, new_value: str) -> Edit:
         start, end = attr.value_span.start, attr.value_span.end
     else:
         return Edit(attr.name_span.end, attr.name_span.end, "=" + quote_value(new_value, None))
-    return Edit(start, end, quote_value(new_value, attr.quote))
+    return Edit(start, end, quote_value(new_value, quote))
 
 
 def attribute_extent(attr: Attr) -> tuple[int, int]:
@@ -51,14 +53,20 @@ def remove_attribute(attr: Attr, text: str) -> Edit:
             e += 1
         if e < len(text) and text[e] in "\r\n":
             e += 2 if text.startswith("\r\n", e) else 1
-            ls = s
-            return Edit(ls, e, "")
-        return Edit(s, end, "")
+            return Edit(s, e, "")
+        # the tag goes on after it on the same line (e.g. its '>'): join that to the previous line, so
+        # that no line is left holding only '>'
+        p = s - 1  # the line break before the attribute's line (LF, CRLF or CR)
+        if text[p] == "\n" and p > 0 and text[p - 1] == "\r":
+            p -= 1
+        while p > 0 and text[p - 1] in " \t":
+            p -= 1
+        return Edit(p, end, "")
     return Edit(s, end, "")
 
 
 def insert_attribute_after(element: Element, after: Attr | None, name: str, value: str, text: str,
-                           line_ending: str = "\n") -> Edit:
+                           line_ending: str | None = None) -> Edit:
     """Insert `name="value"` right after ``after`` (or after the tag name): on the same line, or on a
     new line with the same indentation when the start tag has one attribute per line."""
     if after is not None:
@@ -68,6 +76,8 @@ def insert_attribute_after(element: Element, after: Attr | None, name: str, valu
         pos = element.tag_span.end
         anchor_start = element.tag_span.end
     rendered = f"{name}={quote_value(value, None)}"
+    if line_ending is None:
+        line_ending = "\r\n" if "\r\n" in text[element.start:element.end] else "\n"
     one_per_line = False
     if element.raw is not None and len(element.raw.attrs) > 1:
         starts = [a.name_start for a in element.raw.attrs]

@@ -149,6 +149,8 @@ def run_lint(opts: dict[str, Any]) -> int:
                                                   stdin=stdin_data)
         if opts["diff"]:
             click.echo(diff_text, nl=False)
+            if run.internal_error:
+                return 2
             return 1 if diff_text else 0
     # rules that ran, for SARIF
     ran: set[int] = set()

@@ -266,9 +266,11 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
             parse_json(decoded)
         except JsonError:
             continue
+        from axag.compile.serialize import dumps_compact
         from axag.findings import Edit
 
-        edits = [replace_value(a, decoded)]
+        # the JSON goes inside single quotes, as the message says (unless it holds a single quote)
+        edits = [replace_value(a, dumps_compact(parse_json(decoded).value), requote=True)]
         for rb in frags:
             fa = by_start.get(rb.name_start)
             s = rb.name_start
