@@ -262,5 +262,10 @@ def build_contracts(model: FileModel, out: Any, request: Any, error_elements: se
         if act.intent is None or act.action_type is None:
             continue
         has_errors = id(act.element) in error_elements
-        contracts.append((contract_for(act, {"file": rel, "line": line, "column": col}), has_errors))
+        contract = contract_for(act, {"file": rel, "line": line, "column": col})
+        if not has_errors:
+            from axag.compile.merge import contract_key
+
+            contract.key = contract_key(contract.tool)
+        contracts.append((contract, has_errors))
     return contracts, dynamic

@@ -36,6 +36,8 @@ class ToolContract:
     declared: frozenset[str] = frozenset()  # longhand attribute names declared on the element (valid ones)
     # (display path, repository-relative path) of the first source, for findings about the tool
     origin: tuple[str, str] | None = None
+    # the contract as JSON text without sources (computed where the contract is built, i.e. in workers)
+    key: str = ""
 
     @property
     def name(self) -> str:

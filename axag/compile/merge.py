@@ -17,7 +17,7 @@ def _without_sources(tool: dict[str, Any]) -> dict[str, Any]:
     return {**tool, "_meta": {"org.axag/action": meta}}
 
 
-def _contract_key(tool: dict[str, Any]) -> str:
+def contract_key(tool: dict[str, Any]) -> str:
     """The contract as JSON text: equality of JSON values (1 and true differ), in output key order."""
     return json.dumps(_without_sources(tool), ensure_ascii=False, separators=(",", ":"))
 
@@ -66,7 +66,7 @@ class ContractIndex:
             if has_errors:
                 continue
             variants = self.by_intent.setdefault(str(contract.meta["intent"]), {})
-            key = _contract_key(contract.tool)
+            key = contract.key or contract_key(contract.tool)
             entry = variants.get(key)
             if entry is None:
                 variants[key] = (contract, [(contract.sources[0], where)])
