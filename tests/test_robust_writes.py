@@ -279,6 +279,30 @@ def test_full_tmpfs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert "Traceback" not in output and "cannot write" in output
         assert (mnt / "tools.json").read_bytes() == b"OLD"
         assert sorted(os.listdir(mnt)) == ["filler", "tools.json"]
+        if mounted:
+            _read_only_mount(tmp_path, mnt)
     finally:
         if mounted:
             subprocess.run(["umount", str(mnt)], capture_output=True, check=False)
+
+
+def _read_only_mount(tmp_path: Path, mnt: Path) -> None:
+    """The same tmpfs remounted read-only: compile, guards and lint --fix exit 2 with the OS message."""
+    (mnt / "filler").unlink()
+    (mnt / "a.html").write_text(FIXABLE.format(i=1), encoding="utf-8")
+    before = (mnt / "a.html").read_bytes()
+    (mnt / "g").mkdir()
+    (mnt / "g" / "_guards.py").write_text("OLD", encoding="utf-8")
+    r = subprocess.run(["mount", "-o", "remount,ro", str(mnt)], capture_output=True, check=False)
+    assert r.returncode == 0, r.stderr
+    tools = REPO / "tests" / "data" / "guards" / "booking.tools.json"
+    for args in (["compile", "--isolated", "--jobs", "1", "site", "-o", str(mnt / "tools.json")],
+                 ["guards", str(tools), "-o", str(mnt / "g")],
+                 ["lint", "--isolated", "--jobs", "1", "--fix", "--output-format", "concise", str(mnt / "a.html")]):
+        rc, output, exc = _invoke(args, tmp_path)
+        assert rc == 2, (args, output)
+        assert exc is None or isinstance(exc, SystemExit), repr(exc)
+        assert "Read-only file system" in output, output
+    assert (mnt / "tools.json").read_bytes() == b"OLD"
+    assert (mnt / "g" / "_guards.py").read_text(encoding="utf-8") == "OLD"
+    assert (mnt / "a.html").read_bytes() == before
