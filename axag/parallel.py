@@ -30,9 +30,48 @@ def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Re
               jobs: int) -> Iterator[FileOutcome]:
     """Outcomes in task order, streamed as workers finish them."""
     import multiprocessing
+    from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context("fork")
     chunk = max(1, min(16, len(tasks) // (jobs * 8) or 1))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                             initargs=(resolver, request)) as pool:
-        yield from pool.map(_work, tasks, chunksize=chunk)
+    done = 0
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
+                                 initargs=(resolver, request)) as pool:
+            for outcome in pool.map(_work, tasks, chunksize=chunk):
+                yield outcome
+                done += 1
+    except BrokenProcessPool:
+        # a worker died (a crash in a C extension, the OOM killer, ...): no single file stops the run (§14.5).
+        # The files not yet done are checked one per child process, so the culprit gets 199 and the rest run.
+        for task in tasks[done:]:
+            yield _isolated(ctx, task, resolver, request)
+
+
+def _child(task: tuple[Path, str, str], resolver: Any, request: Request, conn: Any) -> None:
+    _init(resolver, request)
+    conn.send(_work(task))
+    conn.close()
+
+
+def _isolated(ctx: Any, task: tuple[Path, str, str], resolver: Any, request: Request) -> FileOutcome:
+    receiver, sender = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(task, resolver, request, sender))
+    proc.start()
+    sender.close()
+    try:
+        outcome: FileOutcome | None = receiver.recv()
+    except (EOFError, OSError):
+        outcome = None
+    finally:
+        receiver.close()
+    proc.join()
+    if outcome is not None:
+        return outcome
+    from axag.lint.engine import _run_finding
+
+    path, disp, rel = task
+    out = FileOutcome(path=path, display=disp, repo_path=rel, internal_error=True)
+    out.findings.append(_run_finding(out, 199, "internal error: the worker process checking this file died "
+                                               f"(exit code {proc.exitcode})"))
+    return out
