@@ -314,3 +314,37 @@ def test_bad_files_with_workers(tmp_path: Path) -> None:
     _, two = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "2", "."], tmp_path)
     assert one == two
     assert not any(str(f["code"]).endswith("199") for f in two)
+
+
+def test_worker_crash_is_one_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process that dies (a crash in a C extension, the OOM killer) costs one 199 for its file; every
+    other file's findings are those of a --jobs 1 run."""
+    import os
+
+    import axag.parallel as par
+
+    for i in range(12):
+        (tmp_path / f"f{i:02d}.html").write_bytes(BOOKING if i % 2 else BAD_FILES[2])
+    _, serial = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "1", "."], tmp_path)
+    real = par.check_file
+    parent = os.getpid()
+
+    def dies(path: Path, *args: object, **kwargs: object) -> FileOutcome:
+        if path.name == "f05.html" and os.getpid() != parent:
+            os._exit(139)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(par, "check_file", dies)
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        res = CliRunner().invoke(main, ["lint", "--isolated", "--output-format", "json", "--jobs", "2", "."])
+    finally:
+        os.chdir(old)
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert res.exit_code == 2, res.output
+    parallel = json.loads(res.stdout)["findings"]
+    crashed = [f for f in parallel if f["path"] == "f05.html"]
+    assert [f["code"] for f in crashed] == ["AXAG-LINT-199"]
+    assert "worker process" in crashed[0]["message"]
+    assert [f for f in parallel if f["path"] != "f05.html"] == [f for f in serial if f["path"] != "f05.html"]
