@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import codecs
 import re
+import warnings
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,15 +70,19 @@ def sniff_encoding(data: bytes) -> tuple[str, bytes]:
 _ASCII_PROBE = bytes([9, 10, 13, *range(0x20, 0x7F)]) + b"\\n\\x41\\u0041+A-"
 
 
+@lru_cache(maxsize=256)
 def _ascii_compatible(label: str) -> str:
     """The codec named by a meta label, or utf-8 when it is unknown, not a text encoding, or does not read
-    ASCII as ASCII (punycode, idna, unicode_escape, utf-7, EBCDIC, ...): the meta tag itself was read as ASCII."""
+    ASCII as ASCII (punycode, idna, unicode_escape, utf-7, EBCDIC, ...): the meta tag itself was read as ASCII.
+    Cached per label; probing an escape codec must not print its deprecation warnings."""
     try:
         info = codecs.lookup(label)
-        if getattr(info, "_is_text_encoding", True) and \
-                _ASCII_PROBE.decode(info.name) == _ASCII_PROBE.decode("ascii"):
-            b"\xff\x80".decode(info.name, errors="replace")
-            return info.name
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if getattr(info, "_is_text_encoding", True) and \
+                    _ASCII_PROBE.decode(info.name) == _ASCII_PROBE.decode("ascii"):
+                b"\xff\x80".decode(info.name, errors="replace")
+                return info.name
     except Exception:  # noqa: BLE001 - any codec failure means "not usable"
         return "utf-8"
     return "utf-8"
