@@ -5,8 +5,8 @@ from __future__ import annotations
 import codecs
 import re
 import warnings
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 TEMPLATE_EXTENSIONS = {
