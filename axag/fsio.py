@@ -19,7 +19,6 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, keep_mode: 
     """
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    directory = target.parent if str(target.parent) else Path(".")
     mode: int | None = None
     try:
         st = os.stat(target)
@@ -28,6 +27,18 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, keep_mode: 
         mode = None
     except OSError as exc:
         raise InputError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    if mode is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        # a device or a pipe (/dev/null, /dev/stdout, a FIFO, >(…)): nothing to replace, write straight to it
+        # (renaming over it would replace the device node itself)
+        try:
+            with open(target, "wb") as fh:
+                fh.write(payload)
+        except OSError as exc:
+            raise InputError(f"cannot write {target}: {exc.strerror or exc}") from exc
+        return
+    if target.is_symlink():  # keep the link: replace the file it points to
+        target = Path(os.path.realpath(target))
+    directory = target.parent if str(target.parent) else Path(".")
     tmp_name = ""
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
