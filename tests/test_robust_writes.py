@@ -306,3 +306,38 @@ def _read_only_mount(tmp_path: Path, mnt: Path) -> None:
     assert (mnt / "tools.json").read_bytes() == b"OLD"
     assert (mnt / "g" / "_guards.py").read_text(encoding="utf-8") == "OLD"
     assert (mnt / "a.html").read_bytes() == before
+
+
+def test_output_to_a_pipe_a_device_or_a_symlink(tmp_path: Path) -> None:
+    """-o naming a FIFO, a character device or a symlink: written through, never replaced by a regular file."""
+    import stat
+    import threading
+
+    _site(tmp_path, 2, "x")
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    rc, output, _ = _invoke(["compile", "--isolated", "--jobs", "1", "site", "-o", str(fifo)], tmp_path)
+    reader.join(timeout=30)
+    assert rc == 0, output
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert json.loads(got[0])["tools"]
+    if os.geteuid() == 0:  # a private copy of /dev/null (c 1 3) and /dev/full (c 1 7)
+        null, full = tmp_path / "null", tmp_path / "full"
+        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+        rc, output, _ = _invoke(["compile", "--isolated", "--jobs", "1", "site", "-o", str(null)], tmp_path)
+        assert rc == 0, output
+        assert stat.S_ISCHR(os.lstat(null).st_mode)
+        rc, output, _ = _invoke(["lint", "--isolated", "--jobs", "1", "--output-format", f"sarif:{full}", "site"],
+                                  tmp_path)
+        assert rc == 2 and "No space left on device" in output, output
+        assert stat.S_ISCHR(os.lstat(full).st_mode)
+    (tmp_path / "real.json").write_text("old", encoding="utf-8")
+    (tmp_path / "link.json").symlink_to("real.json")
+    rc, output, _ = _invoke(["compile", "--isolated", "--jobs", "1", "site", "-o", "link.json"], tmp_path)
+    assert rc == 0, output
+    assert (tmp_path / "link.json").is_symlink()
+    assert json.loads((tmp_path / "real.json").read_text("utf-8"))["tools"]
