@@ -89,7 +89,7 @@ def test_duplicate_intent_with_different_risk_fails_and_keeps_output(tmp_path: P
     (tmp_path / "b.html").write_text("<p>b</p>\n" + button.format(r="low"), encoding="utf-8")
     out = tmp_path / "tools.json"
     out.write_bytes(b'{"old": true}\n')
-    code, _, err = compile_to(tmp_path, ".", "-o", "tools.json", "--output-format", "concise")
+    code, _, _ = compile_to(tmp_path, ".", "-o", "tools.json", "--output-format", "concise")
     assert code == 1
     assert out.read_bytes() == b'{"old": true}\n'
     res = run_axag(["compile", "--isolated", ".", "-o", "tools.json", "--output-format", "json"], cwd=tmp_path)
@@ -129,7 +129,8 @@ def test_deterministic_across_runs_directories_and_jobs(tmp_path: Path) -> None:
     outs.append(out)
     # in a subprocess (a fresh interpreter, hash seed differs)
     proc = subprocess.run([sys.executable, "-m", "axag", "compile", "--isolated", "site", "-j", "2", "-o", "-"],
-                          cwd=tmp_path, capture_output=True, env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin"})
+                          cwd=tmp_path, capture_output=True, env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin"},
+                          check=False)
     assert proc.returncode == 0, proc.stderr
     outs.append(proc.stdout.decode("utf-8"))
     assert len(set(outs)) == 1
@@ -226,3 +227,14 @@ def test_readme_main_command_runs_on_the_bundled_site(tmp_path: Path) -> None:
     names = [t["name"] for t in json.loads(out)["tools"]]
     assert names == ["booking_cancel", "booking_create", "rate_update", "room_compare", "session_sign_out",
                      "site_search"]
+
+
+def test_per_file_ignores_hide_only_warnings_in_compile(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text(
+        '<button type="button" axag-intent="a.b" axag-action-type="read">x</button>\n'
+        '<button type="button" axag-intent="a.c" axag-action-type="nope">y</button>\n', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.axag.lint]\nper-file-ignores = { "a.html" = ["138", "004"] }\n',
+                                             encoding="utf-8")
+    res = run_axag(["compile", "a.html", "-o", "-", "--output-format", "json"], cwd=tmp_path)
+    assert res.exit_code == 1
+    assert [f["code"] for f in json.loads(res.stderr)["findings"]] == ["AXAG-LINT-004"]

@@ -191,6 +191,12 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         kept, suppressed, _unused = suppress.apply(others, sup, element_start_lines=[starts[i] for i in idx],
                                                    ran=enabled)
         kept = [f for f in all_findings if f.severity is Severity.ERROR] + kept
+        if settings is not None and settings.per_file_ignores:
+            # per-file ignores hide C-rule warnings and infos from compile's report, never errors
+            from axag.config import per_file_ignored
+
+            hidden = per_file_ignored(settings, path)
+            kept = [f for f in kept if f.severity is Severity.ERROR or f.code not in hidden]
     else:
         kept, suppressed, unused = suppress.apply(all_findings, sup, element_start_lines=starts, ran=enabled)
         extra: list[Problem] = []
