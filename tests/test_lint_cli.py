@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, codes_at, lint_json, run_axag, shared_or_skip
+from tests.conftest import FIXTURES, lint_json, run_axag, shared_or_skip
 
 GOLDEN = FIXTURES / "lint" / "golden"
 UPDATE = bool(os.environ.get("AXAG_UPDATE_GOLDENS"))
