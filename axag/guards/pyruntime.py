@@ -301,12 +301,30 @@ def json_equal(one: object, two: object) -> bool:
     return _unbool(one) == _unbool(two)
 
 
+def _equality_key(value: object) -> object:
+    """A hashable key with ``_equality_key(a) == _equality_key(b)`` exactly when ``json_equal(a, b)``."""
+    if value is True or value is False:
+        return (_unbool(value),)
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, list):
+        return ("l", tuple(_equality_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("d", frozenset((k, _equality_key(v)) for k, v in value.items()))
+    return ("v", value)
+
+
 def _unique(items: list[Any]) -> bool:
     """Uniqueness as the jsonschema package decides it (sort, compare neighbours; else pairwise)."""
     try:
         ordered = sorted(_unbool(i) for i in items)  # type: ignore[type-var]
         return not any(json_equal(a, b) for a, b in itertools.pairwise(ordered))
     except (NotImplementedError, TypeError):
+        try:  # the pairwise answer in linear time: equal keys <=> json_equal (no quadratic blow-up)
+            keys = [_equality_key(i) for i in items]
+            return len(set(keys)) == len(keys)
+        except TypeError:  # a value outside JSON that is not hashable
+            pass
         seen: list[object] = []
         for item in items:
             element = _unbool(item)
