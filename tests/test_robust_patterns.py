@@ -163,3 +163,36 @@ def test_pattern_check_itself_is_fast_on_huge_patterns(tmp_path: Path) -> None:
         t0 = time.perf_counter()
         check_pattern(pattern)
         assert time.perf_counter() - t0 < 5, pattern[:40]
+
+
+def test_unique_items_is_not_quadratic_in_guards(tmp_path: Path) -> None:
+    """uniqueItems over items that do not sort (mixed types, objects) is decided in linear time."""
+    doc = json.loads(json.dumps(BOOKING))
+    doc["tools"][0]["inputSchema"]["properties"]["note"] = {"type": "array", "uniqueItems": True}
+    name = f"axag_robust_uniq_{next(_SEQ)}"
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "preconditions.py").write_text(
+        "def room_available(arguments: object, context: object, tool: str) -> bool:\n    return True\n",
+        encoding="utf-8")
+    write_guards(doc, tmp_path / name)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        mod = importlib.import_module(name)
+    finally:
+        sys.path.remove(str(tmp_path))
+    guard = mod.GUARDS["booking_create"]
+    base = {"check_in": "2026-05-01", "check_out": "2026-05-03", "guests": 2}
+    cases = [
+        ([i if i % 2 else str(i) for i in range(50_000)], True),
+        ([{"a": i} for i in range(50_000)], True),
+        ([[i] if i % 2 else {"a": i} for i in range(50_000)], True),
+        ([*({"a": i} for i in range(50_000)), {"a": 7.0}], False),
+        ([1, "1", True, [1], [True], {"a": 1}, {"a": True}, None, 1.0], False),
+        ([1, "1", True, [1], [True], {"a": 1}, {"a": True}, None], True),
+    ]
+    for items, unique in cases:
+        t0 = time.perf_counter()
+        result = guard.check({**base, "note": items})
+        assert time.perf_counter() - t0 < 2
+        violated = any(v.constraint == "uniqueItems" for v in result.violations)
+        assert violated is not unique, items[:5]
