@@ -35,9 +35,12 @@ def load_tools_document(path: Path) -> dict[str, Any]:
         raise InputError(f"{path} is not valid JSON: {exc}") from exc
     from axag.compile.validate import check_structure, self_check
 
-    problems = check_structure(doc, "mcp")
-    if not problems:
-        problems = self_check(doc, "mcp")
+    try:
+        problems = check_structure(doc, "mcp")
+        if not problems:
+            problems = self_check(doc, "mcp")
+    except RecursionError as exc:
+        raise InputError(f"{path} is nested too deeply") from exc
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise InputError(f"{path} is not a valid MCP tools file: {problems[0]}{more}")
