@@ -196,3 +196,19 @@ def test_unique_items_is_not_quadratic_in_guards(tmp_path: Path) -> None:
         assert time.perf_counter() - t0 < 2
         violated = any(v.constraint == "uniqueItems" for v in result.violations)
         assert violated is not unique, items[:5]
+
+
+@pytest.mark.parametrize("command", ["guards", "context"])
+def test_deeply_nested_tools_file_is_an_input_error(tmp_path: Path, command: str) -> None:
+    doc = json.loads(json.dumps(BOOKING))
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(400):
+        schema = {"type": "array", "items": schema}
+    doc["tools"][0]["inputSchema"]["properties"]["note"] = schema
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(doc), encoding="utf-8")
+    args = [command, str(tools)] + (["-o", str(tmp_path / "g")] if command == "guards" else [])
+    res = CliRunner().invoke(main, args)
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert res.exit_code == 2, res.output
+    assert "nested too deeply" in res.output
