@@ -348,3 +348,15 @@ def test_worker_crash_is_one_finding(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert [f["code"] for f in crashed] == ["AXAG-LINT-199"]
     assert "worker process" in crashed[0]["message"]
     assert [f for f in parallel if f["path"] != "f05.html"] == [f for f in serial if f["path"] != "f05.html"]
+
+
+@pytest.mark.parametrize("attr", ["axag-required-parameters", "axag-preconditions", "axag-parameter-items", "axag"])
+def test_deeply_nested_json_values(tmp_path: Path, attr: str) -> None:
+    depth = 50_000
+    for val in ("[" * depth + "]" * depth, '{"a":' * depth + "1" + "}" * depth, "[" * depth,
+                '[{"name":"q","type":"array","items":' + '{"type":"array","items":' * depth + "{}" + "}" * depth + "}]"):
+        doc = (f'<form axag-intent="t.go" axag-action-type="read" {attr}=\'{val}\'>'
+               f"<input name=\"q\" axag-parameter-items='{val}'></form>")
+        t0 = time.perf_counter()
+        _assert_sane(doc.encode(), tmp_path)
+        assert time.perf_counter() - t0 < 30
