@@ -12,6 +12,7 @@ from axag.lint.engine import FileOutcome, Request, check_file
 
 _RESOLVER: Any = None
 _REQUEST: Request | None = None
+_DONE = 0  # files checked by this worker
 
 
 def _init(resolver: Any, request: Request) -> None:
@@ -21,9 +22,15 @@ def _init(resolver: Any, request: Request) -> None:
 
 
 def _work(task: tuple[Path, str, str]) -> FileOutcome:
+    global _DONE
+    from axag.api import file_done
+
     path, disp, rel = task
     assert _REQUEST is not None
-    return check_file(path, disp, rel, _RESOLVER.resolve(path), _REQUEST)
+    outcome = check_file(path, disp, rel, _RESOLVER.resolve(path), _REQUEST)
+    _DONE += 1
+    file_done(_DONE)
+    return outcome
 
 
 def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Request,
