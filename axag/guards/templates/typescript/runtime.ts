@@ -429,7 +429,54 @@ function pyLt(a: unknown, b: unknown): boolean {
   throw new Incomparable();
 }
 
+/** A key with equalityKey(a) === equalityKey(b) exactly when jsonEqual(a, b); throws Incomparable outside JSON. */
+function equalityKey(value: unknown): string {
+  if (value === null) {
+    return "z";
+  }
+  if (typeof value === "boolean") {
+    return value ? "t" : "f";
+  }
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) {
+      throw new Incomparable();
+    }
+    return "n" + String(value);
+  }
+  if (typeof value === "string") {
+    return "s" + JSON.stringify(value);
+  }
+  if (Array.isArray(value)) {
+    const parts: string[] = [];
+    for (let i = 0; i < value.length; i++) {
+      parts.push(equalityKey(value[i]));
+    }
+    return "[" + parts.join(",") + "]";
+  }
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value).sort();
+    return "{" + keys.map((k) => JSON.stringify(k) + ":" + equalityKey(value[k])).join(",") + "}";
+  }
+  throw new Incomparable();
+}
+
 function pairwiseUnique(items: readonly unknown[]): boolean {
+  // the pairwise answer in linear time (no quadratic blow-up on adversarial arrays)
+  try {
+    const seen = new Set<string>();
+    for (let i = 0; i < items.length; i++) {
+      const key = equalityKey(items[i]);
+      if (seen.has(key)) {
+        return false;
+      }
+      seen.add(key);
+    }
+    return true;
+  } catch (err) {
+    if (!(err instanceof Incomparable)) {
+      throw err;
+    }
+  }
   for (let i = 0; i < items.length; i++) {
     for (let j = i + 1; j < items.length; j++) {
       if (jsonEqual(items[i], items[j])) {
