@@ -212,3 +212,61 @@ def test_deeply_nested_tools_file_is_an_input_error(tmp_path: Path, command: str
     assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
     assert res.exit_code == 2, res.output
     assert "nested too deeply" in res.output
+
+
+TS_UNIQUE_DRIVER = """
+import { GUARDS } from "./guards.js";
+const g = GUARDS["booking_create"];
+const base = { check_in: "2026-05-01", check_out: "2026-05-03", guests: 2 };
+const n = 50000;
+const range = (f) => Array.from({ length: n }, (_, i) => f(i));
+const cases = [
+  [range((i) => (i % 2 ? i : String(i))), true],
+  [range((i) => ({ a: i })), true],
+  [range((i) => (i % 2 ? [i] : { a: i })), true],
+  [[...range((i) => ({ a: i })), { a: 7.0 }], false],
+  [[1, "1", true, [1], [true], { a: 1 }, { a: true }, null, 1.0], false],
+  [[1, "1", true, [1], [true], { a: 1 }, { a: true }, null], true],
+  [[{ a: 1, b: [null] }, { b: [null], a: 1 }], false],
+];
+for (const [items, unique] of cases) {
+  const t0 = performance.now();
+  const r = (await g.check({ ...base, note: items })).toDict();
+  const violated = r.violations.some((v) => v.constraint === "uniqueItems");
+  console.log(JSON.stringify({ ms: performance.now() - t0, ok: violated !== unique }));
+}
+"""
+
+
+def test_unique_items_is_not_quadratic_in_typescript_guards(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+
+    tsc = REPO / "node_modules" / ".bin" / "tsc"
+    node = shutil.which("node")
+    if not tsc.exists() or node is None:
+        if os.environ.get("CI"):
+            pytest.fail("tsc and node are required in CI")
+        pytest.skip("tsc or node unavailable")
+    doc = json.loads(json.dumps(BOOKING))
+    doc["tools"][0]["inputSchema"]["properties"]["note"] = {"type": "array", "uniqueItems": True}
+    doc["tools"][0]["_meta"]["org.axag/action"]["preconditions"] = []
+    write_guards(doc, tmp_path, "typescript")
+    config = {"compilerOptions": {"strict": True, "target": "ES2022", "module": "NodeNext",
+                                  "moduleResolution": "NodeNext", "outDir": "out", "rootDir": ".", "types": [],
+                                  "lib": ["ES2022"]}, "include": ["*.ts"]}
+    (tmp_path / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    (tmp_path / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    proc = subprocess.run([str(tsc), "-p", "tsconfig.json"], cwd=tmp_path, capture_output=True, text=True,
+                          check=False, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (tmp_path / "out" / "driver.mjs").write_text(TS_UNIQUE_DRIVER, encoding="utf-8")
+    proc = subprocess.run([node, "driver.mjs"], cwd=tmp_path / "out", capture_output=True, text=True, check=False,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    results = [json.loads(line) for line in proc.stdout.split("\n") if line]
+    assert len(results) == 7
+    for r in results:
+        assert r["ok"], results
+        assert r["ms"] < 2000, results
