@@ -3,7 +3,6 @@ every source; differing ones are 121; tool-name collisions are 122."""
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -106,9 +105,12 @@ def merge_contracts(run: Any, request: Any) -> tuple[list[Finding], list[ToolCon
                 findings.append(_finding(121, _Where(where), src, intent=intent, file=f[0], line=f[1], col=f[2],
                                          _anchor=intent, first_difference=diff))
             continue
-        tool = copy.deepcopy(first.tool)
         srcs = sorted({s for s, _ in first_sources})
-        tool["_meta"]["org.axag/action"]["sources"] = [{"file": s[0], "line": s[1], "column": s[2]} for s in srcs]
+        # a new dict along the path to "sources" only: contracts are never modified in place after they
+        # are built (the targets copy what they emit)
+        meta = first.tool["_meta"]
+        action = {**meta["org.axag/action"], "sources": [{"file": s[0], "line": s[1], "column": s[2]} for s in srcs]}
+        tool = {**first.tool, "_meta": {**meta, "org.axag/action": action}}
         where = min(first_sources)[1]
         result = ToolContract(tool=tool, declared_description=first.declared_description,
                               declared_required_parameters=first.declared_required_parameters,

@@ -104,17 +104,21 @@ def skipped_ranges(text: str) -> list[tuple[int, int]]:
         pos = end
 
 
-def marker_positions(text: str, lo: int, hi: int, data: bytes | None, marker: str) -> list[int]:
+def marker_positions(text: str, lo: int, hi: int, data: bytes | None, marker: str, *,
+                     lowered: bytes | None = None) -> list[int]:
     """Offsets of every ``marker`` (lower-case ASCII, matched in any case) in ``text[lo:hi]``. Fast path:
     when the raw bytes hold as many case-insensitive occurrences as the text holds lower-case ones,
-    str.find (C speed) has found them all."""
+    str.find (C speed) has found them all. ``lowered``: ``data.lower()`` when the caller has it."""
     positions = []
     i = text.find(marker, lo, hi)
     while i >= 0:
         positions.append(i)
         i = text.find(marker, i + len(marker), hi)
-    if data is not None and lo == 0 and hi == len(text) and data.lower().count(marker.encode()) == len(positions):
-        return positions
+    if data is not None and lo == 0 and hi == len(text):
+        if lowered is None:
+            lowered = data.lower()
+        if lowered.count(marker.encode()) == len(positions):
+            return positions
     pattern = re.compile(re.escape(marker), re.IGNORECASE)
     return [m.start() for m in pattern.finditer(text, lo, hi)]
 
@@ -160,7 +164,7 @@ def find_tags(text: str, lo: int = 0, hi: int | None = None,
         before = _BEFORE[marker]
         # keep only occurrences where the marker can be (part of) an attribute name
         follow = _AFTER.get(marker)
-        candidates.extend(p for p in marker_positions(text, lo, hi, data, marker)
+        candidates.extend(p for p in marker_positions(text, lo, hi, data, marker, lowered=low)
                           if p > 0 and text[p - 1] in before and (follow is None or follow.match(text, p)))
     if not candidates:
         return [], []

@@ -9,6 +9,7 @@ Reporters see a ``RunReport`` and nothing else.
 from __future__ import annotations
 
 import importlib
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Protocol
@@ -78,9 +79,13 @@ def escape_char(ch: str) -> str:
     return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
 
 
+# any character for which `_needs_escape` is true
+_ESCAPE_ANY = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(_BIDI)) + "]")
+
+
 def escape_text(text: str) -> str:
     """Message/path text for a terminal: controls as ``\\t``, ``\\n``, ``\\x1b``, ``\\u202e`` ..."""
-    if not any(_needs_escape(ch) for ch in text):
+    if _ESCAPE_ANY.search(text) is None:
         return text
     return "".join((_SHORT.get(ch) or escape_char(ch)) if _needs_escape(ch) else ch for ch in text)
 
