@@ -409,7 +409,7 @@ def _static_plan(model: FileModel, ann: Annotated, attr: Attr, allowed: set[int]
 
 def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migrated: list[EntryPlan],
                obj: dict[str, Any]) -> Fix:
-    text = model.pf.text
+    text = model.pf.src.text  # edits are computed on the original text (same offsets)
     edits: list[Edit] = []
     for name in LISTS:
         if name in state.touched:
@@ -450,7 +450,7 @@ def render_json(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -
     raw = attr.value
     if ("\n" not in raw and "\r" not in raw) or not isinstance(value, (list, dict)) or not value:
         return _compact(value)
-    text = model.pf.text
+    text = model.pf.src.text  # edits are computed on the original text (same offsets)
     le = model.pf.lines.line_ending()
     name_start = attr.name_span.start
     line_start = max(text.rfind("\n", 0, name_start), text.rfind("\r", 0, name_start)) + 1

@@ -136,7 +136,6 @@ def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
 
 def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> Annotated:
     kind = pf.src.kind
-    text = pf.text
     reader = ValueReader(element, problems, kind)
     ann = Annotated(element)
     fragments = _damaged(pf, element, reader)
@@ -150,7 +149,7 @@ def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> 
             first = element.first[attr.name]
             fx = None
             if attr.value == first.value and (attr.quote is not None) == (first.quote is not None):
-                fx = fix(f"Remove the repeated {attr.name}", remove_attribute(attr, text))
+                fx = fix(f"Remove the repeated {attr.name}", remove_attribute(attr, pf.src.text))
             reader.problem(132, attr.name_span, attr.name, attr=attr.name, v=first.value, fix=fx)
             continue
         if attr.written != written_low and not written_low.startswith((":", "v-bind:")):

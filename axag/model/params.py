@@ -407,7 +407,7 @@ def _required_fix(model: FileModel, ctx: _Ctx, loc: Loc, key: str, value: bool, 
     else:
         from axag.compile.serialize import dumps_compact
 
-        edits.append(insert_attribute_after(act.element, val.attr, wanted, dumps_compact([item]), model.pf.text,
+        edits.append(insert_attribute_after(act.element, val.attr, wanted, dumps_compact([item]), model.pf.src.text,
                                             model.pf.lines.line_ending()))
     return fix(f"Move the parameter to {wanted}", *edits)
 

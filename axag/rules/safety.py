@@ -57,7 +57,7 @@ def high_risk_without_confirmation(ctx: RuleCtx, act: Action) -> None:
     fx = None
     if not cv.declared:
         after = act.ann.macro_attr if rv.from_macro else rv.attr
-        text = ctx.model.pf.text
+        text = ctx.model.pf.src.text  # the original text: template constructs are not whitespace
         edit = insert_attribute_after(act.element, after, "axag-confirmation-required", "true", text,
                                       _line_ending(text, act.element.start))
         fx = fix('Add axag-confirmation-required="true"', edit)
