@@ -40,7 +40,8 @@ def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Re
     from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context("fork")
-    chunk = max(1, min(16, len(tasks) // (jobs * 8) or 1))
+    # small chunks: workers finish together (a chunk of big pages at the end would leave the others idle)
+    chunk = max(1, min(4, len(tasks) // (jobs * 8)))
     done = 0
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,

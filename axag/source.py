@@ -6,7 +6,7 @@ import codecs
 import re
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 TEMPLATE_EXTENSIONS = {
@@ -40,6 +40,11 @@ class SourceText:
     kind: str  # html | jinja | hbs | liquid | vue
     # (start, end) code-point window scanned for annotations (.vue: the top-level <template>)
     window: tuple[int, int] | None = None
+
+    @cached_property
+    def lower_data(self) -> bytes:
+        """``data`` with ASCII letters lower-cased (computed once; byte searches of several passes)."""
+        return self.data.lower()
 
 
 def sniff_encoding(data: bytes) -> tuple[str, bytes]:

@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any
 
-__all__ = ["canonical_number", "dumps", "dumps_canonical", "dumps_compact", "normalise"]
+__all__ = ["canonical_number", "dumps", "dumps_canonical", "dumps_compact", "dumps_indented", "normalise"]
 
 _SAFE_INTEGER = 2**53
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -73,11 +73,75 @@ def normalise(value: Any) -> Any:
     raise TypeError(f"not JSON data: {type(value).__name__}")
 
 
+class _NotPlain(Exception):
+    """A value `dumps_indented` leaves to the json module."""
+
+
+_encode_str = json.encoder.encode_basestring  # the string encoder of ensure_ascii=False (C)
+
+
+def _indented_into(value: Any, newline: str, parts: list[str]) -> None:
+    # the checks and their order are those of json's encoder (str, None, True, False, int, float, list/tuple, dict)
+    if isinstance(value, str):
+        parts.append(_encode_str(value))
+    elif value is None:
+        parts.append("null")
+    elif value is True:
+        parts.append("true")
+    elif value is False:
+        parts.append("false")
+    elif isinstance(value, int):
+        parts.append(int.__repr__(value))
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise _NotPlain
+        parts.append(float.__repr__(value))
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            parts.append("[]")
+            return
+        inner = newline + "  "
+        sep = "[" + inner
+        for item in value:
+            parts.append(sep)
+            sep = "," + inner
+            _indented_into(item, inner, parts)
+        parts.append(newline + "]")
+    elif isinstance(value, dict):
+        if not value:
+            parts.append("{}")
+            return
+        inner = newline + "  "
+        sep = "{" + inner
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise _NotPlain
+            parts.append(sep)
+            sep = "," + inner
+            parts.append(_encode_str(key))
+            parts.append(": ")
+            _indented_into(item, inner, parts)
+        parts.append(newline + "}")
+    else:
+        raise _NotPlain
+
+
+def dumps_indented(value: Any, **fallback: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=2, separators=(",", ": "), **fallback)``, the same text,
+    built without the json module's pure-Python indenting encoder (several times faster on large documents).
+    Anything but plain JSON data (other types, keys that are not strings, non-finite numbers, cycles, very
+    deep nesting) is left to ``json.dumps`` itself, so such values give its text or its error."""
+    parts: list[str] = []
+    try:
+        _indented_into(value, "\n", parts)
+    except (_NotPlain, RecursionError):
+        return json.dumps(value, ensure_ascii=False, indent=2, separators=(",", ": "), **fallback)
+    return "".join(parts)
+
+
 def dumps(doc: Any) -> str:
     """`doc` as the text of an output file (§9.11), ending with exactly one newline."""
-    text = json.dumps(
-        normalise(doc), ensure_ascii=False, indent=2, separators=(",", ": "), allow_nan=False, sort_keys=False
-    )
+    text = dumps_indented(normalise(doc), allow_nan=False)
     return _escape_surrogates(text) + "\n"
 
 

@@ -224,14 +224,17 @@ def _read_regular(path: Path) -> bytes | None:
 
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
-        mode = os.fstat(fd).st_mode
+        st = os.fstat(fd)
+        mode = st.st_mode
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(21, os.strerror(21), str(path))
         if not stat.S_ISREG(mode):
             return None
         chunks = []
-        while chunk := os.read(fd, 1 << 20):
+        want = st.st_size + 1  # the whole file in one read (one buffer of its size), unless it grew
+        while chunk := os.read(fd, want):
             chunks.append(chunk)
+            want = 1 << 20
         return b"".join(chunks)
     finally:
         os.close(fd)

@@ -263,7 +263,7 @@ def _mentions_form_attribute(model: FileModel) -> bool:
         else:
             # ASCII-compatible bytes: a literal-prefixed search on the lower-cased bytes (fast); it may
             # also match "inform=" and the like, which only costs the document-wide lookup
-            st.form_attr = _FORM_ATTRIBUTE_BYTES.search(src.data.lower()) is not None
+            st.form_attr = _FORM_ATTRIBUTE_BYTES.search(src.lower_data) is not None
     return st.form_attr
 
 

@@ -180,8 +180,9 @@ def parse_source(src: SourceText) -> ParsedFile:
         text, dyn_ranges = blank_template_tags(text, src.kind)
     lines = LineIndex(text)
     lo, hi = (src.window if src.window is not None else (0, len(text)))
-    annotated_tags, interactive_tags = find_tags(
-        text, lo, hi, src.data if not src.encoding.startswith("utf-16") else None)
+    ascii_compatible = not src.encoding.startswith("utf-16")
+    annotated_tags, interactive_tags = find_tags(text, lo, hi, src.data if ascii_compatible else None,
+                                                 lowered=src.lower_data if ascii_compatible else None)
     raw_tags = sorted(annotated_tags + interactive_tags, key=lambda t: t.start)
     if raw_tags:
         pieces: list[str] = []

@@ -151,12 +151,12 @@ def is_interactive_attr(text: str, a: RawAttr) -> bool:
 
 
 def find_tags(text: str, lo: int = 0, hi: int | None = None,
-              data: bytes | None = None) -> tuple[list[RawTag], list[RawTag]]:
+              data: bytes | None = None, *, lowered: bytes | None = None) -> tuple[list[RawTag], list[RawTag]]:
     """Start tags within ``[lo, hi)``: those with annotation attributes, and the others that carry an
     attribute making them interactive (§12.2), each in document order. ``data``: the file's raw bytes
-    when they are ASCII-compatible (enables the fast search)."""
+    when they are ASCII-compatible (enables the fast search); ``lowered``: ``data.lower()`` if known."""
     hi = len(text) if hi is None else hi
-    low = data.lower() if data is not None else None
+    low = (lowered if lowered is not None else data.lower()) if data is not None else None
     candidates: list[int] = []
     for marker in ("axag", *_INTERACTIVE_MARKERS):
         if low is not None and marker.encode() not in low:

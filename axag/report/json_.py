@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from axag.compile.serialize import dumps_indented
 from axag.findings import Finding, RunReport
 from axag.report import machine_path, rule_name, rule_url, sorted_findings, tool_version
 
 
 def dumps(doc: Any) -> str:
     """§9.11: UTF-8 text, 2-space indentation, ``": "`` after keys, non-ASCII as is, one trailing newline."""
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(doc) + "\n"
 
 
 def finding_object(run: RunReport, f: Finding) -> dict[str, Any]:

@@ -106,7 +106,7 @@ def _candidates(ctx: RuleCtx) -> Iterator[Any]:
         return
     tags = ["button", "input", "form"]
     src = ctx.model.pf.src
-    if (b"javascript:" in src.data.lower() if not src.encoding.startswith("utf-16")
+    if (b"javascript:" in src.lower_data if not src.encoding.startswith("utf-16")
             else "javascript:" in src.text.lower()):
         tags.append("a")
     found: list[Any] = list(root.iter(*tags))
