@@ -113,3 +113,10 @@ def test_unquoted_json_damage_reported_once(tmp_path: Path) -> None:
                               'axag-required-parameters=["x", "y"]>b</button>\n')
     _, findings = lint_json(["--select", "009,100,134", "a.html"], cwd=tmp_path)
     assert codes_at(findings) == [("134", 1, 51)]
+
+
+def test_same_tag_controls_on_one_line_get_their_own_positions(tmp_path: Path) -> None:
+    write(tmp_path, "a.html", '<form axag-intent="a.b" axag-action-type="read" axag-description="d">'
+                              '<input name="first"><input name="second"><input><button>go</button></form>\n')
+    _, findings = lint_json(["--select", "029,032", "a.html"], cwd=tmp_path)
+    assert codes_at(findings) == [("032", 1, 71), ("032", 1, 91), ("029", 1, 112)]

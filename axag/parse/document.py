@@ -92,6 +92,7 @@ class ParsedFile:
     # lxml elements without annotations that carry an attribute making them interactive (§12.2)
     interactive: list[Any] = field(default_factory=list)
     _by_el: dict[Any, Element] = field(default_factory=dict)
+    _line_peers: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
 
     def element_of(self, el: LxmlElement) -> Element:
         """The `Element` for an lxml element (annotated ones from the scan, others located on demand)."""
@@ -261,33 +262,44 @@ _BACK_TAG_CACHE: dict[str, re.Pattern[str]] = {}
 
 
 def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
-    """Find the start tag of a non-annotated element: the last `<tag` that ends on its sourceline."""
+    """Find the start tag of a non-annotated element from lxml's line (where its start tag ends): the
+    `<tag` start tags ending on that line, matched to the lxml elements of that tag on that line in
+    document order (several same-tag controls on one line, as in minified HTML, each get their own)."""
     tag = str(el.tag).lower() if isinstance(el.tag, str) else "?"
-    line = el.sourceline or 1
     text = pf.text
     lines = pf.lines
-    line = min(max(line, 1), lines.line_count())
+    line = min(max(el.sourceline or 1, 1), lines.line_count())
     line_end = lines.starts[line] if line < lines.line_count() else len(text)
     pat = _BACK_TAG_CACHE.get(tag)
     if pat is None:
         pat = re.compile("<" + re.escape(tag) + r"(?=[\s/>])", re.IGNORECASE)
         _BACK_TAG_CACHE[tag] = pat
-    # search backwards in growing windows
+    # the raw start tags of that name that end on the line, searched backwards in growing windows
     window = 512
-    best: RawTag | None = None
+    found: list[RawTag] = []
     while True:
         lo = max(0, line_end - window)
-        cands = [m.start() for m in pat.finditer(text, lo, line_end)]
-        for start in reversed(cands):
-            raw = scan_tag(text, start)
-            if raw is not None and raw.end <= line_end + 1 and lines.position(max(raw.end - 1, start))[0] == line:
-                best = raw
-                break
-        if best is not None or lo == 0 or window > 1 << 20:
+        found = []
+        for m in pat.finditer(text, lo, line_end):
+            raw = scan_tag(text, m.start())
+            if raw is not None and lines.position(max(raw.end - 1, raw.start))[0] == line:
+                found.append(raw)
+        complete = lo == 0 or (found and lines.position(found[0].start)[0] < line) or (
+            found and lines.position(lo)[0] < lines.position(found[0].start)[0])
+        if complete or window > 1 << 20:
             break
         window *= 4
-    if best is None:
+    if not found:
         start = lines.starts[line - 1]
         return Element(tag=tag, el=el, start=start, tag_span=Span(start, start), end=start, matched=False)
+    best = found[-1]
+    if len(found) > 1 and pf.root is not None:
+        key = (tag, line)
+        same = pf._line_peers.get(key)
+        if same is None:
+            same = [e for e in pf.root.iter(el.tag) if e.sourceline == el.sourceline]
+            pf._line_peers[key] = same
+        if len(same) == len(found) and el in same:
+            best = found[same.index(el)]
     return Element(tag=tag, el=el, start=best.start, tag_span=Span(best.name_start, best.name_end),
                    end=best.end, raw=best)
