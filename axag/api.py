@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from axag.findings import Finding, RunReport
-from axag.lint.engine import FileOutcome, Request, check_file, display_path
+from axag.lint.engine import FileOutcome, Request, check_file, display_path, shared_codes
 
 
 @dataclass
@@ -24,6 +24,7 @@ class Run:
     contracts: Any = None  # compile.merge.ContractIndex, folded in as files complete
 
     def add(self, outcome: FileOutcome) -> None:
+        outcome.ran = shared_codes(outcome.ran)  # outcomes from worker processes come with their own copies
         if outcome.contracts:
             if self.contracts is None:
                 from axag.compile.merge import ContractIndex

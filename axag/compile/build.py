@@ -235,8 +235,16 @@ def contract_for(act: Action, source: dict[str, Any]) -> ToolContract:
         declared_required_parameters=act.v("axag-required-parameters").ok,
         params=[ManifestParam(p.name, p.required, p.harvested and not p.declared, p.harvested) for p in act.parameters],
         sources=[(source["file"], source["line"], source["column"])],
-        declared=frozenset(n for n, v in act.ann.values.items() if v.ok),
+        declared=_shared_names(frozenset(n for n, v in act.ann.values.items() if v.ok)),
     )
+
+
+_NAME_SETS: dict[frozenset[str], frozenset[str]] = {}
+
+
+def _shared_names(names: frozenset[str]) -> frozenset[str]:
+    """One object per distinct set of declared attribute names (contracts are kept for the whole run)."""
+    return _NAME_SETS.setdefault(names, names)
 
 
 def build_contracts(model: FileModel, out: Any, request: Any, error_elements: set[int]) -> tuple[

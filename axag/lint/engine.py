@@ -8,6 +8,7 @@ The same function serves `axag lint` (selected rules, configured severities) and
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -93,7 +94,16 @@ def enabled_codes(settings: Any, request: Request, path: Path) -> frozenset[int]
         codes = codes - {10, 30}
     if request.enforced_intents is None:
         codes = codes - {37}
-    return codes
+    return shared_codes(codes)
+
+
+_CODE_SETS: dict[frozenset[int], frozenset[int]] = {}
+
+
+def shared_codes(codes: frozenset[int]) -> frozenset[int]:
+    """One object per distinct set of rule codes: every file's outcome keeps the codes that ran, and the
+    files of a run almost always share one selection (memory then does not grow with the number of files)."""
+    return _CODE_SETS.setdefault(codes, codes)
 
 
 def check_file(path: Path, display: str, repo_path: str, settings: Any, request: Request,
@@ -326,7 +336,8 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Any, request: 
                 return None
             sev = o
     args = {k: v for k, v in p.args.items() if not k.startswith("_")}
-    message = p.message or format_message(p.code, p.index, **args)
+    # interned: the same markup on many pages gives the same messages (findings are kept for the whole run)
+    message = sys.intern(p.message or format_message(p.code, p.index, **args))
     lines = pf.lines
     start = min(max(p.span.start, 0), len(pf.text))
     end = min(max(p.span.end, start), len(pf.text))
@@ -362,7 +373,8 @@ def _context(lines: LineIndex, line: int, eline: int) -> tuple[tuple[int, str], 
         text = lines.line_text(n)
         if len(text) > 2000:
             text = text[:2000]
-        out.append((n, text))
+        # interned: findings on one element, and the same markup on many pages, share their context lines
+        out.append((n, sys.intern(text)))
     return tuple(out)
 
 
