@@ -14,7 +14,7 @@ class Severity(str, Enum):
 
     @property
     def rank(self) -> int:
-        return {"error": 2, "warning": 1, "info": 0}[self.value]
+        return _SEVERITY_RANK[self.value]
 
 
 class Level(str, Enum):
@@ -24,7 +24,11 @@ class Level(str, Enum):
 
     @property
     def rank(self) -> int:
-        return {"basic": 0, "intermediate": 1, "full": 2}[self.value]
+        return _LEVEL_RANK[self.value]
+
+
+_SEVERITY_RANK = {"error": 2, "warning": 1, "info": 0}
+_LEVEL_RANK = {"basic": 0, "intermediate": 1, "full": 2}
 
 
 class Fixable(str, Enum):

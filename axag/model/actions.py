@@ -75,7 +75,7 @@ class Action:
         return self.ann.element
 
     def v(self, name: str) -> Value:
-        return self.ann.v(name)
+        return self.ann.values.get(name, ABSENT)  # = self.ann.v(name), without the extra call (hot)
 
     @property
     def effective_entity(self) -> str | None:

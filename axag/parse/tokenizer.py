@@ -55,26 +55,31 @@ def scan_tag(text: str, start: int) -> RawTag | None:
     while pos < n:
         a = attr_match(text, pos)
         assert a is not None  # the pattern can match the empty string
-        name = a.group("name")
-        if name is None:
+        # spans by group number (1 name, 2 dq, 3 sq, 4 uq; (-1, -1) when a group did not take part):
+        # this loop runs for every attribute of every scanned tag
+        ns, ne = a.span(1)
+        if ns < 0:
             pos = a.end()
             break
-        if a.group("dq") is not None:
-            q, vs, ve = '"', a.start("dq"), a.end("dq")
+        vs, ve = a.span(2)
+        if vs >= 0:
+            q = '"'
             closed = ve < n and text[ve] == '"'
-        elif a.group("sq") is not None:
-            q, vs, ve = "'", a.start("sq"), a.end("sq")
-            closed = ve < n and text[ve] == "'"
-        elif a.group("uq") is not None:
-            q, vs, ve = "", a.start("uq"), a.end("uq")
-            closed = True
         else:
-            q, vs, ve, closed = None, a.end("name"), a.end("name"), True
-        attrs.append(RawAttr(name, a.start("name"), a.end("name"), q, vs, ve, closed))
-        if a.end() == pos:  # no progress (cannot happen with a name, but be safe)
-            pos += 1
-        else:
-            pos = a.end()
+            vs, ve = a.span(3)
+            if vs >= 0:
+                q = "'"
+                closed = ve < n and text[ve] == "'"
+            else:
+                vs, ve = a.span(4)
+                closed = True
+                if vs >= 0:
+                    q = ""
+                else:
+                    q, vs, ve = None, ne, ne
+        attrs.append(RawAttr(text[ns:ne], ns, ne, q, vs, ve, closed))
+        end = a.end()
+        pos = end if end != pos else pos + 1  # no progress cannot happen with a name, but be safe
     end = pos + 1 if pos < n and text[pos] == ">" else pos
     return RawTag(m.group(1).lower(), start, m.start(1), m.end(1), min(end, n), attrs)
 
