@@ -11,6 +11,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import settings as _hypothesis_settings
+
+# In CI, property-based tests draw the same examples every run (derandomize), so that a green local run
+# predicts a green CI run; locally they keep exploring new examples.
+_hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, database=None, print_blob=True)
+if os.environ.get("CI"):
+    _hypothesis_settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

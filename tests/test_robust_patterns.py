@@ -64,7 +64,7 @@ def test_lint_and_compile_reject_hostile_patterns_quickly(tmp_path: Path, patter
         t0 = time.perf_counter()
         out = check_file(tmp_path / "p.html", "p.html", "p.html", Settings(base=tmp_path),
                          Request(mode=mode, want_contracts=True), data=data)
-        assert time.perf_counter() - t0 < 5
+        assert time.perf_counter() - t0 < 15
         codes = {f.code for f in out.findings}
         assert 199 not in codes
         assert 117 in codes, (pattern, [(f.code, f.message) for f in out.findings])
@@ -151,7 +151,7 @@ def test_accepted_patterns_run_promptly_in_guards(tmp_path: Path, pattern: str, 
     t0 = time.perf_counter()
     result = guard.check(args)
     elapsed = time.perf_counter() - t0
-    assert elapsed < 2, (pattern, elapsed)
+    assert elapsed < 10, (pattern, elapsed)  # exponential backtracking would not finish; 10 s tolerates a busy CI
     assert result.permission in ("constraint_violated", "confirmation_required", "not_required")
 
 
@@ -162,7 +162,7 @@ def test_pattern_check_itself_is_fast_on_huge_patterns(tmp_path: Path) -> None:
                     "(?:a+)?" * 300, "x{1,1000}" * 200, "(a{1,30}){1,30}", "(?=a)" * 5000]:
         t0 = time.perf_counter()
         check_pattern(pattern)
-        assert time.perf_counter() - t0 < 5, pattern[:40]
+        assert time.perf_counter() - t0 < 15, pattern[:40]
 
 
 def test_unique_items_is_not_quadratic_in_guards(tmp_path: Path) -> None:
@@ -193,7 +193,7 @@ def test_unique_items_is_not_quadratic_in_guards(tmp_path: Path) -> None:
     for items, unique in cases:
         t0 = time.perf_counter()
         result = guard.check({**base, "note": items})
-        assert time.perf_counter() - t0 < 2
+        assert time.perf_counter() - t0 < 10  # quadratic takes minutes on 50k items; slack for a busy machine
         violated = any(v.constraint == "uniqueItems" for v in result.violations)
         assert violated is not unique, items[:5]
 
