@@ -177,7 +177,7 @@ def test_every_pattern_checks_fast() -> None:
     for p in patterns:
         t = time.perf_counter()
         check_pattern(p)
-        assert time.perf_counter() - t < 3
+        assert time.perf_counter() - t < 10  # slack for a busy machine; exponential analysis would not finish
 
 
 _PIECES = ["a", "b", ".", "\\d", "\\w", "\\s", "\\b", "\\x41", "\\u0041", "[a-c]", "[^a]", "[\\]-]", "(", ")",
