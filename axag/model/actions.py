@@ -240,7 +240,7 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
         if a.quote is None:
             continue
         try:
-            parse_json(a.value)
+            reader.parsed[id(a)] = parse_json(a.value)  # the reader takes it instead of parsing again
             continue
         except JsonError:
             pass

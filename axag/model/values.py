@@ -91,6 +91,8 @@ class ValueReader:
         self.element = element
         self.problems = problems
         self.kind = kind
+        # id(attr) -> the JSON document of its value, parsed already (the damage check); each is used once
+        self.parsed: dict[int, JsonDoc] = {}
 
     # ------------------------------------------------------------------ helpers
     def problem(self, code: int, span: Span, attribute: str | None, /, **kw: Any) -> Problem:
@@ -216,7 +218,7 @@ class ValueReader:
 
     def _json(self, attr: Attr, base: Value, code: int) -> JsonDoc | None:
         try:
-            doc = parse_json(attr.value)
+            doc = self.parsed.pop(id(attr), None) or parse_json(attr.value)
         except JsonError as exc:
             span = attr.value_sub_span(exc.offset, exc.offset + 1) if base.macro_span is None else base.value_span()
             if base.macro_span is None and exc.offset >= len(attr.value):
