@@ -238,3 +238,24 @@ def test_per_file_ignores_hide_only_warnings_in_compile(tmp_path: Path) -> None:
     res = run_axag(["compile", "a.html", "-o", "-", "--output-format", "json"], cwd=tmp_path)
     assert res.exit_code == 1
     assert [f["code"] for f in json.loads(res.stderr)["findings"]] == ["AXAG-LINT-004"]
+
+
+def test_meta_groups_and_extensions(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text(
+        '<button type="button" axag-intent="report.export" axag-action-type="read" axag-description="Export"'
+        ' axag-x-acme-team="data" axag-x-acme-cost="low" axag-deprecated="true"'
+        ' axag-deprecated-replacement="report.export_v2" axag-version="1.2" axag-visible="true"'
+        ' axag-operable="false" axag-operability-reason="Needs a plan" axag-workflow-id="exp"'
+        ' axag-workflow-step="2" axag-workflow-total-steps="3" axag-schema="openapi:exportReport">x</button>\n',
+        encoding="utf-8")
+    code, out, err = compile_to(tmp_path, "a.html", "-o", "-")
+    assert code == 0, err
+    tool = json.loads(out)["tools"][0]
+    meta = tool["_meta"]["org.axag/action"]
+    keys = list(meta)
+    assert keys[keys.index("schema"):] == ["schema", "workflow", "visibility", "versioning", "sources", "extensions"]
+    assert meta["workflow"] == {"id": "exp", "step": 2, "total_steps": 3}
+    assert meta["visibility"] == {"visible": True, "operable": False, "operability_reason": "Needs a plan"}
+    assert meta["versioning"] == {"version": "1.2", "deprecated": True, "deprecated_replacement": "report.export_v2"}
+    assert meta["extensions"] == {"acme-cost": "low", "acme-team": "data"}
+    assert tool["description"].splitlines()[:2] == ["Export", "Deprecated; use report.export_v2 instead."]

@@ -110,10 +110,8 @@ def meta(act: Action, sources: list[dict[str, Any]]) -> dict[str, Any]:
     m["action_type"] = act.action_type
     if act.risk is not None:
         m["risk_level"] = act.risk
-    for key, attr in (("idempotent", "axag-idempotent"), ("confirmation_required", "axag-confirmation-required")):
-        v = act.v(attr)
-        if v.ok:
-            m[key] = v.value
+    m.update(_declared(act, (("idempotent", "axag-idempotent"),
+                             ("confirmation_required", "axag-confirmation-required"))))
     msg = act.v("axag-confirmation-message")
     if msg.ok:
         m["confirmation_message"] = msg.value
@@ -170,35 +168,36 @@ def meta(act: Action, sources: list[dict[str, Any]]) -> dict[str, Any]:
     sch = act.v("axag-schema")
     if sch.ok:
         m["schema"] = sch.value
-    wf = {}
-    for key, attr in (("id", "axag-workflow-id"), ("step", "axag-workflow-step"),
-                      ("total_steps", "axag-workflow-total-steps"), ("next", "axag-workflow-next"),
-                      ("previous", "axag-workflow-previous")):
-        v = act.v(attr)
-        if v.ok:
-            wf[key] = v.value
-    if wf:
-        m["workflow"] = wf
-    vis = {}
-    for key, attr in (("visible", "axag-visible"), ("operable", "axag-operable"),
-                      ("operability_reason", "axag-operability-reason")):
-        v = act.v(attr)
-        if v.ok:
-            vis[key] = v.value
-    if vis:
-        m["visibility"] = vis
-    ver = {}
-    for key, attr in (("version", "axag-version"), ("since", "axag-since"), ("deprecated", "axag-deprecated"),
-                      ("deprecated_replacement", "axag-deprecated-replacement")):
-        v = act.v(attr)
-        if v.ok:
-            ver[key] = v.value
-    if ver:
-        m["versioning"] = ver
+    for key, pairs in _GROUPS:
+        group = _declared(act, pairs)
+        if group:
+            m[key] = group
     m["sources"] = sources
     if act.ann.extensions:
         m["extensions"] = {k: act.ann.extensions[k] for k in sorted(act.ann.extensions)}
     return m
+
+
+# §9.6 objects made of several attributes: (meta key, ((member, attribute), ...)), members in output order
+_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("workflow", (("id", "axag-workflow-id"), ("step", "axag-workflow-step"),
+                  ("total_steps", "axag-workflow-total-steps"), ("next", "axag-workflow-next"),
+                  ("previous", "axag-workflow-previous"))),
+    ("visibility", (("visible", "axag-visible"), ("operable", "axag-operable"),
+                    ("operability_reason", "axag-operability-reason"))),
+    ("versioning", (("version", "axag-version"), ("since", "axag-since"), ("deprecated", "axag-deprecated"),
+                    ("deprecated_replacement", "axag-deprecated-replacement"))),
+)
+
+
+def _declared(act: Action, pairs: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The valid declared values among ``pairs`` as {member: value}, in the order of ``pairs``."""
+    out: dict[str, Any] = {}
+    for key, attr in pairs:
+        v = act.v(attr)
+        if v.ok:
+            out[key] = v.value
+    return out
 
 
 def tool_name(act: Action) -> str:
