@@ -121,3 +121,13 @@ def test_real_world_corpus_never_crashes_and_points_at_real_positions() -> None:
             continue  # suppression comments
         inside_value = any(k == "value" and p[0] == pos[0] and p[1] <= pos[1] for p, k in kinds.items())
         assert pos in kinds or inside_value, (path, f)
+
+
+def test_lint_output_identical_with_one_or_two_jobs() -> None:
+    outs = []
+    for jobs in ("1", "2"):
+        res = run_axag(["lint", "--isolated", "-j", jobs, "--output-format", "json", "rules"], cwd=FIXTURES)
+        assert res.exit_code == 1
+        outs.append(res.stdout)
+    assert len(json.loads(outs[0])["findings"]) > 100
+    assert outs[0] == outs[1]
