@@ -46,3 +46,18 @@ def test_guards_with_another_target_use_the_mcp_form(tmp_path: Path) -> None:
                    cwd=tmp_path)
     assert res.exit_code == 0, res.stderr
     assert "guard_booking_create" in (tmp_path / "g" / "_guards.py").read_text(encoding="utf-8")
+
+
+def test_guards_accept_a_tools_file_with_reordered_keys(tmp_path: Path) -> None:
+    import json
+
+    res = run_axag(["compile", "--isolated", "site/booking.html", "-o", str(tmp_path / "t.json")],
+                   cwd=FIXTURES / "spec")
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    (tmp_path / "sorted.json").write_text(json.dumps(doc, sort_keys=True, indent=1), encoding="utf-8")
+    res = run_axag(["guards", "sorted.json", "-o", "g"], cwd=tmp_path)
+    assert res.exit_code == 0, res.stderr
+    assert (tmp_path / "g" / "_guards.py").exists()
+    (tmp_path / "bad.json").write_text(json.dumps({**doc, "tools": [{"name": "x"}]}), encoding="utf-8")
+    assert run_axag(["guards", "bad.json", "-o", "g2"], cwd=tmp_path).exit_code == 2

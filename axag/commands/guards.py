@@ -36,7 +36,7 @@ def load_tools_document(path: Path) -> dict[str, Any]:
     from axag.compile.validate import check_structure, self_check
 
     try:
-        problems = check_structure(doc, "mcp")
+        problems = check_structure(doc, "mcp", ordered=False)  # key order is not part of the input contract
         if not problems:
             problems = self_check(doc, "mcp")
     except RecursionError as exc:
