@@ -217,7 +217,7 @@ def discover(
     base = Path(os.path.abspath(cwd if cwd is not None else settings_resolver.cwd))
     files: set[Path] = set()
     problems: set[tuple[Path, str]] = set()
-    for raw in paths:
+    for raw in _expand_globs(paths, base):
         path = Path(os.path.normpath(os.path.join(base, os.fspath(raw))))
         settings = settings_resolver.resolve(path)
         use_gitignore = settings.respect_gitignore if respect_gitignore is None else respect_gitignore
@@ -239,6 +239,23 @@ def discover(
         else:
             problems.add((path, "No such file or directory"))
     return Discovered(sorted(files, key=lambda p: p.as_posix()), sorted(problems, key=lambda x: x[0].as_posix()))
+
+
+def _expand_globs(paths: Iterable[str | os.PathLike[str]], base: Path) -> list[str]:
+    """Named paths with glob characters (`*`, `?`, `[`; `**` crosses directories) that do not exist as
+    written are expanded, sorted; a pattern that matches nothing stays as written (reported as missing)."""
+    import glob
+
+    out: list[str] = []
+    for raw in paths:
+        text = os.fspath(raw)
+        if any(c in text for c in "*?[") and not os.path.exists(os.path.join(base, text)):
+            matches = sorted(glob.glob(text, root_dir=base, recursive=True))
+            if matches:
+                out.extend(matches)
+                continue
+        out.append(text)
+    return out
 
 
 def _walk(

@@ -207,3 +207,16 @@ def test_git_info_exclude(tmp_path: Path) -> None:
     (tmp_path / ".gitignore").write_text("!sub/\n")  # .gitignore beats info/exclude
     touch(tmp_path, "secret.vue", "a.vue", "sub/b.html", "sub/secret.vue")
     assert rel(tmp_path, run(tmp_path)) == ["a.vue", "sub/b.html"]
+
+
+def test_named_glob_patterns_are_expanded(tmp_path: Path) -> None:
+    (tmp_path / "site" / "deep").mkdir(parents=True)
+    for rel in ("site/a.html", "site/b.html", "site/deep/c.html", "site/notes.txt"):
+        (tmp_path / rel).write_text("<p>x</p>", encoding="utf-8")
+    resolver = Resolver(tmp_path, isolated=True)
+    got = discover(["site/*.html"], resolver, cwd=tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in got] == ["site/a.html", "site/b.html"]
+    got = discover(["site/**/*.html"], resolver, cwd=tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in got] == ["site/a.html", "site/b.html", "site/deep/c.html"]
+    missing = discover(["nothing/*.html"], resolver, cwd=tmp_path)
+    assert list(missing) == [] and [m for _, m in missing.problems] == ["No such file or directory"]
