@@ -61,3 +61,15 @@ def test_guards_accept_a_tools_file_with_reordered_keys(tmp_path: Path) -> None:
     assert (tmp_path / "g" / "_guards.py").exists()
     (tmp_path / "bad.json").write_text(json.dumps({**doc, "tools": [{"name": "x"}]}), encoding="utf-8")
     assert run_axag(["guards", "bad.json", "-o", "g2"], cwd=tmp_path).exit_code == 2
+
+
+def test_guards_language_from_the_configuration(tmp_path: Path) -> None:
+    res = run_axag(["compile", "--isolated", "site/booking.html", "-o", str(tmp_path / "t.json")],
+                   cwd=FIXTURES / "spec")
+    assert res.exit_code == 0, res.stderr
+    (tmp_path / "axag.toml").write_text('[compile]\nguards-lang = "typescript"\n', encoding="utf-8")
+    assert run_axag(["guards", "t.json", "-o", "ts"], cwd=tmp_path).exit_code == 0
+    assert (tmp_path / "ts" / "guards.ts").exists()
+    assert run_axag(["guards", "t.json", "-o", "py", "--isolated"], cwd=tmp_path).exit_code == 0
+    assert (tmp_path / "py" / "_guards.py").exists()
+    assert run_axag(["context", "t.json", "--isolated", "--color", "never"], cwd=tmp_path).exit_code == 0

@@ -15,7 +15,12 @@ __all__ = ["context"]
 @click.command("context")
 @click.argument("tools_json", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--tool", "tools", multiple=True, metavar="NAME", help="Only this tool (repeatable).")
-def context(tools_json: Path, tools: tuple[str, ...]) -> None:
+@click.option("--config", "config", type=click.Path(dir_okay=False),
+              help="Accepted for symmetry with the other commands (no setting applies here).")
+@click.option("--isolated", is_flag=True, help="Accepted for symmetry with the other commands.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Accepted for symmetry with the other commands; the block is plain text.")
+def context(tools_json: Path, tools: tuple[str, ...], config: str | None, isolated: bool, color: str) -> None:
     """Print the constraint context block for the tools of TOOLS_JSON (an MCP tools.json)."""
     from axag.commands.guards import load_tools_document
     from axag.context import block

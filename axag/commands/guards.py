@@ -52,13 +52,22 @@ def load_tools_document(path: Path) -> dict[str, Any]:
 @click.argument("tools_json", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", "output", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Directory of the generated guard module.")
-@click.option("--lang", type=click.Choice(["python", "typescript"]), default="python", show_default=True,
-              help="Language of the generated guards.")
-def guards(tools_json: Path, output: Path, lang: str) -> None:
+@click.option("--lang", type=click.Choice(["python", "typescript"]), default=None,
+              help="Language of the generated guards (default: compile.guards-lang of the configuration, else "
+                   "python).")
+@click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Accepted for symmetry with the other commands; this command prints plain text only.")
+def guards(tools_json: Path, output: Path, lang: str | None, config: str | None, isolated: bool, color: str) -> None:
     """Generate runtime guards for the tools of TOOLS_JSON (an MCP tools.json)."""
     from axag.guards.render import write_guards
 
     try:
+        if lang is None:
+            from axag.config import Resolver
+
+            lang = Resolver(Path.cwd(), config=config, isolated=isolated).run_settings().compile_guards_lang
         doc = load_tools_document(tools_json)
         warnings, _ = write_guards(doc, output, lang)
     except AxagError as exc:
