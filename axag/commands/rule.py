@@ -45,7 +45,12 @@ def explain(code: int) -> str:
 @click.command("rule")
 @click.argument("code_or_name", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
-def rule(code_or_name: str | None, show_all: bool) -> None:
+@click.option("--config", "config", type=click.Path(dir_okay=False),
+              help="Accepted for symmetry with the other commands (rules are documented as defined).")
+@click.option("--isolated", is_flag=True, help="Accepted for symmetry with the other commands.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Accepted for symmetry with the other commands; the text is plain.")
+def rule(code_or_name: str | None, show_all: bool, config: str | None, isolated: bool, color: str) -> None:
     """Explain a lint rule (code such as AXAG-LINT-006, 006 or a rule name)."""
     from axag.rules.catalogue import RULES, lookup
 
