@@ -52,27 +52,14 @@ def ts_str(text: str) -> str:
 
 
 def json_text(value: object) -> str:
-    """Compact JSON of a value (keys in their order, numbers per §4.9, non-ASCII kept)."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (int, float)):
-        return naming.number_text(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(json_text(v) for v in value) + "]"
-    if isinstance(value, dict):
-        parts = []
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise GuardSpecError(f"object key is not a string: {key!r}")
-            parts.append(json.dumps(key, ensure_ascii=False) + ":" + json_text(item))
-        return "{" + ",".join(parts) + "}"
-    raise GuardSpecError(f"cannot encode {type(value).__name__} as a literal")
+    """Compact JSON of a value (keys in their order, numbers per §4.9, non-ASCII kept): the runtime's own
+    encoder, so the guards' literals and their messages write JSON one way."""
+    from axag.guards.pyruntime import _json_text
+
+    try:
+        return _json_text(value, canonical=False)
+    except (TypeError, ValueError) as exc:
+        raise GuardSpecError(f"cannot encode as a literal: {exc}") from exc
 
 
 def ts_literal(value: object) -> str:
