@@ -62,3 +62,25 @@ def lint_json(args: list[str], cwd: Path | None = None) -> tuple[int, list[dict[
 
 def codes_at(findings: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
     return [(f["code"][-3:], f["line"], f["column"]) for f in findings]
+
+
+def build_model_from(html: str, name: str = "t.html", harvest: bool = True) -> tuple[Any, Any]:
+    """(ParsedFile, FileModel) of an HTML text, through the real reader and parser."""
+    from axag.model.actions import build_model
+    from axag.parse.document import parse_source
+    from axag.source import SourceText, load
+
+    src = load(Path(name), html.encode())
+    assert isinstance(src, SourceText)
+    pf = parse_source(src)
+    return pf, build_model(pf, harvest=harvest)
+
+
+def problems_at(pf: Any, m: Any, *codes: int) -> list[tuple[int, int, int]]:
+    """(code, line, column) of the model's problems with the given codes (all when none given), in order."""
+    out = []
+    for p in m.problems:
+        if not codes or p.code in codes:
+            line, col = pf.lines.position(p.span.start)
+            out.append((p.code, line, col))
+    return out

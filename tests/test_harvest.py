@@ -11,26 +11,15 @@ import pytest
 
 from axag.findings import Severity
 from axag.model.actions import FileModel, build_model
-from axag.parse.document import ParsedFile, parse_source
+from axag.parse.document import parse_source
 from axag.source import SourceText, load
+from tests.conftest import build_model_from, problems_at
 
 DATA = Path(__file__).parent / "data" / "params"
 
 
-def build(html: str, name: str = "t.html", harvest: bool = True) -> tuple[ParsedFile, FileModel]:
-    src = load(Path(name), html.encode())
-    assert isinstance(src, SourceText)
-    pf = parse_source(src)
-    return pf, build_model(pf, harvest=harvest)
-
-
-def found(pf: ParsedFile, m: FileModel, *codes: int) -> list[tuple[int, int, int]]:
-    out = []
-    for p in m.problems:
-        if not codes or p.code in codes:
-            line, col = pf.lines.position(p.span.start)
-            out.append((p.code, line, col))
-    return out
+build = build_model_from
+found = problems_at
 
 
 def pos(text: str, token: str, nth: int = 1) -> tuple[int, int]:

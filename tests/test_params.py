@@ -4,31 +4,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from axag.model.actions import FileModel, build_model
-from axag.parse.document import ParsedFile, parse_source
-from axag.source import SourceText, load
+from axag.model.actions import FileModel
+from axag.parse.document import ParsedFile
+from tests.conftest import build_model_from, problems_at
 
-
-def build(html: str, name: str = "t.html", harvest: bool = True) -> tuple[ParsedFile, FileModel]:
-    src = load(Path(name), html.encode())
-    assert isinstance(src, SourceText)
-    pf = parse_source(src)
-    return pf, build_model(pf, harvest=harvest)
-
-
-def found(pf: ParsedFile, m: FileModel, *codes: int) -> list[tuple[int, int, int]]:
-    """(code, line, column) of the problems with the given codes (all when none given), in recording order."""
-    out = []
-    for p in m.problems:
-        if not codes or p.code in codes:
-            line, col = pf.lines.position(p.span.start)
-            out.append((p.code, line, col))
-    return out
+build = build_model_from
+found = problems_at
 
 
 def only(pf: ParsedFile, m: FileModel, code: int) -> Any:
