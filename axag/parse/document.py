@@ -14,7 +14,7 @@ from lxml import etree
 
 from axag.parse.entities import decode_attribute
 from axag.parse.templates import blank_template_tags, is_dynamic_value
-from axag.parse.tokenizer import RawAttr, RawTag, find_tags, scan_tag
+from axag.parse.tokenizer import RawAttr, RawTag, find_tags, find_tags_in_bytes, scan_tag
 from axag.source import SourceText
 from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
@@ -182,8 +182,15 @@ def parse_source(src: SourceText) -> ParsedFile:
     lines = LineIndex(text)
     lo, hi = (src.window if src.window is not None else (0, len(text)))
     ascii_compatible = not src.encoding.startswith("utf-16")
-    annotated_tags, interactive_tags = find_tags(text, lo, hi, src.data if ascii_compatible else None,
-                                                 lowered=src.lower_data if ascii_compatible else None)
+    skip = len(src.bom)
+    if src.kind == "html" and src.window is None and ascii_compatible and not src.replaced and (
+            len(src.data) - skip == len(text) or src.encoding == "utf-8"):
+        # equal lengths: one byte per code point (nothing was replaced, so no decoder merged bytes)
+        annotated_tags, interactive_tags = find_tags_in_bytes(
+            text, src.data, src.lower_data, skip, utf8=len(src.data) - skip != len(text))
+    else:
+        annotated_tags, interactive_tags = find_tags(text, lo, hi, src.data if ascii_compatible else None,
+                                                     lowered=src.lower_data if ascii_compatible else None)
     raw_tags = sorted(annotated_tags + interactive_tags, key=lambda t: t.start)
     if raw_tags:
         pieces: list[str] = []

@@ -155,6 +155,82 @@ def is_interactive_attr(text: str, a: RawAttr) -> bool:
     return False
 
 
+_SKIP_START_BYTES = re.compile(rb"<!--|<(script|style|textarea|title)(?=[\s/>])")
+_BEFORE_BYTES = {k: frozenset(v.encode()) for k, v in _BEFORE.items()}
+_AFTER_BYTES = {
+    "role": re.compile(rb"role\s*=\s*[\"']?\s*button"),
+    "hx-": re.compile(rb"hx-(?:post|put|patch|delete)"),
+}
+
+
+def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int,
+                       utf8: bool) -> tuple[list[RawTag], list[RawTag]]:
+    """`find_tags` over a whole HTML file, searching its raw bytes (C-speed ``bytes.find`` on the lower-cased
+    bytes instead of scans of the decoded text): ``text`` is ``data[skip:]`` decoded (``skip``: the BOM's
+    length) either one byte per code point or, with ``utf8``, as valid UTF-8. Markers, the characters
+    around them and the comment/raw-text boundaries are ASCII, so byte positions map to code points by
+    decoding only the stretches between the candidates."""
+    candidates: list[int] = []
+    find = lowered.find
+    for marker in ("axag", *_INTERACTIVE_MARKERS):
+        mb = marker.encode()
+        i = find(mb, skip)
+        if i < 0:
+            continue
+        before = _BEFORE_BYTES[marker]
+        follow = _AFTER_BYTES.get(marker)
+        step = len(mb)
+        while i >= 0:
+            if i > skip and lowered[i - 1] in before and (follow is None or follow.match(lowered, i)):
+                candidates.append(i)
+            i = find(mb, i + step)
+    if not candidates:
+        return [], []
+    candidates = sorted(set(candidates))
+    skips = _skipped_byte_ranges(lowered, skip, candidates[-1])
+    if skips:
+        kept = []
+        for b in candidates:
+            k = bisect.bisect_right(skips, (b, len(lowered) + 1)) - 1
+            if not (k >= 0 and skips[k][0] <= b < skips[k][1]):
+                kept.append(b)
+        candidates = kept
+    positions: list[int] = []
+    if utf8:
+        prev, chars = skip, 0
+        for b in candidates:
+            chars += len(data[prev:b].decode("utf-8"))
+            positions.append(chars)
+            prev = b
+    else:
+        positions = [b - skip for b in candidates]
+    return _tags_at(text, positions, 0, len(text), None)
+
+
+def _skipped_byte_ranges(lowered: bytes, skip: int, last: int) -> list[tuple[int, int]]:
+    """`skipped_ranges` on lower-cased bytes, up to the range holding offset ``last``."""
+    out: list[tuple[int, int]] = []
+    pos = skip
+    n = len(lowered)
+    search = _SKIP_START_BYTES.search
+    while pos <= last:
+        m = search(lowered, pos)
+        if not m:
+            break
+        if m.group(1) is None:
+            end = lowered.find(b"-->", m.end())
+            end = n if end < 0 else end + 3
+            out.append((m.start(), end))
+        else:
+            gt = lowered.find(b">", m.end())
+            body = n if gt < 0 else gt + 1
+            close = lowered.find(b"</" + m.group(1), body)
+            end = n if close < 0 else close
+            out.append((body, end))
+        pos = end
+    return out
+
+
 def find_tags(text: str, lo: int = 0, hi: int | None = None,
               data: bytes | None = None, *, lowered: bytes | None = None) -> tuple[list[RawTag], list[RawTag]]:
     """Start tags within ``[lo, hi)``: those with annotation attributes, and the others that carry an
@@ -173,12 +249,17 @@ def find_tags(text: str, lo: int = 0, hi: int | None = None,
                           if p > 0 and text[p - 1] in before and (follow is None or follow.match(text, p)))
     if not candidates:
         return [], []
-    skips = skipped_ranges(text)
+    return _tags_at(text, sorted(set(candidates)), lo, hi, skipped_ranges(text))
+
+
+def _tags_at(text: str, candidates: list[int], lo: int, hi: int,
+             skips: list[tuple[int, int]] | None) -> tuple[list[RawTag], list[RawTag]]:
+    """The start tags enclosing the sorted candidate offsets (outside ``skips``), classified."""
     annotated: list[RawTag] = []
     interactive: list[RawTag] = []
     seen: set[int] = set()
     covered = (-1, -1)
-    for p in sorted(set(candidates)):
+    for p in candidates:
         if covered[0] <= p < covered[1]:
             continue  # inside the start tag found last
         tag = _enclosing_tag(text, p, lo, hi, skips)
@@ -193,12 +274,13 @@ def find_tags(text: str, lo: int = 0, hi: int | None = None,
     return annotated, interactive
 
 
-def _enclosing_tag(text: str, p: int, lo: int, hi: int, skips: list[tuple[int, int]]) -> RawTag | None:
+def _enclosing_tag(text: str, p: int, lo: int, hi: int, skips: list[tuple[int, int]] | None) -> RawTag | None:
     if p < lo or p >= hi:
         return None
-    i = bisect.bisect_right(skips, (p, len(text) + 1)) - 1
-    if i >= 0 and skips[i][0] <= p < skips[i][1]:
-        return None
+    if skips:
+        i = bisect.bisect_right(skips, (p, len(text) + 1)) - 1
+        if i >= 0 and skips[i][0] <= p < skips[i][1]:
+            return None
     # the enclosing start tag: the last '<' + letter before p that tokenizes past p
     j = p
     for _ in range(8):
