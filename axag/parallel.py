@@ -13,12 +13,14 @@ from axag.lint.engine import FileOutcome, Request, check_file
 _RESOLVER: Any = None
 _REQUEST: Request | None = None
 _DONE = 0  # files checked by this worker
+_SENT: set[tuple[str, str]] = set()  # (intent, contract key) this worker has sent in full
 
 
 def _init(resolver: Any, request: Request) -> None:
     global _RESOLVER, _REQUEST
     _RESOLVER = resolver
     _REQUEST = request
+    _SENT.clear()
 
 
 def _work(task: tuple[Path, str, str]) -> FileOutcome:
@@ -28,6 +30,10 @@ def _work(task: tuple[Path, str, str]) -> FileOutcome:
     path, disp, rel = task
     assert _REQUEST is not None
     outcome = check_file(path, disp, rel, _RESOLVER.resolve(path), _REQUEST)
+    if outcome.contracts:
+        from axag.compile.merge import shrink_repeats
+
+        shrink_repeats(outcome, _SENT)
     _DONE += 1
     file_done(_DONE)
     return outcome

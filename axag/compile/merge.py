@@ -3,6 +3,7 @@ every source; differing ones are 121; tool-name collisions are 122."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -17,8 +18,11 @@ def _without_sources(tool: dict[str, Any]) -> dict[str, Any]:
 
 
 def contract_key(tool: dict[str, Any]) -> str:
-    """The contract as JSON text: equality of JSON values (1 and true differ), in output key order."""
-    return json.dumps(_without_sources(tool), ensure_ascii=False, separators=(",", ":"))
+    """The identity of a contract: the SHA-256 of its JSON text without sources (equality of JSON values, 1 and
+    true differ, in output key order). A digest, not the text: keys travel from worker processes and are kept
+    per distinct contract for the whole run."""
+    text = json.dumps(_without_sources(tool), ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def first_difference(a: Any, b: Any, pointer: str = "") -> str:
@@ -64,6 +68,10 @@ class ContractIndex:
         for contract, has_errors in outcome.contracts:
             if has_errors:
                 continue
+            if isinstance(contract, SeenContract):
+                # a worker sent this contract in full with an earlier file (outcomes arrive in file order)
+                self.by_intent[contract.intent][contract.key][1].append((contract.source, where))
+                continue
             variants = self.by_intent.setdefault(str(contract.meta["intent"]), {})
             key = contract.key or contract_key(contract.tool)
             entry = variants.get(key)
@@ -72,6 +80,35 @@ class ContractIndex:
             else:
                 entry[1].append((contract.sources[0], where))
         outcome.contracts = []
+
+
+class SeenContract:
+    """What a worker process sends for a contract it has sent in full already: intent, key and the source."""
+
+    __slots__ = ("intent", "key", "source")
+
+    def __init__(self, intent: str, key: str, source: tuple[str, int, int]) -> None:
+        self.intent, self.key, self.source = intent, key, source
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return SeenContract, (self.intent, self.key, self.source)
+
+
+def shrink_repeats(outcome: Any, sent: set[tuple[str, str]]) -> None:
+    """In a worker: replace the contracts this worker has sent before (same intent and key) by `SeenContract`s,
+    so that a header repeated on every page crosses the process boundary once per worker."""
+    if not outcome.contracts:
+        return
+    items: list[tuple[Any, bool]] = []
+    for contract, has_errors in outcome.contracts:
+        if not has_errors and contract.key:
+            ident = (str(contract.meta["intent"]), contract.key)
+            if ident in sent:
+                items.append((SeenContract(ident[0], ident[1], contract.sources[0]), False))
+                continue
+            sent.add(ident)
+        items.append((contract, has_errors))
+    outcome.contracts = items
 
 
 class _Where:
