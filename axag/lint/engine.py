@@ -81,11 +81,22 @@ class FileOutcome:
     replaced: bool = False
 
 
+# (id(settings), request options, per-file ignores) -> (settings, codes): the selection of most files of a
+# run is the same and is computed once (the settings object is kept so that its id stays its own)
+_ENABLED: dict[tuple[Any, ...], tuple[Any, frozenset[int]]] = {}
+
+
 def enabled_codes(settings: Any, request: Request, path: Path) -> frozenset[int]:
     if request.mode == "compile":
         return C_RULES
-    from axag.config import selected_codes
+    from axag.config import per_file_ignored, selected_codes
 
+    key = (id(settings), request.cli_select, request.cli_ignore, request.cli_extend_select, request.cli_level,
+           request.manifest is None, request.enforced_intents is None,
+           per_file_ignored(settings, path) if settings is not None and settings.per_file_ignores else None)
+    cached = _ENABLED.get(key)
+    if cached is not None and cached[0] is settings:
+        return cached[1]
     codes: frozenset[int] = selected_codes(
         settings, request.cli_select, request.cli_ignore, request.cli_extend_select, path,
         cli_level=request.cli_level,
@@ -94,7 +105,11 @@ def enabled_codes(settings: Any, request: Request, path: Path) -> frozenset[int]
         codes = codes - {10, 30}
     if request.enforced_intents is None:
         codes = codes - {37}
-    return shared_codes(codes)
+    codes = shared_codes(codes)
+    if len(_ENABLED) > 256:
+        _ENABLED.clear()
+    _ENABLED[key] = (settings, codes)
+    return codes
 
 
 _CODE_SETS: dict[frozenset[int], frozenset[int]] = {}
