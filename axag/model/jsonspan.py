@@ -198,8 +198,42 @@ def _bad_value(text: str, pos: int) -> JsonError:
 _LITERALS: Final[dict[str, tuple[str, object]]] = {"t": ("true", True), "f": ("false", False), "n": ("null", None)}
 
 
+# Attribute values repeat across the pages of a site: results of short texts are kept (per process), the value
+# copied on the way in and out so that callers may change theirs; node spans are offsets into the text only.
+_CACHE: dict[str, JsonDoc | tuple[str, int]] = {}
+_CACHE_ENTRIES: Final = 4096
+_CACHE_TEXT: Final = 2048
+
+
+def _copy(value: object) -> object:
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
 def parse(text: str) -> JsonDoc:
     """Parse ``text`` as one strict JSON value; raise :class:`JsonError` on any deviation."""
+    hit = _CACHE.get(text)
+    if hit is not None:
+        if isinstance(hit, tuple):
+            raise JsonError(*hit)
+        return JsonDoc(text, _copy(hit.value), hit._root)
+    if len(text) > _CACHE_TEXT:
+        return _parse(text)
+    if len(_CACHE) >= _CACHE_ENTRIES:
+        _CACHE.clear()
+    try:
+        doc = _parse(text)
+    except JsonError as exc:
+        _CACHE[text] = (exc.message, exc.offset)
+        raise
+    _CACHE[text] = JsonDoc(text, _copy(doc.value), doc._root)
+    return doc
+
+
+def _parse(text: str) -> JsonDoc:
     ws = _skip
     n = len(text)
     # Each frame: [container, node, pending key, pending key start, pending key end]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from axag.model.jsonspan import JsonError, parse_number
@@ -214,8 +215,11 @@ def _match(t: list[_Tok]) -> Relation | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def parse_relation(text: str) -> Relation | None:
-    """Match one precondition item against R1-R12; ``None`` when it is not in the grammar."""
+    """Match one precondition item against R1-R12; ``None`` when it is not in the grammar.
+
+    Cached: a pure function of the text whose result is immutable (precondition items repeat across pages)."""
     item = collapse_ws(text)
     if item.endswith("."):
         item = item[:-1].rstrip(" ")
@@ -239,10 +243,16 @@ def looks_relational(text: str, param_names: set[str] | frozenset[str]) -> bool:
     """Rule ``135``: the item is not in the grammar but names a parameter (as a whole word) together with a
     comparison operator or one of ``after``, ``before``, ``requires``, ``exclusive``, ``one of``,
     ``required when``, ``differ``/``differs``. Items that do match the grammar give False."""
+    words = _relational_words(text)
+    return words is not None and any(p in words for p in param_names)
+
+
+@lru_cache(maxsize=4096)
+def _relational_words(text: str) -> frozenset[str] | None:
+    """The words of an item that is not in the grammar but has a keyword or operator of it; else None."""
     item = collapse_ws(text)
     if parse_relation(item) is not None:
-        return False
+        return None
     if not _KEYWORDS_RE.search(item):
-        return False
-    words = set(re.findall(r"[A-Za-z0-9_]+", item))
-    return any(p in words for p in param_names)
+        return None
+    return frozenset(re.findall(r"[A-Za-z0-9_]+", item))
