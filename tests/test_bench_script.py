@@ -31,3 +31,28 @@ def test_bench_self_test(tmp_path: Path) -> None:
         assert result["memory"][run]["large_kb"] > 0
     assert result["tools"]["small"] > 0 and result["cold_start"]["lint"]["median_ms"] > 0
     assert not list(tmp_path.glob("axag-bench-*")), "the temporary corpus is cleaned up"
+
+
+def test_bench_takes_the_double_site_given(tmp_path: Path) -> None:
+    """--corpus-large names the double-size site (a make_site.py --copies 2 build, with its own tools)."""
+    import shutil
+
+    site = Path(__file__).resolve().parent.parent / "fixtures" / "site"
+    small, large = tmp_path / "small", tmp_path / "large"
+    shutil.copytree(site, small)
+    for copy in range(2):
+        shutil.copytree(site, large / f"copy-{copy}")
+    out = tmp_path / "bench.json"
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, str(BENCH), "--self-test", "--corpus", str(small), "--corpus-large",
+                           str(large), "--json", str(out)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert result["corpus"]["kind"] == "given"
+    assert result["corpus"]["large_dir"] == str(large)
+    assert "--corpus-large" in result["corpus"]["description"]
+    assert result["corpus"]["large_pages"] == 2 * result["corpus"]["pages"]
+    bad = subprocess.run([sys.executable, str(BENCH), "--corpus-large", str(large)], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert bad.returncode == 2 and "--corpus-large needs --corpus" in bad.stderr

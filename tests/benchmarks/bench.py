@@ -17,10 +17,11 @@ so that drift on a shared machine hits every figure alike:
 - the floor: ``lxml.html.fromstring`` over the same bytes, exactly as /work/shared/bench/parse_floor.py
   (read each file and parse it, in one fresh process; only the read+parse loop is timed);
 - ``axag lint DIR --isolated --quiet --output-format json:FILE --exit-zero -j N`` (stdout to /dev/null) and
-  ``axag compile DIR --isolated -o FILE --keep-going -j N`` wall times, N = 1 and 2, as ratios to the floor,
-  and the scaling ratios j1/j2;
+  ``axag compile DIR --root DIR --isolated -o FILE --keep-going -j N`` wall times, N = 1 and 2, as ratios to
+  the floor, and the scaling ratios j1/j2;
 - peak memory of the whole process tree, for the site and for a site twice as large (``--copies`` doubled
-  when generating; with ``--corpus`` the folder copied twice into a temporary folder).  Every measured
+  when generating, with new page-specific tools as make_site.py --copies 2 makes them; with ``--corpus``, the
+  ``--corpus-large`` folder, else the corpus copied twice into a temporary folder).  Every measured
   command runs under a small wrapper process that polls /proc/<pid>/status VmRSS of the command's process
   tree every 20 ms (summing the workers of ``-j 2``) and also reads ``getrusage(RUSAGE_CHILDREN).ru_maxrss``
   (the largest single process); the peak is the larger of the two.  The allowed bound is
@@ -584,8 +585,8 @@ class Bench:
         output = self.out / f"tools-{tag}-j{jobs}.json"
         output.unlink(missing_ok=True)
         log = self.out / f"compile-{tag}-j{jobs}.log"
-        cmd = self.axag + ["compile", str(site), "--isolated", "-o", str(output), "--keep-going",
-                           "-j", str(jobs)]
+        cmd = self.axag + ["compile", str(site), "--root", str(site), "--isolated", "-o", str(output),
+                           "--keep-going", "-j", str(jobs)]
         res = self.runner.run(cmd, self.work, stdout=str(log))
         printed = log.read_text(errors="replace") + res["stderr"]
         if res["rc"] not in (0, 1) or not (output.is_file() or printed.strip()):
@@ -665,11 +666,23 @@ def build_corpus(args: argparse.Namespace, work: Path, say: Callable[[str], None
         pages, size = warm_cache(given)
         if not pages:
             raise BenchError(f"--corpus {given} holds no .html pages")
-        say(f"copying {given} twice into {large} for the double-size site")
-        for copy in range(2):
-            shutil.copytree(given, large / f"copy-{copy}", symlinks=True)
-        return {"kind": "given", "description": f"--corpus {given}", "source": str(given), "dir": str(given),
-                "large_dir": str(large), "copies": 1, "pages": pages, "bytes": size, "annotated_elements": None}
+        if args.corpus_large:
+            large = Path(args.corpus_large).resolve()
+            if not large.is_dir():
+                raise BenchError(f"--corpus-large {large} is not a folder")
+            large_pages, large_size = warm_cache(large)
+            say(f"double-size site: --corpus-large {large}")
+            how = f"--corpus-large {large}"
+        else:
+            say(f"copying {given} twice into {large} for the double-size site (same tools twice; "
+                "--corpus-large takes a site built with make_site.py --copies 2)")
+            for copy in range(2):
+                shutil.copytree(given, large / f"copy-{copy}", symlinks=True)
+            large_pages, large_size = 2 * pages, 2 * size
+            how = "two copies of --corpus"
+        return {"kind": "given", "description": f"--corpus {given}; double: {how}", "source": str(given),
+                "dir": str(given), "large_dir": str(large), "copies": 1, "pages": pages, "bytes": size,
+                "annotated_elements": None, "large_pages": large_pages, "large_bytes": large_size}
     if args.self_test:
         kind, src = "generated", None
         sources = generated_sources(pages=20, total_bytes=1_900_000)
@@ -887,6 +900,9 @@ def main(argv: list[str] | None = None) -> int:
         return _floor_main(argv[1])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", metavar="DIR", help="use this annotated site instead of building one")
+    ap.add_argument("--corpus-large", metavar="DIR",
+                    help="with --corpus: the double-size site (e.g. make_site.py --copies 2; default: --corpus "
+                         "copied twice)")
     ap.add_argument("--src", default=DEFAULT_SRC, help="real HTML pages to annotate (default: %(default)s)")
     ap.add_argument("--generate", action="store_true", help="generate pages even when --src exists")
     ap.add_argument("--pages", type=int, default=500, help="generated pages (default: %(default)s)")
@@ -903,6 +919,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.repeat < 1 or args.copies < 1:
         ap.error("--repeat and --copies must be at least 1")
+    if args.corpus_large and not args.corpus:
+        ap.error("--corpus-large needs --corpus")
     if args.self_test:
         args.repeat, args.cold_runs, args.copies = 1, min(args.cold_runs, 3), 1
     elif args.cold_runs < 10:
