@@ -22,7 +22,6 @@ from axag.model.jsonspan import parse as parse_json
 from axag.model.params import Loc, Sink, Spec, _Ctx, read_object
 from axag.model.values import ABSENT, Value
 from axag.parse.document import Element
-from axag.parse.tokenizer import scan_tag
 
 if TYPE_CHECKING:
     from axag.model.actions import Action, FileModel
@@ -113,7 +112,6 @@ class _FileState:
         self.model = model
         self.ids: dict[str, LxmlElement] | None = None
         self.label_for: dict[str, list[LxmlElement]] | None = None
-        self.raw_labels: dict[str, int] | None | bool = False  # False: not computed yet
         self.action_scopes: dict[int, LxmlElement | None] = {}
         self.bad_controls: set[int] | None = None  # ids of Elements with parameter errors on control attributes
         self.scopes: dict[int, tuple[LxmlElement | None, list[LxmlElement]]] = {}
@@ -146,67 +144,6 @@ class _FileState:
                         self.label_for.setdefault(target, []).append(lab)
         return self.label_for.get(ident, [])
 
-    def first_label(self, ident: str, near: LxmlElement) -> LxmlElement | None:
-        """The first `<label for=ident>` of the file in document order (= ``labels_for(ident)[:1]``).
-
-        The document-wide walk over every element is avoided when the raw text settles it: the `<label` start
-        tags found in the text (every lxml label element comes from one, and its sourceline is the line where
-        that start tag ends) name the first candidate, which is then looked for in a subtree around ``near``
-        and verified by its line and `for` value. Whenever the text leaves any doubt, the walk decides."""
-        if self.label_for is None:
-            raw = self._raw_label_lines()
-            if raw is not None:
-                line = raw.get(ident, 0)
-                if line == 0:
-                    return None  # no start tag in the text has for=ident
-                if line > 0:
-                    found = _label_near(near, ident, line)
-                    if found is not None:
-                        return found
-        labels = self.labels_for(ident)
-        return labels[0] if labels else None
-
-    def _raw_label_lines(self) -> dict[str, int] | None:
-        """for value -> line where the first `<label` start tag with it ends (-1 when another `<label` start tag
-        ends on that line too); None when some `<label` tag of the text is not plain."""
-        if self.raw_labels is not False:
-            return self.raw_labels  # type: ignore[return-value]
-        self.raw_labels = None
-        pf = self.model.pf
-        text = pf.text
-        lines = pf.lines
-        if pf.root is None or "\r" in text or lines.line_count() >= 65000:
-            return None  # lxml's line numbers could disagree (lone CR, 16-bit line numbers)
-        entries: list[tuple[int, str | None]] = []
-        for m in _LABEL_START.finditer(text):
-            raw = scan_tag(text, m.start())
-            if raw is None or raw.tag != "label" or text[raw.end - 1:raw.end] != ">" or \
-                    _ODD_SPACE.search(text, raw.start, raw.end):
-                return None  # the tokenizers might disagree on its attributes
-            target: str | None = None
-            seen = False
-            for ra in raw.attrs:
-                if not ra.closed:
-                    return None
-                if ra.written.lower() != "for":
-                    continue
-                if seen or ra.quote is None:
-                    return None
-                seen = True
-                target = text[ra.value_start:ra.value_end]
-                if "&" in target or "\0" in target or (ra.quote == "" and not _PLAIN_UNQUOTED.fullmatch(target)):
-                    return None
-            entries.append((lines.position(raw.end - 1)[0], target))
-        ending: dict[int, int] = {}
-        for last_line, _ in entries:
-            ending[last_line] = ending.get(last_line, 0) + 1
-        out: dict[str, int] = {}
-        for last_line, target in entries:
-            if target is not None and target not in out:
-                out[target] = last_line if ending[last_line] == 1 else -1
-        self.raw_labels = out
-        return out
-
     def has_control_errors(self, element: Element) -> bool:
         if self.bad_controls is None:
             self.bad_controls = {id(p.element) for p in self.model.problems
@@ -215,29 +152,6 @@ class _FileState:
 
     def unknown(self, text: str) -> bool:
         return any(m in text for m in self.markers)
-
-
-_LABEL_START = re.compile(r"<label", re.IGNORECASE)
-_PLAIN_UNQUOTED = re.compile(r"[A-Za-z0-9_.:-]*")
-_ODD_SPACE = re.compile(r"[^\S \t\n]")  # white space that libxml2 does not take for a separator
-
-
-def _label_near(near: LxmlElement, ident: str, line: int) -> LxmlElement | None:
-    """The label element with for=ident whose start tag ends on ``line``, searched in the subtree of the nearest
-    ancestor of ``near`` that starts on or before that line (and, failing that, of its parent); None when not
-    found there."""
-    tries = 0
-    for anc in near.iterancestors():
-        start = anc.sourceline
-        if start is None or start > line:
-            continue
-        for lab in anc.iter("label"):
-            if lab.sourceline == line and lab.get("for") == ident:
-                return lab
-        tries += 1
-        if tries == 2:
-            break
-    return None
 
 
 def _state(model: FileModel) -> _FileState:
@@ -480,8 +394,7 @@ def _own_label(model: FileModel, el: LxmlElement) -> str:
         return aria
     ident = _attr(el, "id")
     if ident:
-        lab = st.first_label(ident, el)
-        if lab is not None:
+        for lab in st.labels_for(ident)[:1]:
             t = _known_text(model, lab)
             if t:
                 return t
