@@ -12,6 +12,7 @@ from typing import Any
 
 from axag.findings import Finding, RunReport
 from axag.lint.engine import FileOutcome, Request, check_file, display_path, shared_codes
+from axag.paths import relpath_posix
 
 
 @dataclass
@@ -106,7 +107,7 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
     for f in files:
         repo = repo_root_of(f, Path(project), repo_cache)
         try:
-            repo_rel = Path(os.path.relpath(f, repo)).as_posix()
+            repo_rel = relpath_posix(f, repo)
         except ValueError:
             repo_rel = f.as_posix()
         tasks.append((f, display_path(f, cwd), repo_rel))

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from axag.errors import ConfigError, UsageError
 from axag.findings import Level, Severity, full_code
+from axag.paths import relpath_posix
 from axag.rules.catalogue import RULES, lookup
 from axag.vocabulary import LINT_LEVELS, did_you_mean
 
@@ -206,8 +207,7 @@ def compile_glob(pattern: str) -> Glob:
 
 def relative_posix(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str:
     """POSIX path of ``path`` relative to ``base`` (both made absolute without resolving symlinks)."""
-    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(base))
-    return rel.replace(os.sep, "/")
+    return relpath_posix(os.path.abspath(path), os.path.abspath(base))
 
 
 def match_any(globs: Iterable[Glob], rel: str, *, is_dir: bool = False, ancestors: bool = True) -> bool:

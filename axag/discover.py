@@ -136,8 +136,6 @@ class _Scope:
         return spec
 
     def _build(self, dirs: tuple[Path, ...]) -> Any:
-        import pathspec
-
         lines: list[str] = []
         if self.git_root is not None and self.git_root == self.top:
             info = self.top / ".git" / "info" / "exclude"
@@ -145,6 +143,10 @@ class _Scope:
                 lines.extend(r for r in (_reroot(x, "") for x in _read_lines(info)) if r is not None)
         for d in dirs:
             lines.extend(self._file_lines(d))
+        if not lines:
+            return None  # nothing to ignore: pathspec is not even imported
+        import pathspec
+
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
         patterns = [p for p in spec.patterns if p.include is not None]
         if self._named_prefixes:

@@ -17,6 +17,7 @@ from typing import Any
 from axag.findings import Edit, Finding, Fix, Severity, fingerprint
 from axag.model.problems import Problem
 from axag.parse.document import Element, ParsedFile
+from axag.paths import relpath_posix
 from axag.rules.catalogue import RULES, format_message
 from axag.spans import LineIndex, Span
 
@@ -407,6 +408,6 @@ def _dynamic_problems(model: Any) -> list[Problem]:
 
 def display_path(path: Path, cwd: Path) -> str:
     try:
-        return Path(os.path.relpath(path, cwd)).as_posix()
+        return relpath_posix(path, cwd)
     except ValueError:
         return path.as_posix()
