@@ -80,8 +80,9 @@ class _NotPlain(Exception):
 _encode_str = json.encoder.encode_basestring  # the string encoder of ensure_ascii=False (C)
 
 
-def _indented_into(value: Any, newline: str, parts: list[str]) -> None:
-    # the checks and their order are those of json's encoder (str, None, True, False, int, float, list/tuple, dict)
+def _indented_into(value: Any, newline: str, parts: list[str], canonical: bool = False) -> None:
+    # the checks and their order are those of json's encoder (str, None, True, False, int, float, list/tuple, dict);
+    # ``canonical``: floats as `canonical_number` writes them (what `normalise` would have made of them)
     if isinstance(value, str):
         parts.append(_encode_str(value))
     elif value is None:
@@ -93,6 +94,9 @@ def _indented_into(value: Any, newline: str, parts: list[str]) -> None:
     elif isinstance(value, int):
         parts.append(int.__repr__(value))
     elif isinstance(value, float):
+        if canonical:
+            parts.append(canonical_number(value))  # raises ValueError for non-finite numbers, as normalise does
+            return
         if not math.isfinite(value):
             raise _NotPlain
         parts.append(float.__repr__(value))
@@ -105,7 +109,7 @@ def _indented_into(value: Any, newline: str, parts: list[str]) -> None:
         for item in value:
             parts.append(sep)
             sep = "," + inner
-            _indented_into(item, inner, parts)
+            _indented_into(item, inner, parts, canonical)
         parts.append(newline + "]")
     elif isinstance(value, dict):
         if not value:
@@ -120,7 +124,7 @@ def _indented_into(value: Any, newline: str, parts: list[str]) -> None:
             sep = "," + inner
             parts.append(_encode_str(key))
             parts.append(": ")
-            _indented_into(item, inner, parts)
+            _indented_into(item, inner, parts, canonical)
         parts.append(newline + "}")
     else:
         raise _NotPlain
@@ -140,8 +144,14 @@ def dumps_indented(value: Any, **fallback: Any) -> str:
 
 
 def dumps(doc: Any) -> str:
-    """`doc` as the text of an output file (§9.11), ending with exactly one newline."""
-    text = dumps_indented(normalise(doc), allow_nan=False)
+    """`doc` as the text of an output file (§9.11), ending with exactly one newline. Plain JSON data is
+    written in one pass (numbers per §4.9 on the way); anything else goes through `normalise` and json."""
+    parts: list[str] = []
+    try:
+        _indented_into(doc, "\n", parts, canonical=True)
+        text = "".join(parts)
+    except (_NotPlain, RecursionError):
+        text = dumps_indented(normalise(doc), allow_nan=False)
     return _escape_surrogates(text) + "\n"
 
 
