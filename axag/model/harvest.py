@@ -136,9 +136,8 @@ class _FileState:
     def labels_for(self, ident: str) -> list[LxmlElement]:
         if self.label_for is None:
             self.label_for = {}
-            root = self.model.pf.root
-            if root is not None:
-                for lab in root.iter("label"):
+            if self.model.pf.root is not None:
+                for lab in self.model.pf.named("label"):
                     target = lab.get("for")
                     if target is not None:
                         self.label_for.setdefault(target, []).append(lab)

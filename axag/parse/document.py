@@ -93,6 +93,23 @@ class ParsedFile:
     interactive: list[Any] = field(default_factory=list)
     _by_el: dict[Any, Element] = field(default_factory=dict)
     _line_peers: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
+    _walk: dict[str, list[Any]] | None = None
+
+    def named(self, tag: str) -> list[Any]:
+        """The lxml elements named ``tag`` in document order; ``tag`` is one of `WALKED_TAGS` or ``"a"``.
+        One walk of the tree (in C) serves every consumer of the file (interactive elements, labels); ``<a>``
+        elements are collected only when the file mentions ``javascript:`` (the only links that matter,
+        §12.2), else ``named("a")`` is empty."""
+        if self._walk is None:
+            walk: dict[str, list[Any]] = {t: [] for t in (*WALKED_TAGS, "a")}
+            if self.root is not None:
+                src = self.src
+                links = (b"javascript:" in src.lower_data if not src.encoding.startswith("utf-16")
+                         else "javascript:" in src.text.lower())
+                for el in self.root.iter(*WALKED_TAGS, *(("a",) if links else ())):
+                    walk[el.tag].append(el)
+            self._walk = walk
+        return self._walk[tag]
 
     def element_of(self, el: LxmlElement) -> Element:
         """The `Element` for an lxml element (annotated ones from the scan, others located on demand)."""
@@ -163,6 +180,7 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
     return e
 
 
+WALKED_TAGS = ("button", "input", "form", "label")  # what `ParsedFile.named` collects in its one walk
 MARKER = "__axag_m"  # id prefix of the marker inserted into annotated start tags before parsing
 _BY_ID = etree.XPath("id($i)")
 

@@ -101,15 +101,10 @@ def _candidates(ctx: RuleCtx) -> Iterator[Any]:
     """Elements that may be interactive (§12.2), found without walking the tree in Python: the
     interactive tags (iterated in C) plus the elements the parser found with an interactive attribute
     (click listeners, htmx verbs, role=button)."""
-    root = ctx.model.pf.root
-    if root is None:
+    pf = ctx.model.pf
+    if pf.root is None:
         return
-    tags = ["button", "input", "form"]
-    src = ctx.model.pf.src
-    if (b"javascript:" in src.lower_data if not src.encoding.startswith("utf-16")
-            else "javascript:" in src.text.lower()):
-        tags.append("a")
-    found: list[Any] = list(root.iter(*tags))
+    found: list[Any] = [*pf.named("button"), *pf.named("input"), *pf.named("form"), *pf.named("a")]
     found.extend(ctx.model.pf.interactive)
     found.extend(a.element.el for a in ctx.model.annotated if a.element.el is not None)
     # order does not matter: findings are sorted by position afterwards
@@ -226,10 +221,10 @@ def needs_name(el: Any) -> bool:
     return role in _NAMED_ROLES
 
 
-def _labelled_ids(root: Any) -> dict[str, bool]:
-    """id -> whether some ``<label for=id>`` of the document has text."""
+def _labelled_ids(labels: Any) -> dict[str, bool]:
+    """id -> whether some ``<label for=id>`` of the document has text (``labels``: its labels)."""
     out: dict[str, bool] = {}
-    for lab in root.iter("label"):
+    for lab in labels:
         target = _attr(lab, "for")
         if target is not None:
             out[target] = out.get(target, False) or bool(_text(lab))
@@ -256,7 +251,7 @@ def has_accessible_name(el: Any, labels: dict[str, bool] | None = None) -> bool:
             break
     root = el.getroottree().getroot()
     own_id = _attr(el, "id")
-    if own_id and (labels if labels is not None else _labelled_ids(root)).get(own_id, False):
+    if own_id and (labels if labels is not None else _labelled_ids(root.iter("label"))).get(own_id, False):
         return True
     for ident in (_attr(el, "aria-labelledby") or "").split():
         found = root.xpath("//*[@id=$id]", id=ident)
@@ -274,7 +269,7 @@ def missing_accessible_name(ctx: RuleCtx, act: Action) -> None:
     # the <label for> map is built once per file and kept on the context (released with it)
     state = vars(ctx)
     if "_axag_labels" not in state:
-        state["_axag_labels"] = _labelled_ids(el.getroottree().getroot())
+        state["_axag_labels"] = _labelled_ids(ctx.model.pf.named("label"))
     if has_accessible_name(el, state["_axag_labels"]):
         return
     ctx.report(31, act.element.tag_span, act.element, tag=act.element.tag, intent=_intent_text(act))
