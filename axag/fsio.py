@@ -6,19 +6,30 @@ import difflib
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from axag.errors import InputError
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, keep_mode: bool = True) -> None:
+def _pieces(data: bytes | str | Iterable[str]) -> Iterator[bytes]:
+    if isinstance(data, bytes):
+        yield data
+    elif isinstance(data, str):
+        yield data.encode("utf-8")
+    else:
+        for piece in data:
+            yield piece.encode("utf-8")
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str | Iterable[str], *, keep_mode: bool = True) -> None:
     """Write ``data`` to ``path`` atomically: temp file in the same directory, flush, fsync, rename.
+    ``data`` may be pieces of text (a report written as it is rendered).
 
     The target either keeps its old content or gets the complete new one. An existing file's
     permission bits are kept. Raises ``InputError`` (exit 2) on OS errors, leaving the target untouched.
     """
     target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
     mode: int | None = None
     try:
         st = os.stat(target)
@@ -32,7 +43,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, keep_mode: 
         # (renaming over it would replace the device node itself)
         try:
             with open(target, "wb") as fh:
-                fh.write(payload)
+                fh.writelines(_pieces(data))
         except OSError as exc:
             raise InputError(f"cannot write {target}: {exc.strerror or exc}") from exc
         return
@@ -44,7 +55,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, keep_mode: 
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(payload)
+                for payload in _pieces(data):
+                    fh.write(payload)
                 fh.flush()
                 os.fsync(fh.fileno())
             if keep_mode and mode is not None:

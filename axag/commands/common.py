@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -70,9 +70,11 @@ def guard_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def write_or_print(path: str | None, text: str, *, err: bool = False) -> None:
+def write_or_print(path: str | None, text: str | Iterable[str], *, err: bool = False) -> None:
+    """Write ``text`` (or its pieces) atomically to ``path``, or to stdout (stderr) for None or ``-``."""
     if path is None or path == "-":
-        click.echo(text, nl=False, err=err)
+        for piece in [text] if isinstance(text, str) else text:
+            click.echo(piece, nl=False, err=err)
         return
     from axag.fsio import write_atomic
 

@@ -191,7 +191,7 @@ def run_lint(opts: dict[str, Any]) -> int:
 
 
 def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool) -> None:
-    from axag.report import render
+    from axag.report import render_chunks
 
     default = configured if configured else "full"
     formats = _parse_formats(tuple(opts["output_format"]), opts["output_file"], default)
@@ -202,12 +202,12 @@ def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool
         formats.append((default if default in ("full", "concise") else "full", None))
     for fmt, path in formats:
         if path is not None:
-            write_or_print(path, render(fmt, report, quiet=opts["quiet"]))
+            write_or_print(path, render_chunks(fmt, report, quiet=opts["quiet"]))
     for fmt, path in formats:
         if path is None:
             err = fix_stdin
             if opts["statistics"] and fmt in ("full", "concise"):
                 fmt = "statistics"
             color = use_color(opts["color"], sys.stderr if err else sys.stdout)
-            text = render(fmt, report, color=color, quiet=opts["quiet"])
-            click.echo(text, nl=False, err=err, color=color)
+            for piece in render_chunks(fmt, report, color=color, quiet=opts["quiet"]):
+                click.echo(piece, nl=False, err=err, color=color)

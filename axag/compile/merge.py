@@ -56,12 +56,13 @@ def _finding(code: int, outcome: Any, src: tuple[str, int, int], **args: Any) ->
 
 class ContractIndex:
     """Contracts of a run, folded in file by file so that memory grows with the number of distinct
-    contracts, not with the number of pages: per intent, one contract per distinct contract text and
-    the sources of every element that declared it."""
+    contracts, not with the number of pages: per intent, one contract per distinct contract text (kept
+    packed, as one pickled string, until the run is merged) and the sources of every element that
+    declared it."""
 
     def __init__(self) -> None:
-        # intent -> key -> (contract, [(source, (display, repo_path))])
-        self.by_intent: dict[str, dict[str, tuple[ToolContract, list[tuple[tuple[str, int, int], tuple[str, str]]]]]] = {}
+        # intent -> key -> (packed contract, [(source, (display, repo_path))])
+        self.by_intent: dict[str, dict[str, tuple[PackedContract, list[tuple[tuple[str, int, int], tuple[str, str]]]]]] = {}
 
     def add(self, outcome: Any) -> None:
         where = (outcome.display, outcome.repo_path)
@@ -72,14 +73,41 @@ class ContractIndex:
                 # a worker sent this contract in full with an earlier file (outcomes arrive in file order)
                 self.by_intent[contract.intent][contract.key][1].append((contract.source, where))
                 continue
-            variants = self.by_intent.setdefault(str(contract.meta["intent"]), {})
-            key = contract.key or contract_key(contract.tool)
-            entry = variants.get(key)
+            packed = contract if isinstance(contract, PackedContract) else PackedContract.pack(contract)
+            variants = self.by_intent.setdefault(packed.intent, {})
+            entry = variants.get(packed.key)
             if entry is None:
-                variants[key] = (contract, [(contract.sources[0], where)])
+                variants[packed.key] = (packed, [(packed.source, where)])
             else:
-                entry[1].append((contract.sources[0], where))
+                entry[1].append((packed.source, where))
         outcome.contracts = []
+
+
+class PackedContract:
+    """A contract as one pickled string (a few hundred bytes instead of a tree of dicts, kept for the whole
+    run), with what folding needs in the clear: intent, key and its source. Workers send contracts so."""
+
+    __slots__ = ("blob", "intent", "key", "name", "source")
+
+    def __init__(self, intent: str, key: str, name: str, source: tuple[str, int, int], blob: bytes) -> None:
+        self.intent, self.key, self.name, self.source, self.blob = intent, key, name, source, blob
+
+    @classmethod
+    def pack(cls, contract: ToolContract) -> PackedContract:
+        import pickle
+
+        key = contract.key or contract_key(contract.tool)
+        return cls(str(contract.meta["intent"]), key, contract.name, contract.sources[0],
+                   pickle.dumps(contract, pickle.HIGHEST_PROTOCOL))
+
+    def unpack(self) -> ToolContract:
+        import pickle
+
+        contract: ToolContract = pickle.loads(self.blob)
+        return contract
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return PackedContract, (self.intent, self.key, self.name, self.source, self.blob)
 
 
 class SeenContract:
@@ -95,19 +123,21 @@ class SeenContract:
 
 
 def shrink_repeats(outcome: Any, sent: set[tuple[str, str]]) -> None:
-    """In a worker: replace the contracts this worker has sent before (same intent and key) by `SeenContract`s,
-    so that a header repeated on every page crosses the process boundary once per worker."""
+    """In a worker: contracts go out packed (`PackedContract`), and those this worker has sent before (same
+    intent and key) as `SeenContract`s, so that a header repeated on every page crosses the process boundary
+    once per worker. Contracts of actions with errors take no part in merging and stay behind."""
     if not outcome.contracts:
         return
     items: list[tuple[Any, bool]] = []
     for contract, has_errors in outcome.contracts:
-        if not has_errors and contract.key:
-            ident = (str(contract.meta["intent"]), contract.key)
-            if ident in sent:
-                items.append((SeenContract(ident[0], ident[1], contract.sources[0]), False))
-                continue
-            sent.add(ident)
-        items.append((contract, has_errors))
+        if has_errors:
+            continue
+        packed_ident = (str(contract.meta["intent"]), contract.key or contract_key(contract.tool))
+        if packed_ident in sent:
+            items.append((SeenContract(packed_ident[0], packed_ident[1], contract.sources[0]), False))
+            continue
+        sent.add(packed_ident)
+        items.append((PackedContract.pack(contract), False))
     outcome.contracts = items
 
 
@@ -116,58 +146,63 @@ class _Where:
         self.display, self.repo_path = where
 
 
-def merge_contracts(run: Any, request: Any) -> tuple[list[Finding], list[ToolContract]]:
+def merge_contracts(run: Any, request: Any, *, want_tools: bool = True) -> tuple[list[Finding], list[ToolContract]]:
     """Returns (121/122 findings, merged tools sorted by name). Contracts of actions with error
-    findings take no part (they are reported already)."""
+    findings take no part (they are reported already). ``want_tools=False`` (lint): only the findings;
+    contracts are then unpacked only where two of them differ."""
     index: ContractIndex | None = getattr(run, "contracts", None)
     if index is None:
         index = ContractIndex()
         for outcome in run.outcomes:
             index.add(outcome)
     findings: list[Finding] = []
-    merged: list[tuple[ToolContract, Any]] = []
+    # (name, first source, intent, merged contract or None, where)
+    merged: list[tuple[str, tuple[str, int, int], str, ToolContract | None, _Where]] = []
     for intent, variants in sorted(index.by_intent.items()):
         # the first element: the smallest (file, line, column) of all
-        first_key, (first, first_sources) = min(variants.items(), key=lambda kv: min(s for s, _ in kv[1][1]))
+        first_key, (packed, first_sources) = min(variants.items(), key=lambda kv: min(s for s, _ in kv[1][1]))
         f = min(s for s, _ in first_sources)
         if len(variants) > 1:
-            base = _without_sources(first.tool)
+            base = _without_sources(packed.unpack().tool)
             later: list[tuple[tuple[str, int, int], tuple[str, str], str]] = []
-            for key, (contract, sources) in variants.items():
+            for key, (other, sources) in variants.items():
                 if key == first_key:
                     continue
-                diff = first_difference(base, _without_sources(contract.tool))
+                diff = first_difference(base, _without_sources(other.unpack().tool))
                 later.extend((src, where, diff) for src, where in sources)
             for src, where, diff in sorted(later):
                 findings.append(_finding(121, _Where(where), src, intent=intent, file=f[0], line=f[1], col=f[2],
                                          _anchor=intent, first_difference=diff))
             continue
         srcs = sorted({s for s, _ in first_sources})
-        # a new dict along the path to "sources" only: contracts are never modified in place after they
-        # are built (the targets copy what they emit)
-        meta = first.tool["_meta"]
-        action = {**meta["org.axag/action"], "sources": [{"file": s[0], "line": s[1], "column": s[2]} for s in srcs]}
-        tool = {**first.tool, "_meta": {**meta, "org.axag/action": action}}
         where = min(first_sources)[1]
-        result = ToolContract(tool=tool, declared_description=first.declared_description,
-                              declared_required_parameters=first.declared_required_parameters,
-                              params=first.params, sources=srcs, declared=first.declared, origin=where)
-        merged.append((result, _Where(where)))
+        result = None
+        if want_tools:
+            first = packed.unpack()
+            # a new dict along the path to "sources" only: contracts are never modified in place after they
+            # are built (the targets copy what they emit)
+            meta = first.tool["_meta"]
+            action = {**meta["org.axag/action"],
+                      "sources": [{"file": s[0], "line": s[1], "column": s[2]} for s in srcs]}
+            tool = {**first.tool, "_meta": {**meta, "org.axag/action": action}}
+            result = ToolContract(tool=tool, declared_description=first.declared_description,
+                                  declared_required_parameters=first.declared_required_parameters,
+                                  params=first.params, sources=srcs, declared=first.declared, origin=where)
+        merged.append((packed.name, srcs[0], intent, result, _Where(where)))
     # tool-name collisions (122)
-    by_name: dict[str, list[tuple[ToolContract, Any]]] = {}
-    for contract, outcome in merged:
-        by_name.setdefault(contract.name.replace("-", "_"), []).append((contract, outcome))
+    by_name: dict[str, list[tuple[str, tuple[str, int, int], str, ToolContract | None, _Where]]] = {}
+    for item in merged:
+        by_name.setdefault(item[0].replace("-", "_"), []).append(item)
     tools: list[ToolContract] = []
     for items in by_name.values():
         if len(items) == 1:
-            tools.append(items[0][0])
+            if items[0][3] is not None:
+                tools.append(items[0][3])
             continue
-        items.sort(key=lambda it: it[0].sources[0])
-        first_tool = items[0][0]
-        fs = first_tool.sources[0]
-        for contract, outcome in items[1:]:
-            findings.append(_finding(122, outcome, contract.sources[0], name=contract.name,
-                                     other=first_tool.meta["intent"], file=fs[0], line=fs[1], col=fs[2],
-                                     _anchor=contract.meta["intent"]))
+        items.sort(key=lambda it: it[1])
+        _, fs, first_intent, _, _ = items[0]
+        for name, source, intent, _, where_ in items[1:]:
+            findings.append(_finding(122, where_, source, name=name, other=first_intent, file=fs[0], line=fs[1],
+                                     col=fs[2], _anchor=intent))
     tools.sort(key=lambda c: c.name)
     return findings, tools

@@ -13,7 +13,8 @@ import math
 import re
 from typing import Any
 
-__all__ = ["canonical_number", "dumps", "dumps_canonical", "dumps_compact", "dumps_indented", "normalise"]
+__all__ = ["canonical_number", "dumps", "dumps_canonical", "dumps_compact", "dumps_indented", "indented_fragment",
+           "normalise"]
 
 _SAFE_INTEGER = 2**53
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -140,6 +141,17 @@ def dumps_indented(value: Any, **fallback: Any) -> str:
         _indented_into(value, "\n", parts)
     except (_NotPlain, RecursionError):
         return json.dumps(value, ensure_ascii=False, indent=2, separators=(",", ": "), **fallback)
+    return "".join(parts)
+
+
+def indented_fragment(value: Any, newline: str) -> str:
+    """``value`` as `dumps_indented` writes it where it is nested with line breaks ``newline`` (a line feed and
+    the indentation of its level), for documents written piece by piece."""
+    parts: list[str] = []
+    try:
+        _indented_into(value, newline, parts)
+    except (_NotPlain, RecursionError):
+        return dumps_indented(value).replace("\n", newline)
     return "".join(parts)
 
 

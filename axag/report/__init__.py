@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 from axag import __version__
@@ -59,6 +59,18 @@ def render(fmt: str, run: RunReport, *, color: bool = False, quiet: bool = False
     renderer: _Renderer = importlib.import_module(_module_for(fmt)).render
     human = fmt in HUMAN_FORMATS
     return renderer(run, color=color and human, quiet=quiet and human)
+
+
+def render_chunks(fmt: str, run: RunReport, *, color: bool = False, quiet: bool = False) -> Iterator[str]:
+    """`render` as pieces of text, for writing a big report without holding it whole (formats without a
+    piecewise renderer give their text in one piece)."""
+    module = importlib.import_module(_module_for(fmt))
+    human = fmt in HUMAN_FORMATS
+    chunks = getattr(module, "render_chunks", None)
+    if chunks is None:
+        yield module.render(run, color=color and human, quiet=quiet and human)
+    else:
+        yield from chunks(run, color=color and human, quiet=quiet and human)
 
 
 # ---------------------------------------------------------------- shared helpers

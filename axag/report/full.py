@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from axag.findings import Finding, RunReport
 from axag.report import (
     SEVERITY_STYLE,
@@ -38,6 +40,19 @@ def render(run: RunReport, *, color: bool = False, quiet: bool = False) -> str:
             lines.append([])
         lines.extend(block)
     return emit(lines, color=color)
+
+
+def render_chunks(run: RunReport, *, color: bool = False, quiet: bool = False) -> Iterator[str]:
+    """The text of `render`, block by block when plain (a long report is never held whole in memory)."""
+    if color:
+        yield render(run, color=color, quiet=quiet)
+        return
+    first = True
+    for f in sorted_findings(run.findings):
+        yield ("" if first else "\n") + emit(finding_block(f), color=False)
+        first = False
+    if not quiet:
+        yield ("" if first else "\n") + emit([[(s, "bold")] for s in summary_lines(run)], color=False)
 
 
 def _frame_rows(f: Finding) -> list[tuple[int, str]]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from axag.compile.serialize import dumps_indented
+from axag.compile.serialize import dumps_indented, indented_fragment
 from axag.findings import Finding, RunReport
 from axag.report import machine_path, rule_name, rule_url, sorted_findings, tool_version
 
@@ -48,12 +49,13 @@ def finding_object(run: RunReport, f: Finding) -> dict[str, Any]:
     }
 
 
-def document(run: RunReport) -> dict[str, Any]:
+def document(run: RunReport, findings: Any = None) -> dict[str, Any]:
+    """The whole document; ``findings``: a value to put in place of the finding list (`render_chunks`)."""
     c = run.counts()
     return {
         "version": 1,
         "tool": {"name": "axag", "version": tool_version(run)},
-        "findings": [finding_object(run, f) for f in sorted_findings(run.findings)],
+        "findings": [finding_object(run, f) for f in sorted_findings(run.findings)] if findings is None else findings,
         "summary": {
             "errors": c["errors"],
             "warnings": c["warnings"],
@@ -66,4 +68,26 @@ def document(run: RunReport) -> dict[str, Any]:
 
 
 def render(run: RunReport, *, color: bool = False, quiet: bool = False) -> str:
-    return dumps(document(run))
+    return "".join(render_chunks(run))
+
+
+_HOLE = "\x00axag-findings\x00"
+
+
+def render_chunks(run: RunReport, *, color: bool = False, quiet: bool = False) -> Iterator[str]:
+    """The text of `render`, finding by finding: a report of many findings is never held whole in memory
+    (its objects are built one at a time). The text is that of ``dumps(document(run))``."""
+    head, hole, tail = dumps(document(run, findings=_HOLE)).partition(dumps_indented(_HOLE))
+    assert hole, "the placeholder is in the document"
+    yield head
+    findings = sorted_findings(run.findings)
+    if not findings:
+        yield "[]"
+    else:
+        inner = "\n    "  # the finding list is a member of the top-level object
+        sep = "[" + inner
+        for f in findings:
+            yield sep + indented_fragment(finding_object(run, f), inner)
+            sep = "," + inner
+        yield "\n  ]"
+    yield tail
