@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from typing import Any
 
 from axag.compile.contract import ToolContract
@@ -104,7 +105,20 @@ class PackedContract:
         import pickle
 
         contract: ToolContract = pickle.loads(self.blob)
+        contract.tool = _shared_strings(contract.tool)
         return contract
+
+
+def _shared_strings(value: Any) -> Any:
+    """JSON data with its keys and short string values interned: unpickled contracts would otherwise each
+    hold their own copies of "type", "description", "string", ... (a thousand tools hold them once)."""
+    if isinstance(value, dict):
+        return {sys.intern(k): _shared_strings(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shared_strings(v) for v in value]
+    if isinstance(value, str) and len(value) <= 32:
+        return sys.intern(value)
+    return value
 
     def __reduce__(self) -> tuple[Any, ...]:
         return PackedContract, (self.intent, self.key, self.name, self.source, self.blob)

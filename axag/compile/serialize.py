@@ -81,6 +81,26 @@ class _NotPlain(Exception):
 _encode_str = json.encoder.encode_basestring  # the string encoder of ensure_ascii=False (C)
 
 
+class _Parts(list[str]):
+    """The output pieces of `_indented_into`: every few thousand pieces are joined into one (``done``), so
+    that a big document is not held as hundreds of thousands of small strings."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.done: list[str] = []
+
+    def spill(self) -> None:
+        self.done.append("".join(self))
+        self.clear()
+
+    def text(self) -> str:
+        self.spill()
+        return "".join(self.done)
+
+
+_SPILL = 4096
+
+
 def _indented_into(value: Any, newline: str, parts: list[str], canonical: bool = False) -> None:
     # the checks and their order are those of json's encoder (str, None, True, False, int, float, list/tuple, dict);
     # ``canonical``: floats as `canonical_number` writes them (what `normalise` would have made of them)
@@ -111,6 +131,8 @@ def _indented_into(value: Any, newline: str, parts: list[str], canonical: bool =
             parts.append(sep)
             sep = "," + inner
             _indented_into(item, inner, parts, canonical)
+            if len(parts) > _SPILL and isinstance(parts, _Parts):
+                parts.spill()
         parts.append(newline + "]")
     elif isinstance(value, dict):
         if not value:
@@ -158,10 +180,10 @@ def indented_fragment(value: Any, newline: str) -> str:
 def dumps(doc: Any) -> str:
     """`doc` as the text of an output file (§9.11), ending with exactly one newline. Plain JSON data is
     written in one pass (numbers per §4.9 on the way); anything else goes through `normalise` and json."""
-    parts: list[str] = []
+    parts = _Parts()
     try:
         _indented_into(doc, "\n", parts, canonical=True)
-        text = "".join(parts)
+        text = parts.text()
     except (_NotPlain, RecursionError):
         text = dumps_indented(normalise(doc), allow_nan=False)
     return _escape_surrogates(text) + "\n"
