@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -84,12 +85,40 @@ def bulk_gc() -> Iterator[None]:
             gc.enable()
 
 
-def file_done(count: int) -> None:
+def file_done(count: int, size: int = 0) -> None:
     """After each file under `bulk_gc`: collect the young objects (the file's model is garbage now,
-    partly in reference cycles), and now and then the older ones, so that memory stays flat."""
+    partly in reference cycles), and now and then the older ones, so that memory stays flat. After a big
+    file (``size`` bytes), the memory its tree took goes back to the system (`release_memory`)."""
     if gc.isenabled():
         return
     gc.collect(1 if count % 32 == 0 else 0)
+    if size >= BIG_FILE:
+        release_memory()
+
+
+BIG_FILE = 1 << 20  # bytes: the parse tree of such a page takes tens of MB
+_TRIM: Any = None
+
+
+def release_memory() -> None:
+    """Give the C heap's free memory back to the system (glibc's ``malloc_trim``; nothing elsewhere).
+
+    libxml2 builds each tree with the C allocator; once a big page's tree is freed, glibc keeps the pages
+    for later C allocations, which Python objects (allocated in arenas of their own) cannot use. Without
+    this a run's resident memory stays at the high-water mark of its biggest page, and whatever is
+    allocated afterwards (the merged output, or another big page in a parallel worker) comes on top."""
+    global _TRIM
+    if _TRIM is None:
+        _TRIM = False
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                _TRIM = ctypes.CDLL("libc.so.6").malloc_trim
+            except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+                _TRIM = False
+    if _TRIM:
+        _TRIM(0)
 
 
 def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: Path, jobs: int = 1,
@@ -126,10 +155,13 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
                 progress.advance()
     else:
         for n, (path, disp, rel) in enumerate(tasks, 1):
-            run.add(check_file(path, disp, rel, resolver.resolve(path), request))
-            file_done(n)
+            outcome = check_file(path, disp, rel, resolver.resolve(path), request)
+            run.add(outcome)
+            file_done(n, outcome.size)
             if progress is not None:
                 progress.advance()
+        if len(tasks) > 1:
+            release_memory()  # before the run's outputs are built
     return run
 
 

@@ -35,7 +35,7 @@ def _work(task: tuple[Path, str, str]) -> FileOutcome:
 
         shrink_repeats(outcome, _SENT)
     _DONE += 1
-    file_done(_DONE)
+    file_done(_DONE, outcome.size)
     return outcome
 
 

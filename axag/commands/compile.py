@@ -38,7 +38,7 @@ def run_compile(opts: dict[str, Any]) -> int:
     from axag.api import check_files
     from axag.compile import validate
     from axag.compile.merge import merge_contracts
-    from axag.compile.serialize import dumps
+    from axag.compile.serialize import dumps_pieces
     from axag.compile.targets import render
     from axag.config import Resolver
     from axag.discover import discover
@@ -121,22 +121,22 @@ def run_compile(opts: dict[str, Any]) -> int:
         for problem in problems[:20]:
             click.echo(f"  {problem}", err=True)
         return 2
-    text = dumps(doc)
+    pieces = dumps_pieces(doc)  # the text in pieces: a big document is not held twice while it is written
     status = 1 if has_errors else 0
     if opts["check"]:
         from axag.fsio import check
 
         assert output is not None
-        ok, diff = check(output, text)
+        ok, diff = check(output, "".join(pieces))
         if not ok:
             click.echo(diff, nl=False, err=True)
             click.echo(f"axag: {output} is stale; run axag compile to update it", err=True)
             status = 1
     elif to_stdout:
-        click.echo(text, nl=False)
+        write_or_print(None, pieces)
     else:
         assert output is not None
-        write_or_print(output, text)
+        write_or_print(output, pieces)
         if not opts["quiet"]:
             n = len(doc.get("tools", doc.get("actions", [])))
             click.echo(f"axag: wrote {n} {'tool' if n == 1 else 'tools'} to {output}", err=True)

@@ -13,8 +13,8 @@ import math
 import re
 from typing import Any
 
-__all__ = ["canonical_number", "dumps", "dumps_canonical", "dumps_compact", "dumps_indented", "indented_fragment",
-           "normalise"]
+__all__ = ["canonical_number", "dumps", "dumps_canonical", "dumps_compact", "dumps_indented", "dumps_pieces",
+           "indented_fragment", "normalise"]
 
 _SAFE_INTEGER = 2**53
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -92,10 +92,6 @@ class _Parts(list[str]):
     def spill(self) -> None:
         self.done.append("".join(self))
         self.clear()
-
-    def text(self) -> str:
-        self.spill()
-        return "".join(self.done)
 
 
 _SPILL = 4096
@@ -180,13 +176,21 @@ def indented_fragment(value: Any, newline: str) -> str:
 def dumps(doc: Any) -> str:
     """`doc` as the text of an output file (§9.11), ending with exactly one newline. Plain JSON data is
     written in one pass (numbers per §4.9 on the way); anything else goes through `normalise` and json."""
+    return "".join(dumps_pieces(doc))
+
+
+def dumps_pieces(doc: Any) -> list[str]:
+    """The text of `dumps` as a list of pieces of a few tens of KB (written to a file one after the other, a
+    big document is never held twice)."""
     parts = _Parts()
     try:
         _indented_into(doc, "\n", parts, canonical=True)
-        text = parts.text()
+        parts.spill()
+        pieces = [_escape_surrogates(piece) for piece in parts.done]
     except (_NotPlain, RecursionError):
-        text = dumps_indented(normalise(doc), allow_nan=False)
-    return _escape_surrogates(text) + "\n"
+        pieces = [_escape_surrogates(dumps_indented(normalise(doc), allow_nan=False))]
+    pieces.append("\n")
+    return pieces
 
 
 def dumps_compact(value: Any) -> str:

@@ -78,6 +78,7 @@ class FileOutcome:
     read_error: bool = False  # 191/192: the file contributes nothing
     internal_error: bool = False  # 199
     text: str | None = None
+    size: int = 0  # bytes read
     encoding: str = "utf-8"
     replaced: bool = False
 
@@ -161,6 +162,7 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
                 f = _run_finding(out, 190, "not a regular file; skipped")
                 out.findings.append(replace(f, severity=sev))
             return
+    out.size = len(data)
     src = load(path, data)
     if isinstance(src, str):
         sev = _severity(190, settings, request)
