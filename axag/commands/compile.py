@@ -37,7 +37,7 @@ def compile_cmd(**opts: Any) -> None:
 def run_compile(opts: dict[str, Any]) -> int:
     from axag.api import check_files
     from axag.compile import validate
-    from axag.compile.merge import merge_contracts
+    from axag.compile.merge import mcp_pieces, merge_index
     from axag.compile.serialize import dumps_pieces
     from axag.compile.targets import render
     from axag.config import Resolver
@@ -84,7 +84,7 @@ def run_compile(opts: dict[str, Any]) -> int:
         run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, progress=bar)
     finally:
         bar.close()
-    site_findings, tools = merge_contracts(run, request)
+    site_findings, merged = merge_index(run)
     run.run_findings.extend(site_findings)
     for bad, msg in getattr(files, "problems", []):
         disp = str(bad)
@@ -95,6 +95,11 @@ def run_compile(opts: dict[str, Any]) -> int:
     from axag.compile.targets.manifest import DynamicAction
 
     dynamic = sorted({d for o in run.outcomes for d in o.dynamic_actions})
+    guards_dir = opts["guards_dir"] or (str(settings.compile_guards) if settings.compile_guards else None)
+    # the default target is written from the tool texts made with the contracts (no document is built) unless
+    # something needs the document itself
+    direct = target == "mcp" and not opts["self_check"] and not guards_dir
+    tools = [] if direct else [m.contract() for m in merged]
     rendered = render(target, tools, __version__, strict=strict, paths=rel_inputs,
                       dynamic_actions=[DynamicAction(*d) for d in dynamic])
     if rendered.code is not None and rendered.problems:
@@ -112,16 +117,25 @@ def run_compile(opts: dict[str, Any]) -> int:
         return 2
     if has_errors and not opts["keep_going"]:
         return 1
-    doc = rendered.doc
-    problems = validate.check_structure(doc, target)
-    if opts["self_check"]:
-        problems += validate.self_check(doc, target)
-    if problems:
-        click.echo("axag: internal error: the output failed self-validation:", err=True)
-        for problem in problems[:20]:
-            click.echo(f"  {problem}", err=True)
-        return 2
-    pieces = dumps_pieces(doc)  # the text in pieces: a big document is not held twice while it is written
+    pieces = mcp_pieces(merged, __version__) if direct else None
+    if pieces is not None:
+        count = len(merged)
+    else:
+        if direct:  # some tool text could not be made: the document is built and checked whole
+            tools = [m.contract() for m in merged]
+            rendered = render(target, tools, __version__, strict=strict, paths=rel_inputs,
+                              dynamic_actions=[DynamicAction(*d) for d in dynamic])
+        doc = rendered.doc
+        count = len(doc.get("tools", doc.get("actions", [])))
+        problems = validate.check_structure(doc, target)
+        if opts["self_check"]:
+            problems += validate.self_check(doc, target)
+        if problems:
+            click.echo("axag: internal error: the output failed self-validation:", err=True)
+            for problem in problems[:20]:
+                click.echo(f"  {problem}", err=True)
+            return 2
+        pieces = dumps_pieces(doc)  # the text in pieces: a big document is not held twice while it is written
     status = 1 if has_errors else 0
     if opts["check"]:
         from axag.fsio import check
@@ -138,9 +152,7 @@ def run_compile(opts: dict[str, Any]) -> int:
         assert output is not None
         write_or_print(output, pieces)
         if not opts["quiet"]:
-            n = len(doc.get("tools", doc.get("actions", [])))
-            click.echo(f"axag: wrote {n} {'tool' if n == 1 else 'tools'} to {output}", err=True)
-    guards_dir = opts["guards_dir"] or (str(settings.compile_guards) if settings.compile_guards else None)
+            click.echo(f"axag: wrote {count} {'tool' if count == 1 else 'tools'} to {output}", err=True)
     if guards_dir:
         from axag.compile.targets import mcp
         from axag.guards.render import write_guards

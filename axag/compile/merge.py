@@ -88,10 +88,12 @@ class PackedContract:
     """A contract as one pickled string (a few hundred bytes instead of a tree of dicts, kept for the whole
     run), with what folding needs in the clear: intent, key and its source. Workers send contracts so."""
 
-    __slots__ = ("blob", "intent", "key", "name", "source")
+    __slots__ = ("blob", "fragment", "intent", "key", "name", "source")
 
-    def __init__(self, intent: str, key: str, name: str, source: tuple[str, int, int], blob: bytes) -> None:
+    def __init__(self, intent: str, key: str, name: str, source: tuple[str, int, int], blob: bytes,
+                 fragment: str | None = None) -> None:
         self.intent, self.key, self.name, self.source, self.blob = intent, key, name, source, blob
+        self.fragment = fragment  # the tool as written in an mcp document (`mcp_fragment`)
 
     @classmethod
     def pack(cls, contract: ToolContract) -> PackedContract:
@@ -99,7 +101,7 @@ class PackedContract:
 
         key = contract.key or contract_key(contract.tool)
         return cls(str(contract.meta["intent"]), key, contract.name, contract.sources[0],
-                   pickle.dumps(contract, pickle.HIGHEST_PROTOCOL))
+                   pickle.dumps(contract, pickle.HIGHEST_PROTOCOL), mcp_fragment(contract))
 
     def unpack(self) -> ToolContract:
         import pickle
@@ -121,7 +123,41 @@ def _shared_strings(value: Any) -> Any:
     return value
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return PackedContract, (self.intent, self.key, self.name, self.source, self.blob)
+        return PackedContract, (self.intent, self.key, self.name, self.source, self.blob, self.fragment)
+
+
+# The tool text of the default target is made where the contract is built (in parallel, in the workers) with a
+# placeholder for its sources; writing the document then only puts each merged tool's sources in.
+_TOOL_NEWLINE = "\n    "  # a tool in the "tools" array of an mcp document
+_SOURCES_NEWLINE = "\n          "  # its /_meta/org.axag~1action/sources array
+_SOURCES_HOLE = [{"file": "\x00axag-sources\x00", "line": 1, "column": 1}]
+
+
+def _hole_text() -> str:
+    from axag.compile.serialize import indented_fragment
+
+    return indented_fragment(_SOURCES_HOLE, _SOURCES_NEWLINE, document=True)
+
+
+def mcp_fragment(contract: ToolContract) -> str | None:
+    """The contract's tool as `dumps` writes it in the tools array of an mcp document, sources left as a
+    placeholder; None when its structure is not valid (then the document is built and checked whole, which
+    reports the problem with its place)."""
+    from axag.compile.serialize import indented_fragment
+    from axag.compile.validate import check_mcp_tool
+
+    tool = contract.tool
+    meta = tool.get("_meta")
+    if not isinstance(meta, dict):
+        return None
+    action = meta.get("org.axag/action")
+    if not isinstance(action, dict) or "sources" not in action:
+        return None
+    holed = {**tool, "_meta": {**meta, "org.axag/action": {**action, "sources": _SOURCES_HOLE}}}
+    if check_mcp_tool(holed, 0):
+        return None
+    text = indented_fragment(holed, _TOOL_NEWLINE, document=True)
+    return text if text.count(_hole_text()) == 1 else None
 
 
 class SeenContract:
@@ -160,18 +196,50 @@ class _Where:
         self.display, self.repo_path = where
 
 
+class MergedTool:
+    """One tool of the merged output, still packed: its name, sources and where it was first declared."""
+
+    __slots__ = ("name", "packed", "sources", "where")
+
+    def __init__(self, name: str, packed: PackedContract, sources: list[tuple[str, int, int]], where: _Where) -> None:
+        self.name, self.packed, self.sources, self.where = name, packed, sources, where
+
+    def contract(self) -> ToolContract:
+        """The merged contract: the tool with every source."""
+        first = self.packed.unpack()
+        srcs = self.sources
+        # a new dict along the path to "sources" only: contracts are never modified in place after they
+        # are built (the targets copy what they emit)
+        meta = first.tool["_meta"]
+        action = {**meta["org.axag/action"], "sources": _source_objects(srcs)}
+        tool = {**first.tool, "_meta": {**meta, "org.axag/action": action}}
+        return ToolContract(tool=tool, declared_description=first.declared_description,
+                            declared_required_parameters=first.declared_required_parameters,
+                            params=first.params, sources=srcs, declared=first.declared,
+                            origin=(self.where.display, self.where.repo_path))
+
+
+def _source_objects(srcs: list[tuple[str, int, int]]) -> list[dict[str, Any]]:
+    return [{"file": s[0], "line": s[1], "column": s[2]} for s in srcs]
+
+
 def merge_contracts(run: Any, request: Any, *, want_tools: bool = True) -> tuple[list[Finding], list[ToolContract]]:
     """Returns (121/122 findings, merged tools sorted by name). Contracts of actions with error
     findings take no part (they are reported already). ``want_tools=False`` (lint): only the findings;
     contracts are then unpacked only where two of them differ."""
+    findings, merged = merge_index(run)
+    return findings, [m.contract() for m in merged] if want_tools else []
+
+
+def merge_index(run: Any) -> tuple[list[Finding], list[MergedTool]]:
+    """`merge_contracts` without unpacking the tools: (121/122 findings, merged tools sorted by name)."""
     index: ContractIndex | None = getattr(run, "contracts", None)
     if index is None:
         index = ContractIndex()
         for outcome in run.outcomes:
             index.add(outcome)
     findings: list[Finding] = []
-    # (name, first source, intent, merged contract or None, where)
-    merged: list[tuple[str, tuple[str, int, int], str, ToolContract | None, _Where]] = []
+    merged: list[MergedTool] = []
     for intent, variants in sorted(index.by_intent.items()):
         # the first element: the smallest (file, line, column) of all
         first_key, (packed, first_sources) = min(variants.items(), key=lambda kv: min(s for s, _ in kv[1][1]))
@@ -189,34 +257,55 @@ def merge_contracts(run: Any, request: Any, *, want_tools: bool = True) -> tuple
                                          _anchor=intent, first_difference=diff))
             continue
         srcs = sorted({s for s, _ in first_sources})
-        where = min(first_sources)[1]
-        result = None
-        if want_tools:
-            first = packed.unpack()
-            # a new dict along the path to "sources" only: contracts are never modified in place after they
-            # are built (the targets copy what they emit)
-            meta = first.tool["_meta"]
-            action = {**meta["org.axag/action"],
-                      "sources": [{"file": s[0], "line": s[1], "column": s[2]} for s in srcs]}
-            tool = {**first.tool, "_meta": {**meta, "org.axag/action": action}}
-            result = ToolContract(tool=tool, declared_description=first.declared_description,
-                                  declared_required_parameters=first.declared_required_parameters,
-                                  params=first.params, sources=srcs, declared=first.declared, origin=where)
-        merged.append((packed.name, srcs[0], intent, result, _Where(where)))
+        merged.append(MergedTool(packed.name, packed, srcs, _Where(min(first_sources)[1])))
     # tool-name collisions (122)
-    by_name: dict[str, list[tuple[str, tuple[str, int, int], str, ToolContract | None, _Where]]] = {}
+    by_name: dict[str, list[MergedTool]] = {}
     for item in merged:
-        by_name.setdefault(item[0].replace("-", "_"), []).append(item)
-    tools: list[ToolContract] = []
+        by_name.setdefault(item.name.replace("-", "_"), []).append(item)
+    tools: list[MergedTool] = []
     for items in by_name.values():
         if len(items) == 1:
-            if items[0][3] is not None:
-                tools.append(items[0][3])
+            tools.append(items[0])
             continue
-        items.sort(key=lambda it: it[1])
-        _, fs, first_intent, _, _ = items[0]
-        for name, source, intent, _, where_ in items[1:]:
-            findings.append(_finding(122, where_, source, name=name, other=first_intent, file=fs[0], line=fs[1],
-                                     col=fs[2], _anchor=intent))
-    tools.sort(key=lambda c: c.name)
+        items.sort(key=lambda it: it.sources[0])
+        fs = items[0].sources[0]
+        for item in items[1:]:
+            findings.append(_finding(122, item.where, item.sources[0], name=item.name, other=items[0].packed.intent,
+                                     file=fs[0], line=fs[1], col=fs[2], _anchor=item.packed.intent))
+    tools.sort(key=lambda m: m.name)
     return findings, tools
+
+
+def mcp_pieces(tools: list[MergedTool], version: str) -> list[str] | None:
+    """The text of the mcp document of ``tools`` (as `dumps` of `targets.mcp.render` writes it), in pieces,
+    from the tool texts made with the contracts: only the sources are put in here. None when some tool has no
+    text or the document would not pass `validate.check_structure` (the caller then builds it whole)."""
+    from axag.compile.serialize import dumps_pieces, indented_fragment
+    from axag.compile.targets.mcp import SCHEMA_ID, envelope
+    from axag.compile.validate import check_names, check_sources
+
+    if not tools or any(m.packed.fragment is None for m in tools):
+        return None
+    if check_names([m.name for m in tools], "mcp"):
+        return None
+    hole = "\x00axag-tools\x00"
+    placeholder: list[Any] = [hole]
+    head, found, tail = "".join(dumps_pieces(envelope(SCHEMA_ID, version, placeholder))).partition(
+        indented_fragment([hole], "\n  ", document=True))
+    if not found:
+        return None
+    hole_text = _hole_text()
+    pieces = [head, "["]
+    sep = _TOOL_NEWLINE
+    for i, m in enumerate(tools):
+        objects = _source_objects(m.sources)
+        if check_sources(objects, i):
+            return None
+        fragment = m.packed.fragment
+        assert fragment is not None
+        pieces.append(sep)
+        pieces.append(fragment.replace(hole_text, indented_fragment(objects, _SOURCES_NEWLINE, document=True)))
+        sep = "," + _TOOL_NEWLINE
+    pieces.append("\n  ]")
+    pieces.append(tail)
+    return pieces

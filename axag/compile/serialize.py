@@ -162,15 +162,17 @@ def dumps_indented(value: Any, **fallback: Any) -> str:
     return "".join(parts)
 
 
-def indented_fragment(value: Any, newline: str) -> str:
+def indented_fragment(value: Any, newline: str, *, document: bool = False) -> str:
     """``value`` as `dumps_indented` writes it where it is nested with line breaks ``newline`` (a line feed and
-    the indentation of its level), for documents written piece by piece."""
+    the indentation of its level), for documents written piece by piece. ``document``: as `dumps` writes it
+    (numbers per §4.9, lone surrogates escaped)."""
     parts: list[str] = []
     try:
-        _indented_into(value, newline, parts)
+        _indented_into(value, newline, parts, canonical=document)
+        text = "".join(parts)
     except (_NotPlain, RecursionError):
-        return dumps_indented(value).replace("\n", newline)
-    return "".join(parts)
+        text = dumps_indented(normalise(value) if document else value).replace("\n", newline)
+    return _escape_surrogates(text) if document else text
 
 
 def dumps(doc: Any) -> str:

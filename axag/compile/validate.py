@@ -629,6 +629,27 @@ def _short(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def check_mcp_tool(tool: Any, index: int) -> list[str]:
+    """`check_structure`'s problems of one tool of an mcp document (at ``/tools/index``)."""
+    c = _Checker(True)
+    c.mcp_tool(tool, ("tools", index))
+    return c.errors
+
+
+def check_sources(sources: Any, index: int) -> list[str]:
+    """`check_structure`'s problems of the sources of the tool at ``/tools/index`` of an mcp document."""
+    c = _Checker(True)
+    c.sources(sources, ("tools", index, "_meta", "org.axag/action", "sources"))
+    return c.errors
+
+
+def check_names(names: list[str], target: str) -> list[str]:
+    """`check_structure`'s problems of the order and uniqueness of the tool names of a document."""
+    c = _Checker(True)
+    c.names_sorted(names, ("tools",), "tool names")
+    return c.errors
+
+
 def check_structure(doc: Any, target: str, *, ordered: bool = True) -> list[str]:
     """Problems of the document `doc` of `target` found without ``jsonschema`` (§9.10); empty when valid.
 
