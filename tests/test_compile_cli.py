@@ -136,6 +136,30 @@ def test_deterministic_across_runs_directories_and_jobs(tmp_path: Path) -> None:
     assert len(set(outs)) == 1
 
 
+def test_tools_json_written_from_tool_texts_equals_the_built_document(tmp_path: Path) -> None:
+    """tools.json is written from the tool texts made with each contract (the merged sources put in); the
+    document built whole (as --self-check does) gives the same bytes, with workers and without, also for
+    file names that JSON must escape and numbers that §4.9 writes in canonical form."""
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURES / "site", site)
+    odd = site / 'odd "name" \\ é.html'
+    odd.write_text('<button type="button" axag-intent="odd.thing" axag-action-type="write" axag-risk-level="low" '
+                   'axag-idempotent="true" axag-description="Odd thing" axag-required-parameters=\'[{"name": "n", '
+                   '"type": "number", "min": 1.0, "max": 2.5e0}]\'>Odd</button>\n', encoding="utf-8")
+    for n in range(4):
+        (site / f"copy{n}.html").write_text((site / "booking.html").read_text(encoding="utf-8"), encoding="utf-8")
+    outs = []
+    for extra in ([], ["--self-check"], ["-j", "2"], ["-j", "2", "--self-check"]):
+        code, out, err = compile_to(tmp_path, "site", *extra, "-o", "-")
+        assert code == 0, err
+        outs.append(out)
+    assert len(set(outs)) == 1
+    doc = json.loads(outs[0])
+    odd_tool = next(t for t in doc["tools"] if t["name"] == "odd_thing")
+    assert odd_tool["_meta"]["org.axag/action"]["sources"][0]["file"] == 'site/odd "name" \\ é.html'
+    assert '"minimum": 1,' in outs[0]
+
+
 def test_check_mode(tmp_path: Path) -> None:
     shutil.copytree(FIXTURES / "site", tmp_path / "site")
     code, _, _ = compile_to(tmp_path, "site", "-o", "tools.json")
