@@ -147,12 +147,16 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
         disp = display_path(spath, cwd)
         run.add(check_file(spath, disp, disp, settings, request, data=data))
     if jobs > 1 and len(tasks) >= 2 * jobs:
-        from axag.parallel import map_files
+        from axag.parallel import biggest_first, map_files
 
-        for outcome in map_files(tasks, resolver, request, jobs):
+        order = biggest_first(tasks)
+        first = len(run.outcomes)
+        for outcome in map_files([tasks[i] for i in order], resolver, request, jobs):
             run.add(outcome)
             if progress is not None:
                 progress.advance()
+        # back in the order of the files (the outcomes themselves do not depend on the order they were made in)
+        run.outcomes[first:] = [o for _, o in sorted(zip(order, run.outcomes[first:]), key=lambda t: t[0])]
     else:
         for n, (path, disp, rel) in enumerate(tasks, 1):
             outcome = check_file(path, disp, rel, resolver.resolve(path), request)

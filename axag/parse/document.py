@@ -20,6 +20,9 @@ from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
 
 _PARSER = etree.HTMLParser(recover=True, remove_comments=False, huge_tree=True, default_doctype=False)
+# the same for a file's own bytes, which axag decoded as UTF-8 (lxml must not read another encoding into them)
+_UTF8_PARSER = etree.HTMLParser(recover=True, remove_comments=False, huge_tree=True, default_doctype=False,
+                                encoding="utf-8")
 
 # lxml element type (HtmlElement-like); kept as Any so callers need no lxml typing.
 LxmlElement = Any
@@ -201,8 +204,8 @@ def parse_source(src: SourceText) -> ParsedFile:
     lo, hi = (src.window if src.window is not None else (0, len(text)))
     ascii_compatible = not src.encoding.startswith("utf-16")
     skip = len(src.bom)
-    if src.kind == "html" and src.window is None and ascii_compatible and not src.replaced and (
-            len(src.data) - skip == len(text) or src.encoding == "utf-8"):
+    whole_html = src.kind == "html" and src.window is None and ascii_compatible and not src.replaced
+    if whole_html and (len(src.data) - skip == len(text) or src.encoding == "utf-8"):
         # equal lengths: one byte per code point (nothing was replaced, so no decoder merged bytes)
         annotated_tags, interactive_tags = find_tags_in_bytes(
             text, src.data, src.lower_data, skip, utf8=len(src.data) - skip != len(text))
@@ -210,31 +213,11 @@ def parse_source(src: SourceText) -> ParsedFile:
         annotated_tags, interactive_tags = find_tags(text, lo, hi, src.data if ascii_compatible else None,
                                                      lowered=src.lower_data if ascii_compatible else None)
     raw_tags = sorted(annotated_tags + interactive_tags, key=lambda t: t.start)
-    if raw_tags:
-        pieces: list[str] = []
-        pos = 0
-        for n, tag in enumerate(raw_tags):
-            pieces.append(text[pos:tag.name_end])
-            pieces.append(f' id="{MARKER}{n}"')
-            pos = tag.name_end
-        pieces.append(text[pos:])
-        marked = "".join(pieces)
-        shifted_lo, shifted_hi = lo, hi
-        for n, tag in enumerate(raw_tags):
-            width = len(MARKER) + len(str(n)) + 6
-            if tag.name_end <= lo:
-                shifted_lo += width
-            if tag.name_end <= hi:
-                shifted_hi += width
+    if whole_html and src.encoding == "utf-8":
+        # the file's own UTF-8 bytes, marked, go to lxml: no second copy of a big page as text, no conversion
+        root = _parse_bytes(_marked_bytes(text, src.data, skip, raw_tags))
     else:
-        marked, shifted_lo, shifted_hi = text, lo, hi
-    if src.kind == "vue":
-        # parse only the template section, padded so that lxml line numbers stay those of the file
-        prefix = re.sub(r"[^\r\n]", " ", marked[:shifted_lo])
-        parse_text = prefix + marked[shifted_lo:shifted_hi]
-    else:
-        parse_text = marked
-    root = _parse_tree(parse_text)
+        root = _parse_tree(_marked_text(text, raw_tags, lo, hi, src.kind))
     pf = ParsedFile(src=src, text=text, root=root, elements=[], lines=lines, dynamic_ranges=dyn_ranges)
     annotated_starts = {t.start for t in annotated_tags}
     for n, tag in enumerate(raw_tags):
@@ -260,6 +243,68 @@ def parse_source(src: SourceText) -> ParsedFile:
     return pf
 
 
+def _marker(n: int) -> str:
+    return f' id="{MARKER}{n}"'
+
+
+def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str) -> str:
+    """``text`` with the marker id after the name of every raw start tag (and, for .vue, blanked outside the
+    template section, padded so that lxml's line numbers stay those of the file)."""
+    if raw_tags:
+        pieces: list[str] = []
+        pos = 0
+        for n, tag in enumerate(raw_tags):
+            pieces.append(text[pos:tag.name_end])
+            pieces.append(_marker(n))
+            pos = tag.name_end
+        pieces.append(text[pos:])
+        marked = "".join(pieces)
+        shifted_lo, shifted_hi = lo, hi
+        for n, tag in enumerate(raw_tags):
+            width = len(_marker(n))
+            if tag.name_end <= lo:
+                shifted_lo += width
+            if tag.name_end <= hi:
+                shifted_hi += width
+    else:
+        marked, shifted_lo, shifted_hi = text, lo, hi
+    if kind == "vue":
+        prefix = re.sub(r"[^\r\n]", " ", marked[:shifted_lo])
+        return prefix + marked[shifted_lo:shifted_hi]
+    return marked
+
+
+def _marked_bytes(text: str, data: bytes, skip: int, raw_tags: list[RawTag]) -> bytes:
+    """`_marked_text` on the file's UTF-8 bytes (after the BOM): the byte offset of each tag name's end is
+    counted from the text between the tags."""
+    ascii_only = len(data) - skip == len(text)
+    if not raw_tags:
+        return data[skip:] if skip else data
+    pieces: list[bytes] = []
+    pos = skip
+    char = 0
+    for n, tag in enumerate(raw_tags):
+        if ascii_only:
+            end = skip + tag.name_end
+        else:
+            end = pos + len(text[char:tag.name_end].encode("utf-8"))
+            char = tag.name_end
+        pieces.append(data[pos:end])
+        pieces.append(_marker(n).encode("ascii"))
+        pos = end
+    pieces.append(data[pos:])
+    return b"".join(pieces)
+
+
+def _parse_bytes(data: bytes) -> Any:
+    if not data or data.isspace():
+        return None
+    try:
+        return etree.fromstring(data, _UTF8_PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        return None
+
+
 def _own_id(text: str, tag: RawTag) -> str | None:
     """The element's own id attribute value as lxml would have kept it (first occurrence wins)."""
     for ra in tag.attrs:
@@ -271,7 +316,7 @@ def _own_id(text: str, tag: RawTag) -> str | None:
 
 
 def _parse_tree(text: str) -> Any:
-    if not text.strip():
+    if not text or text.isspace():
         return None
     try:
         root = etree.fromstring(text, _PARSER)
