@@ -14,7 +14,7 @@ from lxml import etree
 
 from axag.parse.entities import decode_attribute
 from axag.parse.templates import blank_template_tags, is_dynamic_value
-from axag.parse.tokenizer import RawAttr, RawTag, find_tags, find_tags_in_bytes, scan_tag
+from axag.parse.tokenizer import RawAttr, RawTag, find_tags, find_tags_in_bytes, scan_tag, utf8_size
 from axag.source import SourceText
 from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
@@ -287,7 +287,7 @@ def _marked_bytes(text: str, data: bytes, skip: int, raw_tags: list[RawTag]) -> 
         if ascii_only:
             end = skip + tag.name_end
         else:
-            end = pos + len(text[char:tag.name_end].encode("utf-8"))
+            end = pos + utf8_size(text, char, tag.name_end)
             char = tag.name_end
         pieces.append(data[pos:end])
         pieces.append(_marker(n).encode("ascii"))

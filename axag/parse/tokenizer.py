@@ -199,12 +199,37 @@ def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int,
     if utf8:
         prev, chars = skip, 0
         for b in candidates:
-            chars += len(data[prev:b].decode("utf-8"))
+            chars += utf8_length(data, prev, b)
             positions.append(chars)
             prev = b
     else:
         positions = [b - skip for b in candidates]
     return _tags_at(text, positions, 0, len(text), None)
+
+
+_PIECE = 1 << 16
+
+
+def utf8_length(data: bytes, start: int, end: int) -> int:
+    """Code points in ``data[start:end]`` (valid UTF-8 cut at character boundaries), decoded 64 KB at a time
+    so that a big page is never copied whole."""
+    if end - start <= _PIECE:
+        return len(data[start:end].decode("utf-8"))
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    count = 0
+    for pos in range(start, end, _PIECE):
+        count += len(decoder.decode(data[pos:min(pos + _PIECE, end)]))
+    return count + len(decoder.decode(b"", final=True))
+
+
+def utf8_size(text: str, start: int, end: int) -> int:
+    """Bytes of ``text[start:end]`` in UTF-8, encoded 64 K code points at a time (lone surrogates: 3 bytes)."""
+    count = 0
+    for pos in range(start, end, _PIECE):
+        count += len(text[pos:min(pos + _PIECE, end)].encode("utf-8", "surrogatepass"))
+    return count
 
 
 def _skipped_byte_ranges(lowered: bytes, skip: int, last: int) -> list[tuple[int, int]]:
