@@ -24,6 +24,7 @@ class Run:
     run_findings: list[Finding] = field(default_factory=list)
     files: int = 0
     contracts: Any = None  # compile.merge.ContractIndex, folded in as files complete
+    tool_texts: bool = True  # the index makes the tool texts of tools.json (compile, not lint)
 
     def add(self, outcome: FileOutcome) -> None:
         outcome.ran = shared_codes(outcome.ran)  # outcomes from worker processes come with their own copies
@@ -31,7 +32,7 @@ class Run:
             if self.contracts is None:
                 from axag.compile.merge import ContractIndex
 
-                self.contracts = ContractIndex()
+                self.contracts = ContractIndex(fragments=self.tool_texts)
             self.contracts.add(outcome)
         self.outcomes.append(outcome)
 
@@ -140,7 +141,7 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
         except ValueError:
             repo_rel = f.as_posix()
         tasks.append((f, display_path(f, cwd), repo_rel))
-    run = Run(files=len(tasks) + (1 if stdin else 0))
+    run = Run(files=len(tasks) + (1 if stdin else 0), tool_texts=request.mode == "compile")
     if stdin is not None:
         spath, data = stdin
         settings = resolver.resolve(spath)

@@ -33,7 +33,8 @@ def _work(task: tuple[Path, str, str]) -> FileOutcome:
     if outcome.contracts:
         from axag.compile.merge import shrink_repeats
 
-        shrink_repeats(outcome, _SENT)
+        assert _REQUEST is not None
+        shrink_repeats(outcome, _SENT, fragments=_REQUEST.mode == "compile")
     _DONE += 1
     file_done(_DONE, outcome.size)
     return outcome

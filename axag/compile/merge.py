@@ -61,7 +61,8 @@ class ContractIndex:
     packed, as one pickled string, until the run is merged) and the sources of every element that
     declared it."""
 
-    def __init__(self) -> None:
+    def __init__(self, fragments: bool = True) -> None:
+        self.fragments = fragments  # make the tool texts of the mcp document (compile) when packing
         # intent -> key -> (packed contract, [(source, (display, repo_path))])
         self.by_intent: dict[str, dict[str, tuple[PackedContract, list[tuple[tuple[str, int, int], tuple[str, str]]]]]] = {}
 
@@ -74,7 +75,8 @@ class ContractIndex:
                 # a worker sent this contract in full with an earlier file (outcomes arrive in file order)
                 self.by_intent[contract.intent][contract.key][1].append((contract.source, where))
                 continue
-            packed = contract if isinstance(contract, PackedContract) else PackedContract.pack(contract)
+            packed = (contract if isinstance(contract, PackedContract)
+                      else PackedContract.pack(contract, fragment=self.fragments))
             variants = self.by_intent.setdefault(packed.intent, {})
             entry = variants.get(packed.key)
             if entry is None:
@@ -96,12 +98,13 @@ class PackedContract:
         self.fragment = fragment  # the tool as written in an mcp document (`mcp_fragment`)
 
     @classmethod
-    def pack(cls, contract: ToolContract) -> PackedContract:
+    def pack(cls, contract: ToolContract, *, fragment: bool = True) -> PackedContract:
+        """``fragment``: also make its tool text (for compile; lint only merges to find 121 and 122)."""
         import pickle
 
         key = contract.key or contract_key(contract.tool)
         return cls(str(contract.meta["intent"]), key, contract.name, contract.sources[0],
-                   pickle.dumps(contract, pickle.HIGHEST_PROTOCOL), mcp_fragment(contract))
+                   pickle.dumps(contract, pickle.HIGHEST_PROTOCOL), mcp_fragment(contract) if fragment else None)
 
     def unpack(self) -> ToolContract:
         import pickle
@@ -172,7 +175,7 @@ class SeenContract:
         return SeenContract, (self.intent, self.key, self.source)
 
 
-def shrink_repeats(outcome: Any, sent: set[tuple[str, str]]) -> None:
+def shrink_repeats(outcome: Any, sent: set[tuple[str, str]], *, fragments: bool = True) -> None:
     """In a worker: contracts go out packed (`PackedContract`), and those this worker has sent before (same
     intent and key) as `SeenContract`s, so that a header repeated on every page crosses the process boundary
     once per worker. Contracts of actions with errors take no part in merging and stay behind."""
@@ -187,7 +190,7 @@ def shrink_repeats(outcome: Any, sent: set[tuple[str, str]]) -> None:
             items.append((SeenContract(packed_ident[0], packed_ident[1], contract.sources[0]), False))
             continue
         sent.add(packed_ident)
-        items.append((PackedContract.pack(contract), False))
+        items.append((PackedContract.pack(contract, fragment=fragments), False))
     outcome.contracts = items
 
 
