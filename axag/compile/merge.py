@@ -75,14 +75,19 @@ class ContractIndex:
                 # a worker sent this contract in full with an earlier file (outcomes arrive in file order)
                 self.by_intent[contract.intent][contract.key][1].append((contract.source, where))
                 continue
-            packed = (contract if isinstance(contract, PackedContract)
-                      else PackedContract.pack(contract, fragment=self.fragments))
-            variants = self.by_intent.setdefault(packed.intent, {})
-            entry = variants.get(packed.key)
-            if entry is None:
-                variants[packed.key] = (packed, [(packed.source, where)])
+            if isinstance(contract, PackedContract):
+                intent, key, source = contract.intent, contract.key, contract.source
             else:
-                entry[1].append((packed.source, where))
+                intent, source = str(contract.meta["intent"]), contract.sources[0]
+                key = contract.key or contract_key(contract.tool)
+            variants = self.by_intent.setdefault(intent, {})
+            entry = variants.get(key)
+            if entry is None:  # a new contract: kept packed (a repeated one only adds its source)
+                packed = (contract if isinstance(contract, PackedContract)
+                          else PackedContract.pack(contract, fragment=self.fragments))
+                variants[key] = (packed, [(source, where)])
+            else:
+                entry[1].append((source, where))
         outcome.contracts = []
 
 
