@@ -148,11 +148,12 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
         disp = display_path(spath, cwd)
         run.add(check_file(spath, disp, disp, settings, request, data=data))
     if jobs > 1 and len(tasks) >= 2 * jobs:
-        from axag.parallel import biggest_first, map_files
+        from axag.parallel import biggest_first, file_sizes, map_files
 
-        order = biggest_first(tasks)
+        sizes = file_sizes([t[0] for t in tasks])
+        order = biggest_first(sizes)
         first = len(run.outcomes)
-        for outcome in map_files([tasks[i] for i in order], resolver, request, jobs):
+        for outcome in map_files([tasks[i] for i in order], resolver, request, jobs, [sizes[i] for i in order]):
             run.add(outcome)
             if progress is not None:
                 progress.advance()

@@ -40,38 +40,67 @@ def _work(task: tuple[Path, str, str]) -> FileOutcome:
     return outcome
 
 
-def biggest_first(tasks: Sequence[tuple[Path, str, str]]) -> list[int]:
-    """Task indexes, the biggest files first (ties in file order): the pages that take longest start at once
-    instead of holding up the end of the run, and the moment two workers hold the biggest parse trees at the
-    same time comes at the start of every run, not by chance somewhere in it (memory as predictable as time)."""
+def file_sizes(paths: Sequence[Path]) -> list[int]:
+    """The size of each file (0 when it cannot be read now: the worker reports why)."""
     import os
 
-    def size(i: int) -> int:
+    def size(path: Path) -> int:
         try:
-            return os.stat(tasks[i][0]).st_size
+            return os.stat(path).st_size
         except OSError:
             return 0
 
-    sizes = [size(i) for i in range(len(tasks))]
-    return sorted(range(len(tasks)), key=lambda i: (-sizes[i], i))
+    return [size(p) for p in paths]
+
+
+def biggest_first(sizes: Sequence[int]) -> list[int]:
+    """Task indexes, the biggest files first (ties in file order): the pages that take longest start at once
+    instead of holding up the end of the run, and the moment two workers hold the biggest parse trees at the
+    same time comes at the start of every run, not by chance somewhere in it (memory as predictable as time)."""
+    return sorted(range(len(sizes)), key=lambda i: (-sizes[i], i))
+
+
+GROUP_BYTES = 1 << 20  # files handed to a worker at once: about a megabyte of HTML (a big page alone)
+
+
+def _groups(sizes: Sequence[int]) -> list[tuple[int, int]]:
+    """Consecutive task ranges of about `GROUP_BYTES`: a worker asks for work a few dozen times per run, not
+    once per file (each hand-over waits for this process's threads); towards the end the groups shrink (a
+    sixteenth of what is left, at least 64 KB), so that the workers finish together."""
+    out: list[tuple[int, int]] = []
+    left = sum(sizes)
+    start, total = 0, 0
+    for i, size in enumerate(sizes):
+        total += size
+        if total >= max(1 << 16, min(GROUP_BYTES, left // 16)):
+            out.append((start, i + 1))
+            left -= total
+            start, total = i + 1, 0
+    if start < len(sizes):
+        out.append((start, len(sizes)))
+    return out
+
+
+def _work_group(tasks: Sequence[tuple[Path, str, str]]) -> list[FileOutcome]:
+    return [_work(task) for task in tasks]
 
 
 def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Request,
-              jobs: int) -> Iterator[FileOutcome]:
-    """Outcomes in task order, streamed as workers finish them."""
+              jobs: int, sizes: Sequence[int] | None = None) -> Iterator[FileOutcome]:
+    """Outcomes in task order, streamed as workers finish them; ``sizes``: the files' sizes (for grouping)."""
     import multiprocessing
     from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context("fork")
-    # small chunks: workers finish together (a chunk of big pages at the end would leave the others idle)
-    chunk = max(1, min(4, len(tasks) // (jobs * 8)))
+    groups = _groups(sizes if sizes is not None else file_sizes([t[0] for t in tasks]))
     done = 0
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
                                  initargs=(resolver, request)) as pool:
-            for outcome in pool.map(_work, tasks, chunksize=chunk):
-                yield outcome
-                done += 1
+            for outcomes in pool.map(_work_group, [tasks[a:b] for a, b in groups]):
+                for outcome in outcomes:
+                    yield outcome
+                    done += 1
     except BrokenProcessPool:
         # a worker died (a crash in a C extension, the OOM killer, ...): no single file stops the run (§14.5).
         # The files not yet done are checked one per child process, so the culprit gets 199 and the rest run.
