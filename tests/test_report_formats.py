@@ -357,3 +357,15 @@ def test_colour_output_ignores_the_environment(monkeypatch: pytest.MonkeyPatch) 
     for name, value in {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "20", "FORCE_COLOR": "", "TTY_COMPATIBLE": "0"}.items():
         monkeypatch.setenv(name, value)
     assert render("full", sample_run(), color=True) == expected  # the CLI decides colour (§13.1), not rich
+
+
+@pytest.mark.parametrize("fmt", [*FORMATS, "statistics"])
+@pytest.mark.parametrize("quiet", [False, True])
+def test_pieces_are_the_whole_report(fmt: str, quiet: bool) -> None:
+    """Reports are written piece by piece (a big one is never held whole); the pieces make the same text."""
+    from axag.report import render_chunks
+
+    for report in (sample_run(), RunReport(), hostile_run()):
+        for color in (False, True):
+            assert "".join(render_chunks(fmt, report, color=color, quiet=quiet)) == \
+                render(fmt, report, color=color, quiet=quiet)
