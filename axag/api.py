@@ -153,7 +153,7 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
         sizes = file_sizes([t[0] for t in tasks])
         order = biggest_first(sizes)
         first = len(run.outcomes)
-        for outcome in map_files([tasks[i] for i in order], resolver, request, jobs, [sizes[i] for i in order]):
+        for outcome in map_files([tasks[i] for i in order], resolver, request, jobs):
             run.add(outcome)
             if progress is not None:
                 progress.advance()

@@ -60,47 +60,23 @@ def biggest_first(sizes: Sequence[int]) -> list[int]:
     return sorted(range(len(sizes)), key=lambda i: (-sizes[i], i))
 
 
-GROUP_BYTES = 1 << 20  # files handed to a worker at once: about a megabyte of HTML (a big page alone)
-
-
-def _groups(sizes: Sequence[int]) -> list[tuple[int, int]]:
-    """Consecutive task ranges of about `GROUP_BYTES`: a worker asks for work a few dozen times per run, not
-    once per file (each hand-over waits for this process's threads); towards the end the groups shrink (a
-    sixteenth of what is left, at least 64 KB), so that the workers finish together."""
-    out: list[tuple[int, int]] = []
-    left = sum(sizes)
-    start, total = 0, 0
-    for i, size in enumerate(sizes):
-        total += size
-        if total >= max(1 << 16, min(GROUP_BYTES, left // 16)):
-            out.append((start, i + 1))
-            left -= total
-            start, total = i + 1, 0
-    if start < len(sizes):
-        out.append((start, len(sizes)))
-    return out
-
-
-def _work_group(tasks: Sequence[tuple[Path, str, str]]) -> list[FileOutcome]:
-    return [_work(task) for task in tasks]
-
-
 def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Request,
-              jobs: int, sizes: Sequence[int] | None = None) -> Iterator[FileOutcome]:
-    """Outcomes in task order, streamed as workers finish them; ``sizes``: the files' sizes (for grouping)."""
+              jobs: int) -> Iterator[FileOutcome]:
+    """Outcomes in task order, streamed as workers finish them."""
     import multiprocessing
     from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context("fork")
-    groups = _groups(sizes if sizes is not None else file_sizes([t[0] for t in tasks]))
+    # small chunks: workers finish together; with the biggest files first, the first chunk holds the few
+    # biggest pages, so two workers do not hold the two biggest parse trees at once
+    chunk = max(1, min(4, len(tasks) // (jobs * 8)))
     done = 0
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
                                  initargs=(resolver, request)) as pool:
-            for outcomes in pool.map(_work_group, [tasks[a:b] for a, b in groups]):
-                for outcome in outcomes:
-                    yield outcome
-                    done += 1
+            for outcome in pool.map(_work, tasks, chunksize=chunk):
+                yield outcome
+                done += 1
     except BrokenProcessPool:
         # a worker died (a crash in a C extension, the OOM killer, ...): no single file stops the run (§14.5).
         # The files not yet done are checked one per child process, so the culprit gets 199 and the rest run.
