@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
+from typing import Any
 
 
 class Severity(str, Enum):
@@ -131,6 +132,14 @@ class Finding:
 
     def sort_key(self) -> tuple[str, int, int, int]:
         return (self.path, self.line, self.column, self.code)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its field values in order (findings cross from worker processes by the thousand; the
+        # default form of a slotted dataclass builds a dict per finding)
+        return Finding, tuple(getattr(self, name) for name in _FINDING_FIELDS)
+
+
+_FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 
 
 def printable_path(value: str) -> str:

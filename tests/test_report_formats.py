@@ -369,3 +369,12 @@ def test_pieces_are_the_whole_report(fmt: str, quiet: bool) -> None:
         for color in (False, True):
             assert "".join(render_chunks(fmt, report, color=color, quiet=quiet)) == \
                 render(fmt, report, color=color, quiet=quiet)
+
+
+def test_findings_survive_pickling() -> None:
+    """Findings cross from worker processes pickled as their field values: every field comes back."""
+    import pickle
+
+    for f in [*sample_run().findings, *sample_run().suppressed, *hostile_run().findings]:
+        back = pickle.loads(pickle.dumps(f, pickle.HIGHEST_PROTOCOL))
+        assert back == f and back.fix == f.fix and back.context == f.context
