@@ -30,6 +30,8 @@ def test_bench_self_test(tmp_path: Path) -> None:
         assert result["runs"][run]["median_s"] > 0
         assert result["memory"][run]["large_kb"] > 0
     assert result["tools"]["small"] > 0 and result["cold_start"]["lint"]["median_ms"] > 0
+    assert result["parse_stage"]["ratio_to_floor"] > 0  # axag's parse stage alone, against the same floor
+    assert "stage    axag's parse stage alone" in done.stdout
     assert not list(tmp_path.glob("axag-bench-*")), "the temporary corpus is cleaned up"
 
 

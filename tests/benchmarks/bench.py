@@ -27,6 +27,9 @@ so that drift on a shared machine hits every figure alike:
   (the largest single process); the peak is the larger of the two, the median of the runs (``--repeat`` on
   the site, up to 3 on the double: peak RSS varies by several MB from run to run).  The allowed bound is
   1.1 x small + 4 KB x additional distinct tools (distinct tool names of the two compile outputs);
+- axag's parse stage alone (read, decode, the start-tag pass and the lxml parse, no model) as a ratio to the
+  floor, measured like the floor in a fresh process (a figure, not a target: the part of the single-process
+  budget that parsing itself takes);
 - cold start: ``axag lint one-file.html`` and ``axag compile one-file.html -o FILE`` (median of
   ``--cold-runs`` runs, at least 10), one-file.html being the median-size page of the corpus.
 
@@ -495,6 +498,29 @@ def _floor_main(root: str) -> int:
     return 0
 
 
+def _stage_main(root: str) -> int:
+    """axag's parse stage alone over the same files, timed like the floor: read, decode, the raw start-tag pass
+    and the one lxml parse of each file (axag.parse.parse_source), no model, rules or output. It shows how much of
+    the single-process budget the parse stage itself takes."""
+    from axag.parse.document import parse_source
+    from axag.source import load
+
+    paths: list[str] = []
+    for base, dirs, files in os.walk(root):
+        dirs.sort()
+        paths += [os.path.join(base, f) for f in sorted(files) if f.endswith((".html", ".htm"))]
+    start, cpu = time.perf_counter(), time.process_time()
+    for path in paths:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        src = load(Path(path), data)
+        if not isinstance(src, str):
+            parse_source(src)
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    sys.stdout.write(json.dumps({"seconds": elapsed, "cpu_s": cpu}))
+    return 0
+
+
 class BenchError(RuntimeError):
     pass
 
@@ -615,20 +641,34 @@ class Bench:
         res.update(json.loads(out.read_text()))  # seconds and cpu_s: the read+parse loop only
         return res
 
+    def stage(self, site: Path) -> dict[str, Any] | None:
+        """axag's parse stage alone (`_stage_main`), or None when this Python cannot import axag."""
+        out = self.out / "stage.json"
+        res = self.runner.run([sys.executable, os.path.abspath(__file__), "__stage__", str(site)], self.work,
+                              stdout=str(out))
+        if res["rc"] != 0:
+            return None
+        parsed: dict[str, Any] = json.loads(out.read_text())
+        return parsed
+
     # ---- the benchmark -------------------------------------------------------------------------------
     def measure_site(self, site: Path, repeat: int, tag: str, say: Callable[[str], None]) -> dict[str, Any]:
         floors: list[dict[str, Any]] = []
         runs: dict[str, list[dict[str, Any]]] = {"lint_j1": [], "lint_j2": [], "compile_j1": [],
                                                  "compile_j2": []}
+        stages: list[dict[str, Any]] = []
         for r in range(repeat):
             floors.append(self.floor(site))
+            stage = self.stage(site)
+            if stage is not None:
+                stages.append(stage)
             for jobs in (1, 2):
                 runs[f"lint_j{jobs}"].append(self.lint(site, jobs, tag))
             for jobs in (1, 2):
                 runs[f"compile_j{jobs}"].append(self.compile(site, jobs, tag))
             say(f"  [{tag} {r + 1}/{repeat}] floor {floors[-1]['seconds']:.2f} s, "
                 + ", ".join(f"{k} {v[-1]['wall_s']:.2f} s" for k, v in runs.items()))
-        return {"floor": floors, "runs": runs}
+        return {"floor": floors, "runs": runs, "stage": stages}
 
     def cold_start(self, site: Path, runs: int) -> dict[str, Any]:
         files = sorted(html_files(site), key=lambda p: (p.stat().st_size, str(p)))
@@ -754,6 +794,13 @@ def run_bench(args: argparse.Namespace, work: Path, say: Callable[[str], None]) 
                        "pages": measured["floor"][0]["pages"], "bytes": measured["floor"][0]["bytes"],
                        "mb_per_s": measured["floor"][0]["bytes"] / 1e6 / floor_s,
                        "peak_rss_kb": _median(f["peak_rss_kb"] for f in measured["floor"])}
+    stages = measured.get("stage") or []
+    if stages:
+        stage_s = _median(x["seconds"] for x in stages)
+        result["parse_stage"] = {"runs_s": [x["seconds"] for x in stages], "median_s": stage_s,
+                                 "ratio_to_floor": stage_s / floor_s}
+    else:
+        result["parse_stage"] = None
     runs: dict[str, Any] = {}
     for name, rs in measured["runs"].items():
         median = _median(r["wall_s"] for r in rs)
@@ -852,6 +899,12 @@ def report(result: dict[str, Any], say: Callable[[str], None]) -> None:
     say(f"repeat:  {result['repeat']} (medians)")
     say(f"floor    lxml.html.fromstring: {f['median_s']:.2f} s ({f['mb_per_s']:.1f} MB/s, CPU {f['cpu_s']:.2f} s), "
         "runs " + ", ".join(f"{x:.2f}" for x in f["runs_s"]))
+    ps = result.get("parse_stage")
+    if ps:
+        say(f"stage    axag's parse stage alone (read, decode, start-tag pass, lxml parse; no model, rules or output): "
+            f"{ps['median_s']:.2f} s = {ps['ratio_to_floor']:.2f} x floor")
+    else:
+        say("stage    axag's parse stage alone: not measured (this Python cannot import axag)")
     for name, r in runs.items():
         extra = f"{r['findings']} findings" if "findings" in r else f"{r['tools']} tools"
         say(f"{name:<10} {r['median_s']:7.2f} s = {r['ratio_to_floor']:5.2f} x floor (CPU {r['cpu_s']:.2f} s = "
@@ -912,6 +965,8 @@ def main(argv: list[str] | None = None) -> int:
         return _wrap_main(argv[1])
     if argv[:1] == ["__floor__"]:
         return _floor_main(argv[1])
+    if argv[:1] == ["__stage__"]:
+        return _stage_main(argv[1])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", metavar="DIR", help="use this annotated site instead of building one")
     ap.add_argument("--corpus-large", metavar="DIR",
