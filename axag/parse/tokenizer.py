@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import AnyStr
 
 # Attribute: optional whitespace/slashes, then name [= value]. A name may start with '='.
 _ATTR = re.compile(
@@ -86,27 +88,37 @@ def scan_tag(text: str, start: int) -> RawTag | None:
 
 def skipped_ranges(text: str) -> list[tuple[int, int]]:
     """Comment, <script>/<style> raw text and <textarea>/<title> RCDATA ranges, in order."""
+
+    def close(name: str, body: int) -> int:
+        m = _CLOSERS[name.lower()].search(text, body)
+        return m.start() if m else -1
+
+    return _skip_ranges(text, 0, len(text), _SKIP_START, "-->", ">", close)
+
+
+def _skip_ranges(buf: AnyStr, pos: int, last: int, opener: re.Pattern[AnyStr], comment_end: AnyStr, gt: AnyStr,
+                 close: Callable[[AnyStr, int], int]) -> list[tuple[int, int]]:
+    """The skipped ranges of ``buf`` (text, or lower-cased bytes) from ``pos`` up to the one holding offset
+    ``last``: a comment from its ``<!--``, a raw-text or RCDATA element from the end of its start tag to the
+    start of its end tag (``close(name, body)``: where ``</name`` starts, -1 when it does not)."""
     out: list[tuple[int, int]] = []
-    pos = 0
-    while True:
-        m = _SKIP_START.search(text, pos)
+    n = len(buf)
+    while pos <= last:
+        m = opener.search(buf, pos)
         if not m:
-            return out
+            break
         if m.group(1) is None:
-            end = text.find("-->", m.end())
-            end = len(text) if end < 0 else end + 3
+            end = buf.find(comment_end, m.end())
+            end = n if end < 0 else end + len(comment_end)
+            out.append((m.start(), end))
         else:
-            name = m.group(1).lower()
-            gt = text.find(">", m.end())
-            body = len(text) if gt < 0 else gt + 1
-            cm = _CLOSERS[name].search(text, body)
-            close = cm.start() if cm else -1
-            end = len(text) if close < 0 else close
+            tag_end = buf.find(gt, m.end())
+            body = n if tag_end < 0 else tag_end + 1
+            end = close(m.group(1), body)
+            end = n if end < 0 else end
             out.append((body, end))
-            pos = end
-            continue
-        out.append((m.start(), end))
         pos = end
+    return out
 
 
 def marker_positions(text: str, lo: int, hi: int, data: bytes | None, marker: str, *,
@@ -234,26 +246,8 @@ def utf8_size(text: str, start: int, end: int) -> int:
 
 def _skipped_byte_ranges(lowered: bytes, skip: int, last: int) -> list[tuple[int, int]]:
     """`skipped_ranges` on lower-cased bytes, up to the range holding offset ``last``."""
-    out: list[tuple[int, int]] = []
-    pos = skip
-    n = len(lowered)
-    search = _SKIP_START_BYTES.search
-    while pos <= last:
-        m = search(lowered, pos)
-        if not m:
-            break
-        if m.group(1) is None:
-            end = lowered.find(b"-->", m.end())
-            end = n if end < 0 else end + 3
-            out.append((m.start(), end))
-        else:
-            gt = lowered.find(b">", m.end())
-            body = n if gt < 0 else gt + 1
-            close = lowered.find(b"</" + m.group(1), body)
-            end = n if close < 0 else close
-            out.append((body, end))
-        pos = end
-    return out
+    return _skip_ranges(lowered, skip, last, _SKIP_START_BYTES, b"-->", b">",
+                        lambda name, body: lowered.find(b"</" + name, body))
 
 
 def find_tags(text: str, lo: int = 0, hi: int | None = None,
