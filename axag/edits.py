@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from axag.findings import Edit, Fix
 from axag.parse.document import Attr, Element
 
@@ -89,6 +92,37 @@ def insert_attribute_after(element: Element, after: Attr | None, name: str, valu
         if indent.strip() == "":
             return Edit(pos, pos, f"{line_ending}{indent}{rendered}")
     return Edit(pos, pos, f" {rendered}")
+
+
+def rewritten_json(text: str, line_ending: str, attr: Attr, value: Any, first_item: tuple[int, int] | None,
+                   compact: Callable[[Any], str]) -> str:
+    """The new JSON text of an attribute value (§13.5): ``compact(value)`` when the original value had no line
+    break (or ``value`` is not a non-empty array or object); otherwise one top-level item (array item or object
+    member) per line, indented like the original first item (``first_item``: its span in the value, if known),
+    the closing bracket indented like the attribute name in ``text``, with ``line_ending``."""
+    raw = attr.value
+    if ("\n" not in raw and "\r" not in raw) or not isinstance(value, (list, dict)) or not value:
+        return compact(value)
+    name_start = attr.name_span.start
+    line_start = max(text.rfind("\n", 0, name_start), text.rfind("\r", 0, name_start)) + 1
+    name_indent = ""
+    for ch in text[line_start:name_start]:
+        if ch not in " \t":
+            break
+        name_indent += ch
+    indent: str | None = None
+    if first_item is not None:
+        s = first_item[0]
+        ls = max(raw.rfind("\n", 0, s), raw.rfind("\r", 0, s)) + 1
+        if ls > 0 and raw[ls:s].strip(" \t") == "":
+            indent = raw[ls:s]
+    if indent is None:
+        indent = name_indent + "  "
+    if isinstance(value, list):
+        body = ("," + line_ending).join(indent + compact(item) for item in value)
+        return "[" + line_ending + body + line_ending + name_indent + "]"
+    body = ("," + line_ending).join(indent + compact(k) + ":" + compact(v) for k, v in value.items())
+    return "{" + line_ending + body + line_ending + name_indent + "}"
 
 
 def fix(description: str, *edits: Edit) -> Fix:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.edits import fix, insert_attribute_after, remove_attribute, replace_value
+from axag.edits import fix, insert_attribute_after, remove_attribute, replace_value, rewritten_json
 from axag.findings import Edit, Fix
 from axag.model.jsonspan import JsonDoc, JsonError, parse_number
 from axag.model.jsonspan import parse as parse_json
@@ -444,24 +444,9 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
 
 
 def render_json(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -> str:
-    """Rewritten JSON of an attribute value (§13.5): compact when the original value had no line break;
-    otherwise one top-level item (array item or object member) per line, indented like the original first
-    item, the closing bracket indented like the attribute name, with the file's line ending."""
-    raw = attr.value
-    if ("\n" not in raw and "\r" not in raw) or not isinstance(value, (list, dict)) or not value:
-        return _compact(value)
-    text = model.pf.src.text  # edits are computed on the original text (same offsets)
-    le = model.pf.lines.line_ending()
-    name_start = attr.name_span.start
-    line_start = max(text.rfind("\n", 0, name_start), text.rfind("\r", 0, name_start)) + 1
-    name_indent = ""
-    for ch in text[line_start:name_start]:
-        if ch not in " \t":
-            break
-        name_indent += ch
-    indent: str | None = None
+    """Rewritten JSON of an attribute value (§13.5, `edits.rewritten_json`) on the original text (same offsets)."""
+    first: tuple[int, int] | None = None
     if doc is not None:
-        first: tuple[int, int] | None = None
         try:
             if isinstance(doc.value, list) and doc.value:
                 first = doc.span((0,))
@@ -469,18 +454,7 @@ def render_json(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -
                 first = doc.key_span((next(iter(doc.value)),))
         except (KeyError, ValueError):
             first = None
-        if first is not None:
-            s = first[0]
-            ls = max(raw.rfind("\n", 0, s), raw.rfind("\r", 0, s)) + 1
-            if ls > 0 and raw[ls:s].strip(" \t") == "":
-                indent = raw[ls:s]
-    if indent is None:
-        indent = name_indent + "  "
-    if isinstance(value, list):
-        body = ("," + le).join(indent + _compact(item) for item in value)
-        return "[" + le + body + le + name_indent + "]"
-    body = ("," + le).join(indent + _compact(k) + ":" + _compact(v) for k, v in value.items())
-    return "{" + le + body + le + name_indent + "}"
+    return rewritten_json(model.pf.src.text, model.pf.lines.line_ending(), attr, value, first, _compact)
 
 
 # ---------------------------------------------------------------------------------------------- verification

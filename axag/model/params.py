@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.edits import fix, insert_attribute_after, replace_value
+from axag.edits import fix, insert_attribute_after, replace_value, rewritten_json
 from axag.findings import Edit, Fix, Severity
 from axag.model import forms
 from axag.model.jsonspan import JsonError
@@ -232,33 +232,15 @@ def _navigate(doc: Any, path: tuple[str | int, ...]) -> Any:
 
 
 def render_json(model: FileModel, val: Value, doc: Any) -> str:
-    """Rewritten JSON text of an attribute value (§13.5): compact, or one top-level item per line when the
-    original value had a line break."""
+    """Rewritten JSON text of an attribute value (§13.5, `edits.rewritten_json`): compact, or one top-level
+    item per line when the original value had a line break (arrays only)."""
     from axag.compile.serialize import dumps_compact
 
     assert val.attr is not None
-    raw = val.attr.value
-    if ("\n" not in raw and "\r" not in raw) or not isinstance(doc, list) or not doc:
+    if not isinstance(doc, list):
         return dumps_compact(doc)
-    text = model.pf.text
-    le = model.pf.lines.line_ending()
-    name_start = val.attr.name_span.start
-    line_start = max(text.rfind("\n", 0, name_start), text.rfind("\r", 0, name_start)) + 1
-    name_indent = ""
-    for ch in text[line_start:name_start]:
-        if ch not in " \t":
-            break
-        name_indent += ch
-    indent: str | None = None
-    if val.doc is not None and val.doc.has((0,)):
-        s, _ = val.doc.span((0,))
-        ls = max(raw.rfind("\n", 0, s), raw.rfind("\r", 0, s)) + 1
-        if ls > 0 and raw[ls:s].strip(" \t") == "":
-            indent = raw[ls:s]
-    if indent is None:
-        indent = name_indent + "  "
-    body = ("," + le).join(indent + dumps_compact(item) for item in doc)
-    return "[" + le + body + le + name_indent + "]"
+    first = val.doc.span((0,)) if val.doc is not None and val.doc.has((0,)) else None
+    return rewritten_json(model.pf.text, model.pf.lines.line_ending(), val.attr, doc, first, dumps_compact)
 
 
 def _rewrite(model: FileModel, loc: Loc, description: str, mutate: Callable[[Any], None]) -> Fix | None:
