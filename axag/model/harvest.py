@@ -22,6 +22,8 @@ from axag.model.jsonspan import parse as parse_json
 from axag.model.params import Loc, Sink, Spec, _Ctx, read_object
 from axag.model.values import ABSENT, Value
 from axag.parse.document import Element
+from axag.parse.document import attribute as _attr
+from axag.parse.document import tag_name as _tag
 
 if TYPE_CHECKING:
     from axag.model.actions import Action, FileModel
@@ -160,15 +162,6 @@ def _state(model: FileModel) -> _FileState:
         model.__dict__["_axag_harvest"] = st
     assert isinstance(st, _FileState)
     return st
-
-
-def _tag(el: LxmlElement) -> str:
-    return el.tag.lower() if isinstance(el.tag, str) else ""
-
-
-def _attr(el: LxmlElement, name: str) -> str | None:
-    v = el.get(name)
-    return None if v is None else str(v)
 
 
 # ---------------------------------------------------------------------------------------------- §5.1 scope

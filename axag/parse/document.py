@@ -28,6 +28,17 @@ _UTF8_PARSER = etree.HTMLParser(recover=True, remove_comments=False, huge_tree=T
 LxmlElement = Any
 
 
+def tag_name(el: LxmlElement) -> str:
+    """The lower-cased tag name of an lxml element; "" for comments and processing instructions."""
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def attribute(el: LxmlElement, name: str) -> str | None:
+    """An attribute of an lxml element as a plain string, or None."""
+    v = el.get(name)
+    return None if v is None else str(v)
+
+
 @dataclass(slots=True)
 class Attr:
     """One annotation attribute occurrence as written in the source."""
@@ -75,10 +86,7 @@ class Element:
 
     def get(self, name: str) -> str | None:
         """A non-annotation attribute from the lxml element (lower-case name)."""
-        if self.el is None:
-            return None
-        v = self.el.get(name)
-        return None if v is None else str(v)
+        return None if self.el is None else attribute(self.el, name)
 
     def has(self, name: str) -> bool:
         return self.el is not None and self.el.get(name) is not None

@@ -15,6 +15,8 @@ from typing import Any
 
 from axag import vocabulary as V
 from axag.model.actions import Action, Annotated
+from axag.parse.document import attribute as _attr
+from axag.parse.document import tag_name as _tag
 from axag.rules.base import RuleCtx, rule
 
 _CLICK_ATTRS = ("onclick", "@click", "v-on:click", "x-on:click", "(click)")
@@ -22,15 +24,6 @@ _CLICK_MODIFIED = ("@click.", "v-on:click.", "x-on:click.")
 _HX_ATTRS = ("hx-post", "hx-put", "hx-patch", "hx-delete")
 _TOGGLE_ATTRS = ("aria-expanded", "aria-pressed", "aria-haspopup", "popovertarget")
 _ACTION_ATTRS = frozenset(V.ACTION_ATTRIBUTES)
-
-
-def _tag(el: Any) -> str:
-    return el.tag.lower() if isinstance(el.tag, str) else ""
-
-
-def _attr(el: Any, name: str) -> str | None:
-    v = el.get(name)
-    return None if v is None else str(v)
 
 
 def _input_type(el: Any) -> str:
