@@ -111,17 +111,13 @@ def meta(act: Action, sources: list[dict[str, Any]]) -> dict[str, Any]:
     if act.risk is not None:
         m["risk_level"] = act.risk
     m.update(_declared(act, (("idempotent", "axag-idempotent"),
-                             ("confirmation_required", "axag-confirmation-required"))))
-    msg = act.v("axag-confirmation-message")
-    if msg.ok:
-        m["confirmation_message"] = msg.value
-    ar = act.v("axag-approval-required")
-    if ar.ok:
-        m["approval_required"] = ar.value
+                             ("confirmation_required", "axag-confirmation-required"),
+                             ("confirmation_message", "axag-confirmation-message"),
+                             ("approval_required", "axag-approval-required"))))
     roles = act.v("axag-approval-roles")
     if roles.ok:
         m["approval_roles"] = list(roles.value)
-    if ar.ok and ar.value:
+    if m.get("approval_required"):
         m["approval_count"] = approval_count(act)
     if act.required_roles:
         m["required_roles"] = list(act.required_roles)
@@ -153,15 +149,8 @@ def meta(act: Action, sources: list[dict[str, Any]]) -> dict[str, Any]:
     cool = act.v("axag-cooldown")
     if cool.ok:
         m["cooldown"] = {"duration": cool.value[0], "milliseconds": cool.value[1]}
-    asy = act.v("axag-async")
-    if asy.ok:
-        m["async"] = asy.value
-    op = act.v("axag-operation-id")
-    if op.ok:
-        m["operation_id"] = op.value
-    esc = act.v("axag-role-escalation")
-    if esc.ok:
-        m["role_escalation"] = esc.value
+    m.update(_declared(act, (("async", "axag-async"), ("operation_id", "axag-operation-id"),
+                             ("role_escalation", "axag-role-escalation"))))
     bounds = {p.name: p.format_bounds for p in act.parameters if p.format_bounds}
     if bounds:
         m["format_bounds"] = bounds
