@@ -289,6 +289,15 @@ def _compact(value: Any) -> str:
         return repr(value)
 
 
+def _to_precondition(entry: EntryPlan, state: _State, text: str) -> None:
+    """The entry becomes the relational precondition ``text``, unless the action's preconditions refuse it."""
+    reason = state.add_precondition(text)
+    if reason is not None:
+        entry.reason = reason
+    else:
+        entry.preconditions.append(text)
+
+
 def _plan_entry(state: _State, key: str, value: Any, entry: EntryPlan) -> None:
     """Fill ``entry`` (changes or reason) and apply its changes to ``state``."""
     if isinstance(value, dict):
@@ -320,24 +329,14 @@ def _plan_entry(state: _State, key: str, value: Any, entry: EntryPlan) -> None:
             if n not in state.param_names:
                 entry.reason = f'"{n}" is not a parameter of this action'
                 return
-        text = f"{expr.a} {expr.op} {expr.b}"
-        reason = state.add_precondition(text)
-        if reason is not None:
-            entry.reason = reason
-            return
-        entry.preconditions.append(text)
+        _to_precondition(entry, state, f"{expr.a} {expr.op} {expr.b}")
         return
     problem = state.longhand_problem(expr.a)
     if problem is not None:
         entry.reason = problem
         return
     if expr.op == "!=" or (expr.op in _ORDERING and expr.is_string):
-        text = f"{expr.a} {expr.op} {expr.literal_text}"
-        reason = state.add_precondition(text)
-        if reason is not None:
-            entry.reason = reason
-            return
-        entry.preconditions.append(text)
+        _to_precondition(entry, state, f"{expr.a} {expr.op} {expr.literal_text}")
         return
     bound: dict[str, Any]
     if expr.op == "==":
