@@ -55,8 +55,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str | Iterable[str]
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
         try:
             with os.fdopen(fd, "wb") as fh:
-                for payload in _pieces(data):
-                    fh.write(payload)
+                fh.writelines(_pieces(data))
                 fh.flush()
                 os.fsync(fh.fileno())
             if keep_mode and mode is not None:

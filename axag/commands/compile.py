@@ -99,9 +99,13 @@ def run_compile(opts: dict[str, Any]) -> int:
     # the default target is written from the tool texts made with the contracts (no document is built) unless
     # something needs the document itself
     direct = target == "mcp" and not opts["self_check"] and not guards_dir
-    tools = [] if direct else [m.contract() for m in merged]
-    rendered = render(target, tools, __version__, strict=strict, paths=rel_inputs,
+
+    def render_target(contracts: list[Any]) -> Any:
+        return render(target, contracts, __version__, strict=strict, paths=rel_inputs,
                       dynamic_actions=[DynamicAction(*d) for d in dynamic])
+
+    tools = [] if direct else [m.contract() for m in merged]
+    rendered = render_target(tools)
     if rendered.code is not None and rendered.problems:
         by_subject = {}
         for c in tools:
@@ -123,8 +127,7 @@ def run_compile(opts: dict[str, Any]) -> int:
     else:
         if direct:  # some tool text could not be made: the document is built and checked whole
             tools = [m.contract() for m in merged]
-            rendered = render(target, tools, __version__, strict=strict, paths=rel_inputs,
-                              dynamic_actions=[DynamicAction(*d) for d in dynamic])
+            rendered = render_target(tools)
         doc = rendered.doc
         count = len(doc.get("tools", doc.get("actions", [])))
         problems = validate.check_structure(doc, target)
