@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from functools import lru_cache
 from typing import Any
 
 from axag.compile.contract import ToolContract
@@ -118,6 +119,9 @@ class PackedContract:
         contract.tool = _shared_strings(contract.tool)
         return contract
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return PackedContract, (self.intent, self.key, self.name, self.source, self.blob, self.fragment)
+
 
 def _shared_strings(value: Any) -> Any:
     """JSON data with its keys and short string values interned: unpickled contracts would otherwise each
@@ -130,9 +134,6 @@ def _shared_strings(value: Any) -> Any:
         return sys.intern(value)
     return value
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return PackedContract, (self.intent, self.key, self.name, self.source, self.blob, self.fragment)
-
 
 # The tool text of the default target is made where the contract is built (in parallel, in the workers) with a
 # placeholder for its sources; writing the document then only puts each merged tool's sources in.
@@ -141,7 +142,9 @@ _SOURCES_NEWLINE = "\n          "  # its /_meta/org.axag~1action/sources array
 _SOURCES_HOLE = [{"file": "\x00axag-sources\x00", "line": 1, "column": 1}]
 
 
+@lru_cache(maxsize=1)
 def _hole_text() -> str:
+    """The placeholder's text in a tool text (made once: every tool text is checked for it)."""
     from axag.compile.serialize import indented_fragment
 
     return indented_fragment(_SOURCES_HOLE, _SOURCES_NEWLINE, document=True)
