@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from axag.findings import Finding, RunReport
-from axag.report import machine_path, rule_name, sorted_findings, summary_lines, tool_version
+from axag.report import escape_text, machine_path, rule_name, sorted_findings, summary_lines, tool_version
 from axag.report.full import finding_block
 
 # findings drawn on the server (visible without JavaScript); the script draws pages of PAGE_SIZE
-NOSCRIPT_LIMIT = 500
+NOSCRIPT_LIMIT = 200
 PAGE_SIZE = 100
 SEVERITIES = ("error", "warning", "info")
 
@@ -41,13 +41,13 @@ def finding_data(run: RunReport, f: Finding) -> dict[str, Any]:
         "s": f.severity.value,
         "c": f.id,
         "n": rule_name(run, f),
-        "m": f.message,
-        "p": f.path,
+        "m": escape_text(f.message),
+        "p": escape_text(f.path),
         "r": machine_path(f),
         "l": f.line,
         "k": f.column,
-        "h": f.help or "",
-        "x": f"{f.fix.description} (run axag lint --fix)" if f.fix is not None else "",
+        "h": escape_text(f.help or ""),
+        "x": escape_text(f"{f.fix.description} (run axag lint --fix)") if f.fix is not None else "",
         "f": frame(f),
     }
 
@@ -69,7 +69,7 @@ def context(run: RunReport) -> dict[str, Any]:
         entry["count"] += 1
     by_file: dict[str, Counter[str]] = {}
     for f in findings:
-        by_file.setdefault(f.path, Counter())[f.severity.value] += 1
+        by_file.setdefault(escape_text(f.path), Counter())[f.severity.value] += 1
     explain_text = explanations(sorted({f.code for f in findings}))
     return {
         "version": tool_version(run),

@@ -14,7 +14,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from axag.report import escape_char
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# controls a reader could be misled by (C0/C1 except tab and newline, line separators, bidirectional controls):
+# shown as escapes, as the terminal formats do
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # characters that could end or confuse a <script> element, or break a JavaScript string (U+2028/9)
 _SCRIPT_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 _SCRIPT_UNSAFE_RE = re.compile("[<>&\u2028\u2029]")
@@ -35,6 +40,20 @@ def text_only(value: str) -> str:
     return value if _SURROGATE.search(value) is None else _SURROGATE.sub("\ufffd", value)
 
 
+def visible(value: str) -> str:
+    """Text for a page: controls and bidirectional marks as ``\\x1b``/``\\u202e`` escapes (tabs and newlines
+    stay), lone surrogates as U+FFFD."""
+    if _CONTROLS.search(value) is not None:
+        value = _CONTROLS.sub(lambda m: escape_char(m.group()), value)
+    return text_only(value)
+
+
+def _finalize(value: Any) -> Any:
+    import markupsafe
+
+    return visible(value) if isinstance(value, str) and not isinstance(value, markupsafe.Markup) else value
+
+
 @lru_cache(maxsize=4)
 def environment(*folders: str) -> Any:
     """The jinja2 environment for templates in ``folders`` (and the shared ones): autoescape always on."""
@@ -48,6 +67,7 @@ def environment(*folders: str) -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=_finalize,
     )
     env.filters["script_json"] = lambda v: markupsafe.Markup(script_json(v))
     return env
