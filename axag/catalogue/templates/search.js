@@ -10,7 +10,7 @@
     var text = q.value.trim().toLowerCase(), n = 0;
     items.forEach(function (it) {
       var ok = text === "" || it.getAttribute("data-search").indexOf(text) !== -1;
-      if (ok && felt && felt.checked) { ok = it.getAttribute("data-felt") !== "0"; }
+      if (ok && felt && felt.checked) { ok = (it.getAttribute("data-felt") || "0") !== "0"; }
       it.hidden = !ok;
       if (ok) { n += 1; }
     });
