@@ -163,7 +163,7 @@ def test_lint_report_filters_sort_and_search(open_page: Any, lint_pages: tuple[d
     assert "reed" in _visible_items(page)[0]["text"]
     page.fill("#f-q", "")
     page.select_option("#f-sort", "severity")
-    page.wait_for_function("() => document.querySelector('#status').dataset.matching === '%d'" % len(findings))
+    page.wait_for_function(f"() => document.querySelector('#status').dataset.matching === '{len(findings)}'")
     order = [{"error": 0, "warning": 1, "info": 2}[i["severity"]] for i in _visible_items(page)]
     assert order == sorted(order) and len(set(order)) == 3
 

@@ -33,7 +33,7 @@ from tests.test_report_formats import hostile_run, sample_run
 
 
 def _payload(page: str) -> dict[str, object]:
-    m = re.search(r'<script type="application/json" id="axag-data">(.*?)</script>', page, re.S)
+    m = re.search(r'<script type="application/json" id="axag-data">(.*?)</script>', page, re.DOTALL)
     assert m is not None
     data = json.loads(m.group(1))
     assert isinstance(data, dict)
