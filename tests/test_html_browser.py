@@ -170,13 +170,16 @@ def test_lint_report_filters_sort_and_search(open_page: Any, lint_pages: tuple[d
 
 def test_lint_report_hostile_values_stay_text(open_page: Any, lint_pages: tuple[dict[str, Any], Path]) -> None:
     doc, path = lint_pages
+    drawn = []
     for javascript in (True, False):
         page = open_page(path, javascript=javascript)
         _not_pwned(page)
+        drawn.append(page.evaluate("() => document.querySelector('#findings').innerText"))
         text = page.evaluate("() => document.body.innerText")
         for name in HOSTILE_FILES:
             assert name in text
         assert HOSTILE_VALUE in text and HOSTILE_ATTR in text
+    assert drawn[0] == drawn[1]  # the script draws findings exactly as the server does
     # without JavaScript every finding is there and the (inert) controls stay hidden
     assert len(_visible_items(page)) == len(doc["findings"])
     assert page.locator("#controls").is_hidden()

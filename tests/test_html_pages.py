@@ -290,3 +290,40 @@ def test_compile_catalogue(tmp_path: Path) -> None:
     res = run_axag(["compile", "--isolated", "site", "-o", "tools.json", "--check", "--catalogue", "docs/cat.html"],
                    cwd=tmp_path)
     assert res.exit_code == 0 and not (tmp_path / "docs" / "cat.html").exists()
+
+
+def test_html_without_javascript_shows_the_first_findings_and_says_so() -> None:
+    from axag.report.html import NOSCRIPT_LIMIT
+
+    tree = lxml_html.fromstring(render("html", big_run(NOSCRIPT_LIMIT + 50)))
+    assert len(tree.xpath("//ol[@id='findings']/li")) == NOSCRIPT_LIMIT
+    note = tree.xpath("//p[@id='truncated']")[0].text_content()
+    assert note.startswith(f"The first {NOSCRIPT_LIMIT} of {NOSCRIPT_LIMIT + 50} findings are shown here")
+    assert len(_payload(render("html", big_run(NOSCRIPT_LIMIT + 50)))["findings"]) == NOSCRIPT_LIMIT + 50  # type: ignore[arg-type]
+
+
+def test_lint_html_to_stdout(tmp_path: Path) -> None:
+    tree = lint_tree(tmp_path / "site")
+    res = run_axag(["lint", "--isolated", "ok.html", "--output-format", "html"], cwd=tree)
+    assert res.exit_code == 1 and res.stdout.startswith("<!DOCTYPE html>") and res.stdout.endswith("</html>\n")
+
+
+def test_http_binding_rows() -> None:
+    from axag.catalogue.model import http_rows
+    from axag.catalogue.render import catalogue_pieces
+
+    form = {"method": "POST", "action": "/book", "enctype": "application/x-www-form-urlencoded",
+            "fields": {"check_in": "checkin", "guests": "n"}, "constants": [["csrf", "abc"], ["v", 2]],
+            "checkbox": {"news": "on"}, "refresh": True, "page": "booking.html"}
+    assert http_rows(form) == [
+        ("Method", "POST"), ("Action URL", "/book"), ("Encoding", "application/x-www-form-urlencoded"),
+        ("Form page", "booking.html"), ("Fields", "check_in → checkin; guests → n"),
+        ("Constants", "csrf = abc; v = 2"), ("Checkboxes", "news: on"), ("Refreshes tokens", "yes")]
+    assert http_rows({"openapi": {"operationId": "book", "path": "/b"}}) == \
+        [("OpenAPI operation", '{"operationId":"book","path":"/b"}')]
+    page = "".join(catalogue_pieces(
+        document([{**tool("a_b"), "_meta": {"org.axag/action": {}, "org.axag/http": form}}]), source="t.json"))
+    cells = lxml_html.fromstring(page).xpath("//table[@class='http']//td")
+    assert [c.text_content() for c in cells][:2] == ["POST", "/book"]
+    assert "HTTP binding" not in "".join(catalogue_pieces(
+        document([tool("a_b")]), source="t.json"))
