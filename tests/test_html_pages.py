@@ -166,7 +166,8 @@ def test_preconditions_in_words() -> None:
 def test_tool_view_badges_and_params() -> None:
     v = view(tool("booking_create"))
     assert v.badges == [("type", "write"), ("risk-high", "risk high"), ("confirm", "confirmation required"),
-                        ("approval", "approval by 2 of manager"), ("rate", "at most 10 per minute"),
+                        ("approval", "approval by 2 approvers (manager)"),
+                        ("rate", "at most 10 calls per minute"),
                         ("scope", "scope user"), ("destructive", "destructive")]
     assert [(p.name, p.type, p.required, p.constraints) for p in v.params] == [
         ("check_in", "string", True, ["format date"]), ("check_out", "string", True, ["format date"]),

@@ -129,12 +129,15 @@ def badges(meta: dict[str, Any], annotations: dict[str, Any]) -> list[tuple[str,
     if meta.get("approval_required") is True:
         count = meta.get("approval_count", 1)
         roles = _roles(meta.get("approval_roles", []))
-        out.append(("approval", f"approval by {_str(count)}" + (f" of {roles}" if roles else "")))
+        who = "approver" if count == 1 else "approvers"
+        out.append(("approval", f"approval by {_str(count)} {who}" + (f" ({roles})" if roles else "")))
     if meta.get("required_roles"):
         out.append(("roles", f"caller role {_roles(meta['required_roles'])}"))
     rate = _dict(meta.get("rate_limit"))
     if rate:
-        out.append(("rate", f"at most {_str(rate.get('count'))} per {_str(rate.get('period'))}"))
+        count = rate.get("count")
+        calls = "call" if count == 1 else "calls"
+        out.append(("rate", f"at most {_str(count)} {calls} per {_str(rate.get('period'))}"))
     cool = _dict(meta.get("cooldown"))
     if cool:
         out.append(("rate", f"cooldown {_str(cool.get('duration'))}"))
