@@ -27,6 +27,7 @@ from axag.findings import Finding, Severity, fingerprint
 @click.option("--root", default=None, type=click.Path(file_okay=False), help="Compile root for source paths.")
 @click.option("--no-harvest", is_flag=True, help="Do not harvest parameters from form controls.")
 @click.option("--output-format", "output_format", multiple=True, help="Diagnostics format FMT[:PATH].")
+@click.option("--catalogue", default=None, help="Also write the page of what agents will see to FILE.")
 @common_options
 @guard_errors
 def compile_cmd(**opts: Any) -> None:
@@ -98,7 +99,7 @@ def run_compile(opts: dict[str, Any]) -> int:
     guards_dir = opts["guards_dir"] or (str(settings.compile_guards) if settings.compile_guards else None)
     # the default target is written from the tool texts made with the contracts (no document is built) unless
     # something needs the document itself
-    direct = target == "mcp" and not opts["self_check"] and not guards_dir
+    direct = target == "mcp" and not opts["self_check"] and not guards_dir and not opts["catalogue"]
 
     def render_target(contracts: list[Any]) -> Any:
         return render(target, contracts, __version__, strict=strict, paths=rel_inputs,
@@ -156,6 +157,11 @@ def run_compile(opts: dict[str, Any]) -> int:
         write_or_print(output, pieces)
         if not opts["quiet"]:
             click.echo(f"axag: wrote {count} {'tool' if count == 1 else 'tools'} to {output}", err=True)
+    if opts["catalogue"] and not opts["check"]:
+        from axag.compile.targets import mcp
+
+        page_doc = doc if target == "mcp" else mcp.render(tools, __version__)
+        _write_catalogue(page_doc, opts["catalogue"], output, root)
     if guards_dir:
         from axag.compile.targets import mcp
         from axag.guards.render import write_guards
@@ -170,6 +176,14 @@ def run_compile(opts: dict[str, Any]) -> int:
             click.echo(f"axag: guard file {rel} is stale", err=True)
             status = 1
     return status
+
+
+def _write_catalogue(doc: dict[str, Any], page: str, output: str | None, root: Path) -> None:
+    from axag.catalogue.render import catalogue_pieces
+    from axag.commands.catalogue import source_base
+
+    name = output if output and output != "-" else "tools.json"
+    write_or_print(page, catalogue_pieces(doc, source=name, base=source_base(name, page, str(root))))
 
 
 def _target_finding(code: int, subject: str, text: str, contract: Any) -> Finding:

@@ -27,6 +27,7 @@ FORMATS: dict[str, str] = {
     "gitlab": "axag.report.gitlab",
     "sarif": "axag.report.sarif",
     "junit": "axag.report.junit",
+    "html": "axag.report.html",
 }
 # human formats (coloured on a terminal, summary unless --quiet); every other format is a machine format
 HUMAN_FORMATS: frozenset[str] = frozenset({"full", "concise", "statistics"})

@@ -985,3 +985,38 @@ def format_message(code: int, index: int = 0, /, **args: object) -> str:
 
     template = _OPTIONAL.sub(optional, template)
     return _PLACEHOLDER.sub(lambda m: str(args[m.group(1)]) if m.group(1) in args else m.group(0), template)
+
+
+def explain(code: int) -> str:
+    """The explanation of a rule as `axag rule CODE` prints it (also shown by the html report)."""
+    from axag.rules.examples import EXAMPLES
+
+    meta = RULES[code]
+    info = meta.info
+    level = info.level.value if info.level is not None else "compile only"
+    if info.off_by_default:
+        level += " (off by default)"
+    sev = info.severity.value + (f"/{meta.alt_severity.value}" if meta.alt_severity else "")
+    fix = {"never": "no", "sometimes": "sometimes", "always": "yes"}[info.fix.value]
+    if meta.fix_note:
+        fix += f" ({meta.fix_note})"
+    lines = [
+        f"{info.id} ({info.name})",
+        f"  severity:      {sev}",
+        f"  level:         {level}",
+        f"  compile check: {'yes' if info.compile_check else 'no'}",
+        f"  fix:           {fix}",
+    ]
+    if info.needs:
+        lines.append(f"  needs:         --{info.needs}")
+    lines.append(f"  trigger:       {info.trigger}")
+    for i, m in enumerate(meta.messages):
+        lines.append(f"  {'message:' if i == 0 else '         '}      {m}")
+    fails, passes = EXAMPLES.get(code, ("", ""))
+    if fails:
+        lines.append("  fails:")
+        lines.extend(f"    {x}" for x in fails.splitlines())
+    if passes:
+        lines.append("  passes:")
+        lines.extend(f"    {x}" for x in passes.splitlines())
+    return "\n".join(lines) + "\n"
