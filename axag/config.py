@@ -411,6 +411,7 @@ class Settings:
     compile_paths: tuple[Path, ...] | None = None
     compile_output: Path | None = None
     compile_target: str = "mcp"
+    compile_target_configured: bool = False  # compile.target is set (not the default)
     compile_strict: bool = False
     compile_root: Path | None = None
     compile_guards: Path | None = None
@@ -466,6 +467,7 @@ class Settings:
             ),
             "compile_output": None if output in (None, "-") else _join(base, output),
             "compile_target": v.get("compile.target", "mcp"),
+            "compile_target_configured": "compile.target" in v,
             "compile_strict": v.get("compile.strict", False),
             "compile_root": path("compile.root"),
             "compile_guards": path("compile.guards"),

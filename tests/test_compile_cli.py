@@ -182,7 +182,7 @@ def test_check_mode(tmp_path: Path) -> None:
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     (tmp_path / "a.html").write_text("<p>x</p>", encoding="utf-8")
     assert compile_to(tmp_path, "a.html", "--strict")[0] == 2
-    assert compile_to(tmp_path, "a.html", "--check")[0] == 2
+    assert compile_to(tmp_path, "a.html", "--check", "-o", "-")[0] == 2
     assert compile_to(tmp_path, "missing-dir")[0] == 2
 
 

@@ -85,6 +85,7 @@ def test_ctrl_c_while_reading_stdin(tmp_path: Path) -> None:
 
     _wait_for(reading, proc)
     out, err = _interrupt(proc)
+    assert out == ""
     assert proc.returncode == 130, err
     assert err == "axag: interrupted\n"
     assert (tmp_path / "tools.json").read_text() == OLD

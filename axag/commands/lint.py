@@ -10,8 +10,17 @@ from typing import Any
 import click
 
 from axag import __version__
-from axag.commands.common import common_options, default_jobs, fail, guard_errors, use_color, write_or_print
-from axag.findings import Severity
+from axag.commands.common import (
+    common_options,
+    default_jobs,
+    fail,
+    guard_errors,
+    missing_paths_error,
+    missing_paths_report,
+    use_color,
+    write_or_print,
+)
+from axag.findings import RunReport, Severity
 
 
 def _parse_formats(values: tuple[str, ...], output_file: str | None, default: str) -> list[tuple[str, str | None]]:
@@ -94,17 +103,23 @@ def lint(**opts: Any) -> None:
 def run_lint(opts: dict[str, Any]) -> int:
     from axag.api import check_files, lint_report
     from axag.config import Resolver
-    from axag.discover import discover
+    from axag.discover import discover, missing_paths
     from axag.lint.engine import Request
     from axag.rules.catalogue import RULES
 
     cwd = Path.cwd()
     resolver = Resolver(cwd, config=opts["config"], isolated=opts["isolated"])
     run_settings = resolver.run_settings()
+    _check_cli_codes(opts)
     paths = list(opts["paths"]) or ["."]
     stdin_data: tuple[Path, bytes] | None = None
     if "-" in paths:
         paths.remove("-")
+    missing = missing_paths(paths, cwd)
+    if missing:
+        _emit(missing_paths_report(missing), opts, run_settings.output_format, fix_stdin=False, machine_only=True)
+        raise missing_paths_error(missing)
+    if "-" in opts["paths"]:
         name = opts["stdin_filename"] or "stdin.html"
         stdin_data = (cwd / name, sys.stdin.buffer.read())
     manifest, manifest_name = _load_manifest(opts["manifest"] or (str(run_settings.manifest)
@@ -122,6 +137,8 @@ def run_lint(opts: dict[str, Any]) -> int:
             for p, msg in files.problems:
                 click.echo(f"axag: {p}: {msg}", err=True)
         click.echo("axag: no files to lint", err=True)
+        _emit(RunReport(tool_version=__version__), opts, run_settings.output_format, fix_stdin=False,
+              machine_only=True)
         return 0
     jobs = opts["jobs"] or default_jobs()
     from axag.commands.progress import Progress
@@ -190,15 +207,31 @@ def run_lint(opts: dict[str, Any]) -> int:
     return exit_code
 
 
-def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool) -> None:
-    from axag.report import render_chunks
+def _check_cli_codes(opts: dict[str, Any]) -> None:
+    """Unknown codes in --select/--ignore/--extend-select: one usage error, before any file is read."""
+    from axag.config import resolve_codes
+    from axag.errors import UsageError
+
+    for option in ("select", "ignore", "extend_select"):
+        if opts[option] is not None:
+            resolve_codes([opts[option]], "--" + option.replace("_", "-"), error=UsageError)
+
+
+def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool, machine_only: bool = False) -> None:
+    """Write the report in every requested format; ``machine_only`` (a run that found nothing to lint or
+    stopped on a usage error) writes only the machine-readable formats, each a complete document."""
+    from axag.report import HUMAN_FORMATS, render_chunks
 
     default = configured if configured else "full"
     formats = _parse_formats(tuple(opts["output_format"]), opts["output_file"], default)
+    if machine_only:
+        formats = [(f, p) for f, p in formats if f not in HUMAN_FORMATS]
+        if not formats:
+            return
     to_stdout = [f for f, p in formats if p is None]
     if len(to_stdout) > 1:
         raise fail("at most one --output-format may go to stdout")
-    if not to_stdout and (not fix_stdin or not formats):  # with - and --fix the default report goes to stderr
+    if not to_stdout and not machine_only and (not fix_stdin or not formats):  # with - and --fix the default report goes to stderr
         formats.append((default if default in ("full", "concise") else "full", None))
     for fmt, path in formats:
         if path is not None:
