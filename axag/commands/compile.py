@@ -222,13 +222,10 @@ def _machine_report_on_stderr(opts: dict[str, Any], tools_to_stdout: bool) -> bo
                                    for fmt, _, path in (v.partition(":") for v in opts["output_format"]))
 
 
-def _usage_error(opts: dict[str, Any], tools_to_stdout: bool, error: click.ClickException) -> click.ClickException:
+def _usage_error(opts: dict[str, Any], tools_to_stdout: bool, error: click.ClickException) -> Exception:
     """``error``, or a silent exit 2 when a machine-readable report on stderr already carries the problem."""
     if _machine_report_on_stderr(opts, tools_to_stdout):
-        exit_only = click.ClickException("")
-        exit_only.exit_code = 2
-        exit_only.show = lambda file=None: None  # type: ignore[method-assign]
-        return exit_only
+        return click.exceptions.Exit(2)
     return error
 
 
