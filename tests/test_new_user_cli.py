@@ -187,3 +187,28 @@ def test_check_with_a_configured_target_that_differs(tmp_path: Path) -> None:
     assert code == 1
     assert err.startswith(f"axag: {work / 'tools.json'} holds tools compiled with --target mcp, but this check "
                           "compiles with --target anthropic;")
+
+
+# ------------------------------------------------------------------------------ 13: plurals
+def test_plural_helper() -> None:
+    from axag.plural import plural
+
+    assert [plural(n, "error") for n in (0, 1, 2)] == ["0 errors", "1 error", "2 errors"]
+    assert plural(1, "entry", "entries") == "1 entry"
+    assert plural(3, "entry", "entries") == "3 entries"
+
+
+def test_summary_and_fix_counts_in_the_singular(tmp_path: Path) -> None:
+    (tmp_path / "b.html").write_text(BAD)
+    code, out, _ = axag(tmp_path, "lint", "--isolated", "--output-format", "concise", "--select", "004", "b.html")
+    assert (code, out.splitlines()[-1]) == (1, "Found 1 error, 0 warnings, 0 infos (1 fixable with --fix).")
+    code, out, _ = axag(tmp_path, "lint", "--isolated", "--output-format", "concise", "--select", "004", "--fix",
+                        "b.html")
+    assert (code, out) == (0, "Fixed 1 finding.\nAll checks passed.\n")
+
+
+def test_migration_count_in_the_singular(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text('<button axag-intent="a.b" axag-action-type="read" '
+                                     'axag-constraints=\'{"q": {"maxLength": 5}}\'>x</button>\n')
+    _, out, _ = axag(tmp_path, "lint", "--isolated", "--output-format", "concise", "--select", "101", "a.html")
+    assert "0 of 1 entry can be migrated with --fix" in out

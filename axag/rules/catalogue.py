@@ -460,7 +460,7 @@ _ALL = (
         True,
         Fixable.SOMETIMES,
         "`axag-constraints` present",
-        ("axag-constraints is not part of AXAG 1.1; {n} of {m} entries can be migrated with --fix",),
+        ("axag-constraints is not part of AXAG 1.1; {n} of {entries} can be migrated with --fix",),
         fix_note="partial §8",
     ),
     _r(
