@@ -212,3 +212,26 @@ def test_migration_count_in_the_singular(tmp_path: Path) -> None:
                                      'axag-constraints=\'{"q": {"maxLength": 5}}\'>x</button>\n')
     _, out, _ = axag(tmp_path, "lint", "--isolated", "--output-format", "concise", "--select", "101", "a.html")
     assert "0 of 1 entry can be migrated with --fix" in out
+
+
+# ------------------------------------------------------------------------------ 11: help texts
+def test_every_option_has_help_text() -> None:
+    import click
+
+    from axag.cli import COMMANDS, main
+
+    ctx = click.Context(main)
+    missing = []
+    for name in COMMANDS:
+        command = main.get_command(ctx, name)
+        assert command is not None and command.help, name
+        missing += [f"{name} {p.opts[0]}" for p in command.params if isinstance(p, click.Option) and not p.help]
+    assert missing == []
+
+
+@pytest.mark.parametrize("command", ["lint", "compile"])
+def test_output_format_help_lists_the_formats(command: str) -> None:
+    out = " ".join(run_axag([command, "--help"]).stdout.split())
+    assert ("--output-format FMT[:PATH] " + ("Report" if command == "lint" else "Diagnostics") + " format, one of "
+            "full, concise, json, json-lines, github, gitlab, sarif, junit; :PATH writes it to a file. Repeatable."
+            ) in out

@@ -22,21 +22,26 @@ from axag.commands.common import (
 )
 from axag.findings import Finding, RunReport, Severity, fingerprint
 from axag.plural import plural
+from axag.report import FORMATS
 
 
 @click.command("compile")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("-o", "--output", default=None, help="Output file (- for stdout).")
-@click.option("--target", type=click.Choice(["mcp", "openai", "anthropic", "manifest"]), default=None)
+@click.option("--target", type=click.Choice(["mcp", "openai", "anthropic", "manifest"]), default=None,
+              help="Output document: MCP tools (default), OpenAI or Anthropic tools, or the AXAG manifest; --check "
+                   "uses the target recorded in the existing file unless this is given.")
 @click.option("--strict", is_flag=True, default=None, help="OpenAI strict mode (with --target openai).")
 @click.option("--check", is_flag=True, help="Fail when the existing output is stale; write nothing.")
 @click.option("--keep-going", is_flag=True, help="Write the tools of actions without errors anyway (exit 1).")
 @click.option("--self-check", is_flag=True, help="Also validate the output with jsonschema.")
 @click.option("--guards", "guards_dir", default=None, help="Also render guard modules into DIR.")
-@click.option("--guards-lang", type=click.Choice(["python", "typescript"]), default=None)
+@click.option("--guards-lang", type=click.Choice(["python", "typescript"]), default=None,
+              help="Language of the guards written by --guards (default: compile.guards-lang, else python).")
 @click.option("--root", default=None, type=click.Path(file_okay=False), help="Compile root for source paths.")
 @click.option("--no-harvest", is_flag=True, help="Do not harvest parameters from form controls.")
-@click.option("--output-format", "output_format", multiple=True, help="Diagnostics format FMT[:PATH].")
+@click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
+              help=f"Diagnostics format, one of {', '.join(FORMATS)}; :PATH writes it to a file. Repeatable.")
 @common_options
 @guard_errors
 def compile_cmd(**opts: Any) -> None:

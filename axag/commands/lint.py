@@ -21,6 +21,7 @@ from axag.commands.common import (
     write_or_print,
 )
 from axag.findings import RunReport, Severity
+from axag.report import FORMATS
 
 
 def _parse_formats(values: tuple[str, ...], output_file: str | None, default: str) -> list[tuple[str, str | None]]:
@@ -78,21 +79,28 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
 @click.option("--select", default=None, help="Comma-separated codes, names or ALL (replaces the configured selection).")
 @click.option("--ignore", default=None, help="Codes or names to remove from the selection.")
 @click.option("--extend-select", default=None, help="Codes or names to add to the selection.")
-@click.option("--level", type=click.Choice(["basic", "intermediate", "full"]), default=None)
-@click.option("--fail-on", type=click.Choice(["error", "warning"]), default=None)
+@click.option("--level", type=click.Choice(["basic", "intermediate", "full"]), default=None,
+              help="Highest conformance level whose rules run (default: lint.level, else full).")
+@click.option("--fail-on", type=click.Choice(["error", "warning"]), default=None,
+              help="Lowest severity that makes the exit code 1 (default: error; info never fails).")
 @click.option("--fix", is_flag=True, help="Apply fixes, then report what remains.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 @click.option("--statistics", is_flag=True, help="One line per rule instead of findings.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings.")
-@click.option("--output-format", "output_format", multiple=True, help="FMT[:PATH]; repeatable.")
+@click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
+              help=f"Report format, one of {', '.join(FORMATS)}; :PATH writes it to a file. Repeatable.")
 @click.option("--output-file", default=None, help="Write the last --output-format without a path to PATH.")
 @click.option("--stdin-filename", default=None, help="Name of the content read from -.")
-@click.option("--baseline", default=None, type=click.Path(dir_okay=False))
-@click.option("--update-baseline", is_flag=True)
-@click.option("--manifest", default=None, type=click.Path(dir_okay=False))
-@click.option("--enforced-intents", default=None, type=click.Path(dir_okay=False))
-@click.option("--force-exclude", is_flag=True)
-@click.option("--no-respect-gitignore", is_flag=True)
+@click.option("--baseline", default=None, type=click.Path(dir_okay=False),
+              help="Hide the findings recorded in this baseline file (see --update-baseline).")
+@click.option("--update-baseline", is_flag=True, help="Write the current findings to the baseline file; exit 0.")
+@click.option("--manifest", default=None, type=click.Path(dir_okay=False),
+              help="AXAG manifest (JSON) to check the intents against (rules 010 and 030).")
+@click.option("--enforced-intents", default=None, type=click.Path(dir_okay=False),
+              help='JSON array of intents (or {"intents": [...]}) whose handlers enforce the contract (rule 037).')
+@click.option("--force-exclude", is_flag=True,
+              help="Apply exclude and .gitignore also to paths named on the command line (for pre-commit).")
+@click.option("--no-respect-gitignore", is_flag=True, help="Do not read .gitignore files.")
 @guard_errors
 def lint(**opts: Any) -> None:
     """Lint AXAG annotations in HTML and template files."""
