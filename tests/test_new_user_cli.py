@@ -235,3 +235,21 @@ def test_output_format_help_lists_the_formats(command: str) -> None:
     assert ("--output-format FMT[:PATH] " + ("Report" if command == "lint" else "Diagnostics") + " format, one of "
             "full, concise, json, json-lines, github, gitlab, sarif, junit; :PATH writes it to a file. Repeatable."
             ) in out
+
+
+# ------------------------------------------------------------------------------ 6: config keys in the wrong table
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("pyproject.toml", '[tool.axag]\nselct = ["ALL"]\n', 'unknown key "selct"; did you mean `[tool.axag.lint] select`?'),
+    ("pyproject.toml", "[tool.axag.lint]\nharvest = false\n",
+     'unknown key "lint.harvest"; did you mean `[tool.axag] harvest`?'),
+    ("pyproject.toml", '[tool.axag.compile]\nselect = ["ALL"]\n',
+     'unknown key "compile.select"; did you mean `[tool.axag.lint] select`?'),
+    ("axag.toml", 'outptu = "tools.json"\n', 'unknown key "outptu"; did you mean `[compile] output`?'),
+    ("axag.toml", "[lint]\nexclude = []\n", 'unknown key "lint.exclude"; did you mean `exclude` (at the top level)?'),
+])
+def test_unknown_config_key_suggests_across_tables(tmp_path: Path, name: str, text: str, message: str) -> None:
+    (tmp_path / name).write_text(text)
+    (tmp_path / "a.html").write_text(CLEAN)
+    code, _, err = axag(tmp_path, "lint", "a.html")
+    assert code == 2
+    assert err == f"Error: {tmp_path / name}: {message}\n"
