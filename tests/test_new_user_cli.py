@@ -253,3 +253,14 @@ def test_unknown_config_key_suggests_across_tables(tmp_path: Path, name: str, te
     code, _, err = axag(tmp_path, "lint", "a.html")
     assert code == 2
     assert err == f"Error: {tmp_path / name}: {message}\n"
+
+
+# ------------------------------------------------------------------------------ 27: the README for a clone
+def test_readme_does_not_send_a_clone_to_the_development_checkout() -> None:
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for paragraph in text.split("\n\n"):
+        if "../shared" in paragraph:
+            assert "development checkout" in paragraph and "not part of this repository" in paragraph, paragraph
+            assert "python3 ../shared" not in paragraph  # no command that a clone cannot run
+    tests_paragraph = text[:text.index("python -m pytest")].rsplit("\n\n", 2)[-2]
+    assert "Node.js with npm" in tests_paragraph
