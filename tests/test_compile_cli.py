@@ -282,4 +282,4 @@ def test_meta_groups_and_extensions(tmp_path: Path) -> None:
     assert meta["visibility"] == {"visible": True, "operable": False, "operability_reason": "Needs a plan"}
     assert meta["versioning"] == {"version": "1.2", "deprecated": True, "deprecated_replacement": "report.export_v2"}
     assert meta["extensions"] == {"acme-cost": "low", "acme-team": "data"}
-    assert tool["description"].splitlines()[:2] == ["Export", "Deprecated; use report.export_v2 instead."]
+    assert tool["description"].splitlines()[:2] == ["Export.", "Deprecated; use report.export_v2 instead."]

@@ -264,3 +264,26 @@ def test_readme_does_not_send_a_clone_to_the_development_checkout() -> None:
             assert "python3 ../shared" not in paragraph  # no command that a clone cannot run
     tests_paragraph = text[:text.index("python -m pytest")].rsplit("\n\n", 2)[-2]
     assert "Node.js with npm" in tests_paragraph
+
+
+# ------------------------------------------------------------------------------ 14: descriptions read as sentences
+def test_as_sentence() -> None:
+    from axag.compile.sentence import as_sentence
+
+    assert [as_sentence(t) for t in ("Book a room", "Book a room.", "Really?", 'Say "hi."', "(see the FAQ.)",
+                                     "Pick one:", "Note  ", "")] == [
+        "Book a room.", "Book a room.", "Really?", 'Say "hi."', "(see the FAQ.)", "Pick one.", "Note.", ""]
+
+
+def test_composed_descriptions_are_punctuated(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text(
+        '<form axag-intent="booking.create" axag-action-type="write" axag-risk-level="medium" '
+        'axag-description="Book a room for a stay" axag-required-parameters=\'["note"]\'>\n'
+        '  <textarea name="note" maxlength="500" axag-parameter-description="Note to the hotel"></textarea>\n'
+        '  <button type="submit">Book</button>\n</form>\n')
+    code, out, err = axag(tmp_path, "compile", "--isolated", "a.html", "--target", "openai", "--strict", "-o", "-")
+    assert code == 0, err
+    function = json.loads(out)["tools"][0]["function"]
+    assert function["description"].splitlines()[:2] == ["Book a room for a stay.", "Risk level: medium."]
+    assert function["parameters"]["properties"]["note"]["description"] == (
+        "Note to the hotel. Constraints: maxLength 500.")
