@@ -17,6 +17,7 @@ Run axag rule CODE for what a rule checks, with a failing and a passing example.
 def explain(code: int) -> str:
     from axag.rules.catalogue import RULES
     from axag.rules.examples import EXAMPLES
+    from axag.rules.explain import fix_note, trigger
 
     meta = RULES[code]
     info = meta.info
@@ -25,8 +26,9 @@ def explain(code: int) -> str:
         level += " (off by default)"
     sev = info.severity.value + (f"/{meta.alt_severity.value}" if meta.alt_severity else "")
     fix = {"never": "no", "sometimes": "sometimes", "always": "yes"}[info.fix.value]
-    if meta.fix_note:
-        fix += f" ({meta.fix_note})"
+    note = fix_note(code)
+    if note:
+        fix += f" ({note})"
     lines = [
         f"{info.id} ({info.name})",
         f"  severity:      {sev}",
@@ -36,7 +38,7 @@ def explain(code: int) -> str:
     ]
     if info.needs:
         lines.append(f"  needs:         --{info.needs}")
-    lines.append(f"  trigger:       {info.trigger}")
+    lines.append(f"  trigger:       {trigger(code)}")
     for i, m in enumerate(meta.messages):
         lines.append(f"  {'message:' if i == 0 else '         '}      {m}")
     fails, passes = EXAMPLES.get(code, ("", ""))
