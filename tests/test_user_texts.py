@@ -40,6 +40,10 @@ def test_reported_messages_cite_no_section() -> None:
     findings = json.loads(res.stdout)["findings"]
     assert len(findings) > 100
     assert [f["message"] for f in findings if "§" in f["message"]] == []
+    assert [f["fix"]["description"] for f in findings if f["fix"] and "§" in f["fix"]["description"]] == []
+    full = run_axag(["lint", "--isolated", "--select", "ALL", "--exit-zero", str(FIXTURES)]).stdout
+    assert "= help: " in full and "= fix: " in full
+    assert [line for line in full.splitlines() if "§" in line and not line.lstrip()[:1].isdigit()] == []
 
 
 def test_rule_explains_the_trigger_in_plain_words() -> None:
