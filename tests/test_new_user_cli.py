@@ -287,3 +287,17 @@ def test_composed_descriptions_are_punctuated(tmp_path: Path) -> None:
     assert function["description"].splitlines()[:2] == ["Book a room for a stay.", "Risk level: medium."]
     assert function["parameters"]["properties"]["note"]["description"] == (
         "Note to the hotel. Constraints: maxLength 500.")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["lint", "a.html", "--manifest", "nope.json"], "cannot read manifest nope.json: No such file or directory"),
+    (["lint", "a.html", "--enforced-intents", "nope.json"],
+     "cannot read enforced intents nope.json: No such file or directory"),
+    (["lint", "a.html", "--baseline", "nope.json"],
+     "baseline file nope.json does not exist (create it with --update-baseline)"),
+    (["compile", "a.html", "--root", "nope", "-o", "t.json"], 'the compile root "nope" does not exist'),
+])
+def test_other_named_files_that_do_not_exist(tmp_path: Path, args: list[str], message: str) -> None:
+    (tmp_path / "a.html").write_text(CLEAN)
+    code, out, err = axag(tmp_path, *args, "--isolated")
+    assert (code, out, err) == (2, "", f"Error: {message}\n")

@@ -106,6 +106,8 @@ def run_compile(opts: dict[str, Any]) -> int:
     if missing:
         _emit(missing_paths_report(missing), opts, to_stdout, machine_only=True)
         raise _usage_error(opts, to_stdout, missing_paths_error(missing))
+    if not root.is_dir():
+        raise fail(f'the compile root "{opts["root"] or root}" does not exist')
     outside = [p for p in paths if not _inside(Path(os.path.abspath(p)), root)]
     if outside:
         raise fail(_outside_message(outside[0], paths, root, cwd))

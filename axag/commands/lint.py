@@ -50,7 +50,9 @@ def _load_manifest(path: str | None) -> tuple[dict[str, Any] | None, str]:
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise InputError(f"cannot read manifest {path}: {exc.strerror or exc}") from exc
+    except ValueError as exc:
         raise InputError(f"cannot read manifest {path}: {exc}") from exc
     if not isinstance(data, dict):
         raise InputError(f"manifest {path} is not a JSON object")
@@ -64,7 +66,9 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise InputError(f"cannot read enforced intents {path}: {exc.strerror or exc}") from exc
+    except ValueError as exc:
         raise InputError(f"cannot read enforced intents {path}: {exc}") from exc
     if isinstance(data, dict):
         data = data.get("intents")
