@@ -27,18 +27,22 @@ from axag.report import FORMATS
 
 @click.command("compile")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("-o", "--output", default=None, help="Output file (- for stdout).")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Output file (- for stdout; default: compile.output, else stdout). Missing folders are created.")
 @click.option("--target", type=click.Choice(["mcp", "openai", "anthropic", "manifest"]), default=None,
               help="Output document: MCP tools (default), OpenAI or Anthropic tools, or the AXAG manifest; --check "
                    "uses the target recorded in the existing file unless this is given.")
 @click.option("--strict", is_flag=True, default=None, help="OpenAI strict mode (with --target openai).")
-@click.option("--check", is_flag=True, help="Fail when the existing output is stale; write nothing.")
+@click.option("--check", is_flag=True,
+              help="Fail when the existing output is stale; write nothing (default file: tools.json at the root).")
 @click.option("--keep-going", is_flag=True, help="Write the tools of actions without errors anyway (exit 1).")
 @click.option("--self-check", is_flag=True, help="Also validate the output with jsonschema.")
-@click.option("--guards", "guards_dir", default=None, help="Also render guard modules into DIR.")
+@click.option("--guards", "guards_dir", default=None, metavar="DIR", help="Also render guard modules into DIR.")
 @click.option("--guards-lang", type=click.Choice(["python", "typescript"]), default=None,
               help="Language of the guards written by --guards (default: compile.guards-lang, else python).")
-@click.option("--root", default=None, type=click.Path(file_okay=False), help="Compile root for source paths.")
+@click.option("--root", default=None, type=click.Path(file_okay=False), metavar="DIR",
+              help="Compile root: every input is inside it and source paths are relative to it (default: the "
+                   "project root).")
 @click.option("--no-harvest", is_flag=True, help="Do not harvest parameters from form controls.")
 @click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
               help=f"Diagnostics format, one of {', '.join(FORMATS)}; :PATH writes it to a file. Repeatable.")

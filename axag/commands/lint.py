@@ -93,8 +93,8 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings.")
 @click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
               help=f"Report format, one of {', '.join(FORMATS)}; :PATH writes it to a file. Repeatable.")
-@click.option("--output-file", default=None, help="Write the last --output-format without a path to PATH.")
-@click.option("--stdin-filename", default=None, help="Name of the content read from -.")
+@click.option("--output-file", default=None, metavar="PATH", help="Write the last --output-format without a path to PATH.")
+@click.option("--stdin-filename", default=None, metavar="PATH", help="Name of the content read from -.")
 @click.option("--baseline", default=None, type=click.Path(dir_okay=False),
               help="Hide the findings recorded in this baseline file (see --update-baseline).")
 @click.option("--update-baseline", is_flag=True, help="Write the current findings to the baseline file; exit 0.")
