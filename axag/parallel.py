@@ -82,7 +82,7 @@ def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Re
                 for outcome in pool.map(_work, tasks, chunksize=chunk):
                     yield outcome
                     done += 1
-            except KeyboardInterrupt:
+            except BaseException:  # Ctrl-C here or in the caller (GeneratorExit): leaving must not wait for the run
                 _stop(pool)
                 raise
     except BrokenProcessPool:
