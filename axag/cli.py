@@ -40,6 +40,15 @@ class LazyGroup(click.Group):
         assert isinstance(cmd, click.Command)
         return cmd
 
+    def invoke(self, ctx: click.Context) -> Any:
+        # Ctrl-C: exit 130 like other tools, one line, no traceback (click alone would say "Aborted!", exit 1);
+        # outputs are written atomically, so no file is left half-written
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("axag: interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="axag", message="%(prog)s %(version)s")

@@ -251,13 +251,22 @@ def _type_error(where: str, key: str, expected: str, value: object) -> ConfigErr
     return ConfigError(f'{where}: "{key}" must be {expected}, not {_toml_type(value)}')
 
 
-def _key_suggestion(dotted: str) -> str:
+def _key_suggestion(dotted: str, where: str) -> str:
+    """``; did you mean `[tool.axag.lint] select`?``: the closest known key, also in another table (a key
+    misspelt in the wrong table included), written as the table and key to put in the file at ``where``."""
     s = did_you_mean(dotted, tuple(KEYS))
     if s is None:
         leaf = dotted.rsplit(".", 1)[-1]
-        others = [k for k in KEYS if k.rsplit(".", 1)[-1] == leaf]
+        leaves = {k.rsplit(".", 1)[-1] for k in KEYS}
+        close = leaf if leaf in leaves else did_you_mean(leaf, sorted(leaves))
+        others = [k for k in KEYS if k.rsplit(".", 1)[-1] == close]
         s = others[0] if len(others) == 1 else None
-    return f'; did you mean "{s}"?' if s else ""
+    if s is None:
+        return ""
+    table, _, key = s.rpartition(".")
+    prefix = "tool.axag" if Path(where).name == "pyproject.toml" else ""
+    table = ".".join(t for t in (prefix, table) if t)
+    return f"; did you mean `[{table}] {key}`?" if table else f"; did you mean `{key}` (at the top level)?"
 
 
 def _string_list(where: str, key: str, value: object) -> tuple[str, ...]:
@@ -335,11 +344,11 @@ def _validate_table(where: str, table: dict[str, Any]) -> dict[str, Any]:
             for sub, subvalue in value.items():
                 dotted = f"{name}.{sub}"
                 if dotted not in KEYS:
-                    raise ConfigError(f'{where}: unknown key "{dotted}"{_key_suggestion(dotted)}')
+                    raise ConfigError(f'{where}: unknown key "{dotted}"{_key_suggestion(dotted, where)}')
                 values[dotted] = _validate_value(where, dotted, KEYS[dotted], subvalue)
             continue
         if name not in KEYS:
-            raise ConfigError(f'{where}: unknown key "{name}"{_key_suggestion(name)}')
+            raise ConfigError(f'{where}: unknown key "{name}"{_key_suggestion(name, where)}')
         values[name] = _validate_value(where, name, KEYS[name], value)
     return values
 
@@ -411,6 +420,7 @@ class Settings:
     compile_paths: tuple[Path, ...] | None = None
     compile_output: Path | None = None
     compile_target: str = "mcp"
+    compile_target_configured: bool = False  # compile.target is set (not the default)
     compile_strict: bool = False
     compile_root: Path | None = None
     compile_guards: Path | None = None
@@ -466,6 +476,7 @@ class Settings:
             ),
             "compile_output": None if output in (None, "-") else _join(base, output),
             "compile_target": v.get("compile.target", "mcp"),
+            "compile_target_configured": "compile.target" in v,
             "compile_strict": v.get("compile.strict", False),
             "compile_root": path("compile.root"),
             "compile_guards": path("compile.guards"),

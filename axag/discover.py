@@ -243,6 +243,14 @@ def discover(
     return Discovered(sorted(files, key=lambda p: p.as_posix()), sorted(problems, key=lambda x: x[0].as_posix()))
 
 
+def missing_paths(paths: Iterable[str | os.PathLike[str]], cwd: str | os.PathLike[str]) -> list[str]:
+    """The named paths, as written, that do not exist (a glob pattern that matches nothing included):
+    a usage error for every command (SPEC §13.10)."""
+    base = Path(os.path.abspath(cwd))
+    return [raw for raw in _expand_globs(paths, base)
+            if not os.path.exists(os.path.normpath(os.path.join(base, raw)))]
+
+
 def _expand_globs(paths: Iterable[str | os.PathLike[str]], base: Path) -> list[str]:
     """Named paths with glob characters (`*`, `?`, `[`; `**` crosses directories) that do not exist as
     written are expanded, sorted; a pattern that matches nothing stays as written (reported as missing)."""

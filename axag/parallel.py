@@ -18,6 +18,10 @@ _SENT: set[tuple[str, str]] = set()  # (intent, contract key) this worker has se
 
 def _init(resolver: Any, request: Request) -> None:
     global _RESOLVER, _REQUEST
+    import signal
+
+    # Ctrl-C reaches the whole process group: the main process alone stops the run (exit 130, no traceback)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _RESOLVER = resolver
     _REQUEST = request
     _SENT.clear()
@@ -74,14 +78,27 @@ def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Re
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
                                  initargs=(resolver, request)) as pool:
-            for outcome in pool.map(_work, tasks, chunksize=chunk):
-                yield outcome
-                done += 1
+            try:
+                for outcome in pool.map(_work, tasks, chunksize=chunk):
+                    yield outcome
+                    done += 1
+            except BaseException:  # Ctrl-C here or in the caller (GeneratorExit): leaving must not wait for the run
+                _stop(pool)
+                raise
     except BrokenProcessPool:
         # a worker died (a crash in a C extension, the OOM killer, ...): no single file stops the run (§14.5).
         # The files not yet done are checked one per child process, so the culprit gets 199 and the rest run.
         for task in tasks[done:]:
             yield _isolated(ctx, task, resolver, request)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Ctrl-C: drop the files not started and end the workers now (they ignore SIGINT), so that leaving the
+    pool does not wait for the rest of the run."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    for proc in list(processes.values()):
+        proc.terminate()
 
 
 def _child(task: tuple[Path, str, str], resolver: Any, request: Request, conn: Any) -> None:

@@ -26,6 +26,7 @@ _ADAPTED = {
     "{scope | not declared}": "{scope}",  # 016: the value is '"tenant"'-style quoted or "not declared"
     '[; did you mean …]': '[; did you mean "{s}"?]',  # 112: as in 110
     "{first difference}": "{first_difference}",  # 121: placeholder names have no spaces
+    "{m} entries": "{entries}",  # 101: "1 entry", "2 entries"
 }
 
 

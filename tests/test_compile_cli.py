@@ -182,7 +182,7 @@ def test_check_mode(tmp_path: Path) -> None:
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     (tmp_path / "a.html").write_text("<p>x</p>", encoding="utf-8")
     assert compile_to(tmp_path, "a.html", "--strict")[0] == 2
-    assert compile_to(tmp_path, "a.html", "--check")[0] == 2
+    assert compile_to(tmp_path, "a.html", "--check", "-o", "-")[0] == 2
     assert compile_to(tmp_path, "missing-dir")[0] == 2
 
 
@@ -282,4 +282,4 @@ def test_meta_groups_and_extensions(tmp_path: Path) -> None:
     assert meta["visibility"] == {"visible": True, "operable": False, "operability_reason": "Needs a plan"}
     assert meta["versioning"] == {"version": "1.2", "deprecated": True, "deprecated_replacement": "report.export_v2"}
     assert meta["extensions"] == {"acme-cost": "low", "acme-team": "data"}
-    assert tool["description"].splitlines()[:2] == ["Export", "Deprecated; use report.export_v2 instead."]
+    assert tool["description"].splitlines()[:2] == ["Export.", "Deprecated; use report.export_v2 instead."]

@@ -113,11 +113,11 @@ def test_pyproject_table(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('[lint]\nselct = ["001"]\n', 'unknown key "lint.selct"; did you mean "lint.select"?'),
-        ("exclud = []\n", 'unknown key "exclud"; did you mean "exclude"?'),
-        ('select = ["001"]\n', 'unknown key "select"; did you mean "lint.select"?'),
+        ('[lint]\nselct = ["001"]\n', 'unknown key "lint.selct"; did you mean `[lint] select`?'),
+        ("exclud = []\n", 'unknown key "exclud"; did you mean `exclude` (at the top level)?'),
+        ('select = ["001"]\n', 'unknown key "select"; did you mean `[lint] select`?'),
         ("frobnicate = 1\n", 'unknown key "frobnicate"'),
-        ('[compile]\ntargte = "mcp"\n', 'unknown key "compile.targte"; did you mean "compile.target"?'),
+        ('[compile]\ntargte = "mcp"\n', 'unknown key "compile.targte"; did you mean `[compile] target`?'),
         ('harvest = "yes"\n', '"harvest" must be a boolean, not a string'),
         ('include = "*.html"\n', '"include" must be an array of strings, not a string'),
         ("lint = 3\n", '"lint" must be a table, not an integer'),

@@ -50,7 +50,7 @@ def copy_case(tmp: Path, case: str, name: str = "page.html") -> Path:
 
 
 def migrated_entries(message: str) -> tuple[int, int]:
-    m = re.search(r"; (\d+) of (\d+) entries can be migrated", message)
+    m = re.search(r"; (\d+) of (\d+) entr(?:y|ies) can be migrated", message)
     assert m, message
     return int(m.group(1)), int(m.group(2))
 
@@ -58,7 +58,7 @@ def migrated_entries(message: str) -> tuple[int, int]:
 MANUAL = "AXAG-LINT-101 axag-constraints entry"
 EXPECTED: dict[str, list[str]] = {
     "101-migrate-parameter-object": [
-        "6:3: AXAG-LINT-101 [*] axag-constraints is not part of AXAG 1.1; 1 of 1 entries can be migrated with --fix",
+        "6:3: AXAG-LINT-101 [*] axag-constraints is not part of AXAG 1.1; 1 of 1 entry can be migrated with --fix",
     ],
     "101-migrate-renames-and-conflict": [
         "3:3: AXAG-LINT-101 [*] axag-constraints is not part of AXAG 1.1; 2 of 3 entries can be migrated with --fix",
@@ -76,7 +76,7 @@ EXPECTED: dict[str, list[str]] = {
         '"guests" is string (declare its type first)'),
     ],
     "101-migrate-replaces-attribute": [
-        ("1:341: AXAG-LINT-101 [*] axag-constraints is not part of AXAG 1.1; 1 of 1 entries can be migrated with "
+        ("1:341: AXAG-LINT-101 [*] axag-constraints is not part of AXAG 1.1; 1 of 1 entry can be migrated with "
         "--fix"),
     ],
     "101-migrate-multiline": [
@@ -85,10 +85,10 @@ EXPECTED: dict[str, list[str]] = {
         '"paramA OP paramB" (OP: < <= > >= == !=)'),
     ],
     "101-migrate-harvested-type": [
-        "4:3: AXAG-LINT-101 [*] axag-constraints is not part of AXAG 1.1; 1 of 1 entries can be migrated with --fix",
+        "4:3: AXAG-LINT-101 [*] axag-constraints is not part of AXAG 1.1; 1 of 1 entry can be migrated with --fix",
     ],
     "101-migrate-after-type-fix": [
-        "4:3: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entries can be migrated with --fix",
+        "4:3: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entry can be migrated with --fix",
         (f'4:22: {MANUAL} "max_guests": manual migration needed: a bound needs a number or integer parameter; '
         'the type of "guests" ("int") is not valid'),
     ],
@@ -115,16 +115,16 @@ EXPECTED: dict[str, list[str]] = {
 # what remains after --fix (the constraints attribute keeps only the entries that need manual work)
 AFTER: dict[str, list[str]] = {
     "101-migrate-renames-and-conflict": [
-        "3:3: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entries can be migrated with --fix",
+        "3:3: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entry can be migrated with --fix",
         f'3:22: {MANUAL} "amount_cap": manual migration needed: "amount" already has "max": 100, the entry says 500',
     ],
     "101-migrate-creates-preconditions": [
-        "14:3: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entries can be migrated with --fix",
+        "14:3: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entry can be migrated with --fix",
         (f'14:22: {MANUAL} "max_guests": manual migration needed: a bound needs a number or integer parameter; '
         '"guests" is string (declare its type first)'),
     ],
     "101-migrate-multiline": [
-        "13:3: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entries can be migrated with --fix",
+        "13:3: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entry can be migrated with --fix",
         (f'14:5: {MANUAL} "shape": manual migration needed: the expression is not "param OP literal" or '
         '"paramA OP paramB" (OP: < <= > >= == !=)'),
     ],
@@ -202,7 +202,7 @@ def test_constraints_on_a_non_action(tmp_path: Path) -> None:
     page = tmp_path / "p.html"
     page.write_text('<div axag-constraints=\'{"x": "x <= 1"}\'>x</div>\n')
     assert lint_101(page) == [
-        "1:6: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entries can be migrated with --fix",
+        "1:6: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entry can be migrated with --fix",
         f'1:25: {MANUAL} "x": manual migration needed: the element is not an action (it has no axag-intent)',
     ]
 

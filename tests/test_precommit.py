@@ -182,3 +182,58 @@ def test_pre_commit_compile_check_hook(repo: tuple[Path, dict[str, str]]) -> Non
     res = _pre_commit(work, env)
     assert res.returncode == 1, res.stdout + res.stderr
     assert "axag compile --check" in res.stdout and "Failed" in res.stdout
+
+
+# ---------------------------------------------------------------------------------------------- README snippet
+README = ROOT / "README.md"
+
+
+def readme_snippet() -> str:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## pre-commit\n"):]
+    m = re.search(r"```yaml\n(.*?)```", section, re.DOTALL)
+    assert m is not None
+    return m.group(1)
+
+
+def test_readme_snippet_mirrors_the_manifest() -> None:
+    """The README's configuration is a `repo: local` form of every hook of the manifest, with the same entry,
+    file types and options."""
+    yaml = pytest.importorskip("yaml")
+    config = yaml.safe_load(readme_snippet())
+    [repo_cfg] = config["repos"]
+    assert repo_cfg["repo"] == "local"
+    manifest = {h["id"]: h for h in hooks()}
+    assert [h["id"] for h in repo_cfg["hooks"]] == list(manifest)
+    for h in repo_cfg["hooks"]:
+        m = manifest[h["id"]]
+        assert h["language"] == "system"
+        for key in ("name", "entry", "types_or", "pass_filenames", "require_serial"):
+            assert h.get(key) == m.get(key), (h["id"], key)
+
+
+def test_readme_snippet_works_as_written(repo: tuple[Path, dict[str, str]]) -> None:
+    """The snippet, copied verbatim into a fresh repository without any axag configuration: lint runs, and the
+    compile check passes until a tools.json is committed, then fails when it is stale."""
+    work, env = repo
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")  # the `axag` of this venv
+    (work / ".pre-commit-config.yaml").write_text(readme_snippet())
+    (work / "page.html").write_text(CLEAN)
+    _git(["add", "-A"], work, env)
+    res = _pre_commit(work, env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert re.search(r"axag lint\.+Passed", res.stdout) and re.search(r"axag compile --check\.+Passed", res.stdout)
+    assert cli(["compile", "page.html", "-o", "tools.json"], work)[0] == 0
+    _git(["add", "-A"], work, env)
+    assert _pre_commit(work, env).returncode == 0
+    (work / "page.html").write_text(CLEAN.replace("Show the cart", "Show the basket"))
+    _git(["add", "-A"], work, env)
+    res = _pre_commit(work, env)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert re.search(r"axag lint\.+Passed", res.stdout)
+    assert "tools.json is stale" in res.stdout
+    (work / "page.html").write_text(BAD)
+    _git(["add", "-A"], work, env)
+    res = _pre_commit(work, env)
+    assert res.returncode == 1
+    assert "AXAG-LINT-004" in res.stdout

@@ -6,12 +6,15 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from axag.cli import AxagClickError
 from axag.errors import AxagError
+
+if TYPE_CHECKING:
+    from axag.findings import RunReport
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,7 +23,8 @@ def common_options(fn: F) -> F:
     for opt in reversed([
         click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only."),
         click.option("--isolated", is_flag=True, help="Ignore all configuration files."),
-        click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True),
+        click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+                     help="Colour the human output (auto: when stdout is a terminal; NO_COLOR is honoured)."),
         click.option("--quiet", "-q", is_flag=True, help="Only findings: no summary, no progress."),
         click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
                      help="Worker processes (default: available CPUs)."),
@@ -76,6 +80,34 @@ def write_or_print(path: str | None, text: str | Iterable[str], *, err: bool = F
         for piece in [text] if isinstance(text, str) else text:
             click.echo(piece, nl=False, err=err)
         return
+    from axag.errors import InputError
     from axag.fsio import write_atomic
 
-    write_atomic(Path(path), text)
+    target = Path(path)
+    try:  # every -o output creates its missing folders (as guards -o does)
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the folder of {path}: {exc.strerror or exc}") from exc
+    write_atomic(target, text)
+
+
+def missing_paths_error(missing: list[str]) -> AxagClickError:
+    """The usage error (exit 2) for named paths that do not exist (SPEC §13.10)."""
+    quoted = ", ".join(f'"{m}"' for m in missing)
+    return fail(f"path {quoted} does not exist" if len(missing) == 1 else f"paths {quoted} do not exist")
+
+
+def missing_paths_report(missing: list[str]) -> RunReport:
+    """What machine-readable formats get when named paths do not exist: a complete document with one
+    `unreadable-file` error per missing path and exit code 2 (consumers never read an empty file)."""
+    from axag import __version__
+    from axag.findings import Finding, RunReport, Severity, fingerprint
+    from axag.rules.catalogue import RULES
+
+    findings = []
+    for name in missing:
+        repo = Path(name).as_posix()
+        findings.append(Finding(code=191, severity=Severity.ERROR, message=f'path "{name}" does not exist',
+                                path=name, repo_path=repo, line=1, column=1, end_line=1, end_column=1,
+                                name="unreadable-file", fingerprint=fingerprint(191, repo, "", None, 0)))
+    return RunReport(findings=findings, rules=[RULES[191].info], exit_code=2, tool_version=__version__)

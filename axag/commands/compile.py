@@ -10,24 +10,43 @@ from typing import Any
 import click
 
 from axag import __version__
-from axag.commands.common import common_options, default_jobs, fail, guard_errors, use_color, write_or_print
-from axag.findings import Finding, Severity, fingerprint
+from axag.commands.common import (
+    common_options,
+    default_jobs,
+    fail,
+    guard_errors,
+    missing_paths_error,
+    missing_paths_report,
+    use_color,
+    write_or_print,
+)
+from axag.findings import Finding, RunReport, Severity, fingerprint
+from axag.plural import plural
+from axag.report import FORMATS
 
 
 @click.command("compile")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("-o", "--output", default=None, help="Output file (- for stdout).")
-@click.option("--target", type=click.Choice(["mcp", "openai", "anthropic", "manifest"]), default=None)
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Output file (- for stdout; default: compile.output, else stdout). Missing folders are created.")
+@click.option("--target", type=click.Choice(["mcp", "openai", "anthropic", "manifest"]), default=None,
+              help="Output document: MCP tools (default), OpenAI or Anthropic tools, or the AXAG manifest; --check "
+                   "uses the target recorded in the existing file unless this is given.")
 @click.option("--strict", is_flag=True, default=None, help="OpenAI strict mode (with --target openai).")
-@click.option("--check", is_flag=True, help="Fail when the existing output is stale; write nothing.")
+@click.option("--check", is_flag=True,
+              help="Fail when the existing output is stale; write nothing (default file: tools.json at the root).")
 @click.option("--keep-going", is_flag=True, help="Write the tools of actions without errors anyway (exit 1).")
 @click.option("--self-check", is_flag=True, help="Also validate the output with jsonschema.")
-@click.option("--guards", "guards_dir", default=None, help="Also render guard modules into DIR.")
-@click.option("--guards-lang", type=click.Choice(["python", "typescript"]), default=None)
-@click.option("--root", default=None, type=click.Path(file_okay=False), help="Compile root for source paths.")
+@click.option("--guards", "guards_dir", default=None, metavar="DIR", help="Also render guard modules into DIR.")
+@click.option("--guards-lang", type=click.Choice(["python", "typescript"]), default=None,
+              help="Language of the guards written by --guards (default: compile.guards-lang, else python).")
+@click.option("--root", default=None, type=click.Path(file_okay=False), metavar="DIR",
+              help="Compile root: every input is inside it and source paths are relative to it (default: the "
+                   "project root).")
 @click.option("--no-harvest", is_flag=True, help="Do not harvest parameters from form controls.")
-@click.option("--output-format", "output_format", multiple=True, help="Diagnostics format FMT[:PATH].")
-@click.option("--catalogue", default=None, help="Also write the page of what agents will see to FILE.")
+@click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
+              help=f"Diagnostics format, one of {', '.join(FORMATS)}; :PATH writes it to a file. Repeatable.")
+@click.option("--catalogue", default=None, metavar="FILE", help="Also write the page of what agents will see to FILE.")
 @common_options
 @guard_errors
 def compile_cmd(**opts: Any) -> None:
@@ -42,39 +61,67 @@ def run_compile(opts: dict[str, Any]) -> int:
     from axag.compile.serialize import dumps_pieces
     from axag.compile.targets import render
     from axag.config import Resolver
-    from axag.discover import discover
+    from axag.discover import discover, missing_paths
     from axag.lint.engine import Request
 
     cwd = Path.cwd()
     resolver = Resolver(cwd, config=opts["config"], isolated=opts["isolated"])
     settings = resolver.run_settings()
-    target = opts["target"] or settings.compile_target
-    strict = settings.compile_strict if opts["strict"] is None else bool(opts["strict"])
+    root = Path(os.path.abspath(opts["root"])) if opts["root"] else Path(settings.compile_root or cwd)
+    output = opts["output"]
+    if output is None and settings.compile_output is not None:
+        output = str(settings.compile_output)
+    if opts["check"] and output is None:
+        default = root / "tools.json"
+        if not default.is_file():
+            click.echo(f"axag: nothing to check: no output file is configured and {_shown(default, cwd)} does "
+                       "not exist (give -o FILE or set output in [tool.axag.compile])", err=True)
+            return 0
+        output = _shown(default, cwd)
+    to_stdout = output is None or output == "-"
+    if opts["check"] and to_stdout:
+        raise fail("--check needs an output file (-o FILE or compile.output)")
+    recorded = None
+    if opts["check"]:
+        from axag.compile.recorded import describe, recorded_target
+
+        recorded = recorded_target(output)
+    if recorded is not None and opts["target"] is None and not settings.compile_target_configured:
+        target = recorded[0]  # --check compiles for the target the file was made for
+        strict = recorded[1] if opts["strict"] is None else bool(opts["strict"])
+    else:
+        target = opts["target"] or settings.compile_target
+        strict = settings.compile_strict if opts["strict"] is None else bool(opts["strict"])
     if opts["strict"] and target != "openai":
         raise fail("--strict needs --target openai")
     if target != "openai":
         strict = False
-    output = opts["output"]
-    if output is None and settings.compile_output is not None:
-        output = str(settings.compile_output)
-    to_stdout = output is None or output == "-"
-    if opts["check"] and to_stdout:
-        raise fail("--check needs an output file (-o FILE or compile.output)")
-    root = Path(os.path.abspath(opts["root"])) if opts["root"] else Path(settings.compile_root or cwd)
+    if recorded is not None and recorded != (target, strict):
+        click.echo(f"axag: {output} holds tools compiled with {describe(*recorded)}, but this check compiles "
+                   f"with {describe(target, strict)}; check it with {describe(*recorded)}, or replace it: "
+                   f"axag compile {describe(target, strict)} -o {output}", err=True)
+        return 1
     if opts["paths"]:
         paths = [Path(p) for p in opts["paths"]]
     elif settings.compile_paths is not None:
         paths = list(settings.compile_paths)
     else:
         paths = [Path(".")]
-    for p in paths:
-        ap = Path(os.path.abspath(p))
-        if ap != root and root not in ap.parents:
-            raise fail(f"{p} is outside the compile root {root}")
+    missing = missing_paths(list(opts["paths"]) or [str(p) for p in paths], cwd)  # named as the user wrote them
+    if missing:
+        _emit(missing_paths_report(missing), opts, to_stdout, machine_only=True)
+        raise _usage_error(opts, to_stdout, missing_paths_error(missing))
+    if not root.is_dir():
+        raise fail(f'the compile root "{opts["root"] or root}" does not exist')
+    outside = [p for p in paths if not _inside(Path(os.path.abspath(p)), root)]
+    if outside:
+        raise fail(_outside_message(outside[0], paths, root, cwd))
     files: Any = discover([str(p) for p in paths], resolver, cwd=cwd)
-    missing = [f"{p}: {m}" for p, m in getattr(files, "problems", [])]
+    missing_text = [f"{p}: {m}" for p, m in getattr(files, "problems", [])]
     if not files:
-        raise fail("no input files" + (f" ({'; '.join(missing)})" if missing else ""))
+        _emit(RunReport(exit_code=2, tool_version=__version__), opts, to_stdout, machine_only=True)
+        raise _usage_error(opts, to_stdout,
+                           fail("no input files" + (f" ({'; '.join(missing_text)})" if missing_text else "")))
     harvest = False if opts["no_harvest"] else None
     request = Request(mode="compile", harvest=harvest, want_contracts=True, compile_root=root)
     jobs = opts["jobs"] or default_jobs()
@@ -121,6 +168,12 @@ def run_compile(opts: dict[str, Any]) -> int:
     if run.internal_error:
         return 2
     if has_errors and not opts["keep_going"]:
+        if not _machine_report_on_stderr(opts, to_stdout):
+            errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+            what = (f"{output} was not checked" if opts["check"] else "no tools were written" if to_stdout
+                    else f"{output} was not written")
+            click.echo(f"axag: {what}: {plural(errors, 'error')}; fix them, or use --keep-going to write the "
+                       "tools of the actions without errors", err=True)
         return 1
     pieces = mcp_pieces(merged, __version__) if direct else None
     if pieces is not None:
@@ -186,6 +239,41 @@ def _write_catalogue(doc: dict[str, Any], page: str, output: str | None, root: P
     write_or_print(page, catalogue_pieces(doc, source=name, base=source_base(name, page, str(root))))
 
 
+def _machine_report_on_stderr(opts: dict[str, Any], tools_to_stdout: bool) -> bool:
+    """Diagnostics in a machine-readable format go to stderr (the tools go to stdout): nothing else may."""
+    from axag.report import HUMAN_FORMATS
+
+    return tools_to_stdout and any(not path and fmt not in HUMAN_FORMATS
+                                   for fmt, _, path in (v.partition(":") for v in opts["output_format"]))
+
+
+def _usage_error(opts: dict[str, Any], tools_to_stdout: bool, error: click.ClickException) -> Exception:
+    """``error``, or a silent exit 2 when a machine-readable report on stderr already carries the problem."""
+    if _machine_report_on_stderr(opts, tools_to_stdout):
+        return click.exceptions.Exit(2)
+    return error
+
+
+def _shown(path: Path, cwd: Path) -> str:
+    """``path`` as the user would type it: relative to the working directory when that is shorter."""
+    rel = os.path.relpath(path, cwd)
+    return rel if len(rel) < len(str(path)) else str(path)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def _outside_message(first: Path, paths: list[Path], root: Path, cwd: Path) -> str:
+    """Source paths in the output are relative to the compile root, so every input must be inside it: name the
+    smallest root that holds them all."""
+    folders = [ap if ap.is_dir() else ap.parent for ap in (Path(os.path.abspath(p)) for p in paths)]
+    common = Path(os.path.commonpath([str(f) for f in folders]))
+    return (f"{first} is outside the compile root {root} (source paths in the output are relative "
+            f"to it); pass --root {_shown(common, cwd)} (or set root in [tool.axag.compile]) so that the root "
+            "holds every input")
+
+
 def _target_finding(code: int, subject: str, text: str, contract: Any) -> Finding:
     from axag.rules.catalogue import RULES, format_message
 
@@ -207,22 +295,30 @@ def _target_finding(code: int, subject: str, text: str, contract: Any) -> Findin
 
 def _report(run: Any, findings: list[Finding], opts: dict[str, Any], tools_to_stdout: bool) -> None:
     from axag.api import lint_report
-    from axag.report import FORMATS
-    from axag.report import render as render_report
     from axag.rules.catalogue import RULES
 
     report = lint_report(run, [RULES[c].info for c in sorted({f.code for f in findings})], __version__)
     report.exit_code = 1 if any(f.severity is Severity.ERROR for f in findings) else 0
+    if findings or opts["output_format"]:
+        _emit(report, opts, tools_to_stdout)
+
+
+def _emit(report: Any, opts: dict[str, Any], tools_to_stdout: bool, *, machine_only: bool = False) -> None:
+    """Diagnostics in every requested format (``full`` when none is); ``machine_only`` (nothing to report, or a
+    usage error) writes only the machine-readable formats, each a complete document."""
+    from axag.report import FORMATS, HUMAN_FORMATS
+    from axag.report import render as render_report
+
     formats: list[tuple[str, str | None]] = []
     for v in opts["output_format"]:
         fmt, _, path = v.partition(":")
         if fmt not in FORMATS:
-            raise fail(f'unknown output format "{fmt}"')
+            raise fail(f'unknown output format "{fmt}" (expected one of {", ".join(FORMATS)})')
         formats.append((fmt, path or None))
-    if not formats:
-        if not findings:
-            return
+    if not formats and not machine_only:
         formats = [("full", None)]
+    if machine_only:
+        formats = [(f, p) for f, p in formats if f not in HUMAN_FORMATS]
     for fmt, path in formats:
         if path is not None:
             write_or_print(path, render_report(fmt, report, quiet=opts["quiet"]))

@@ -10,8 +10,18 @@ from typing import Any
 import click
 
 from axag import __version__
-from axag.commands.common import common_options, default_jobs, fail, guard_errors, use_color, write_or_print
-from axag.findings import Severity
+from axag.commands.common import (
+    common_options,
+    default_jobs,
+    fail,
+    guard_errors,
+    missing_paths_error,
+    missing_paths_report,
+    use_color,
+    write_or_print,
+)
+from axag.findings import RunReport, Severity
+from axag.report import FORMATS
 
 
 def _parse_formats(values: tuple[str, ...], output_file: str | None, default: str) -> list[tuple[str, str | None]]:
@@ -40,7 +50,9 @@ def _load_manifest(path: str | None) -> tuple[dict[str, Any] | None, str]:
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise InputError(f"cannot read manifest {path}: {exc.strerror or exc}") from exc
+    except ValueError as exc:
         raise InputError(f"cannot read manifest {path}: {exc}") from exc
     if not isinstance(data, dict):
         raise InputError(f"manifest {path} is not a JSON object")
@@ -54,7 +66,9 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise InputError(f"cannot read enforced intents {path}: {exc.strerror or exc}") from exc
+    except ValueError as exc:
         raise InputError(f"cannot read enforced intents {path}: {exc}") from exc
     if isinstance(data, dict):
         data = data.get("intents")
@@ -69,21 +83,28 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
 @click.option("--select", default=None, help="Comma-separated codes, names or ALL (replaces the configured selection).")
 @click.option("--ignore", default=None, help="Codes or names to remove from the selection.")
 @click.option("--extend-select", default=None, help="Codes or names to add to the selection.")
-@click.option("--level", type=click.Choice(["basic", "intermediate", "full"]), default=None)
-@click.option("--fail-on", type=click.Choice(["error", "warning"]), default=None)
+@click.option("--level", type=click.Choice(["basic", "intermediate", "full"]), default=None,
+              help="Highest conformance level whose rules run (default: lint.level, else full).")
+@click.option("--fail-on", type=click.Choice(["error", "warning"]), default=None,
+              help="Lowest severity that makes the exit code 1 (default: error; info never fails).")
 @click.option("--fix", is_flag=True, help="Apply fixes, then report what remains.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 @click.option("--statistics", is_flag=True, help="One line per rule instead of findings.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings.")
-@click.option("--output-format", "output_format", multiple=True, help="FMT[:PATH]; repeatable.")
-@click.option("--output-file", default=None, help="Write the last --output-format without a path to PATH.")
-@click.option("--stdin-filename", default=None, help="Name of the content read from -.")
-@click.option("--baseline", default=None, type=click.Path(dir_okay=False))
-@click.option("--update-baseline", is_flag=True)
-@click.option("--manifest", default=None, type=click.Path(dir_okay=False))
-@click.option("--enforced-intents", default=None, type=click.Path(dir_okay=False))
-@click.option("--force-exclude", is_flag=True)
-@click.option("--no-respect-gitignore", is_flag=True)
+@click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
+              help=f"Report format, one of {', '.join(FORMATS)}; :PATH writes it to a file. Repeatable.")
+@click.option("--output-file", default=None, metavar="PATH", help="Write the last --output-format without a path to PATH.")
+@click.option("--stdin-filename", default=None, metavar="PATH", help="Name of the content read from -.")
+@click.option("--baseline", default=None, type=click.Path(dir_okay=False),
+              help="Hide the findings recorded in this baseline file (see --update-baseline).")
+@click.option("--update-baseline", is_flag=True, help="Write the current findings to the baseline file; exit 0.")
+@click.option("--manifest", default=None, type=click.Path(dir_okay=False),
+              help="AXAG manifest (JSON) to check the intents against (rules 010 and 030).")
+@click.option("--enforced-intents", default=None, type=click.Path(dir_okay=False),
+              help='JSON array of intents (or {"intents": [...]}) whose handlers enforce the contract (rule 037).')
+@click.option("--force-exclude", is_flag=True,
+              help="Apply exclude and .gitignore also to paths named on the command line (for pre-commit).")
+@click.option("--no-respect-gitignore", is_flag=True, help="Do not read .gitignore files.")
 @guard_errors
 def lint(**opts: Any) -> None:
     """Lint AXAG annotations in HTML and template files."""
@@ -94,17 +115,23 @@ def lint(**opts: Any) -> None:
 def run_lint(opts: dict[str, Any]) -> int:
     from axag.api import check_files, lint_report
     from axag.config import Resolver
-    from axag.discover import discover
+    from axag.discover import discover, missing_paths
     from axag.lint.engine import Request
     from axag.rules.catalogue import RULES
 
     cwd = Path.cwd()
     resolver = Resolver(cwd, config=opts["config"], isolated=opts["isolated"])
     run_settings = resolver.run_settings()
+    _check_cli_codes(opts)
     paths = list(opts["paths"]) or ["."]
     stdin_data: tuple[Path, bytes] | None = None
     if "-" in paths:
         paths.remove("-")
+    missing = missing_paths(paths, cwd)
+    if missing:
+        _emit(missing_paths_report(missing), opts, run_settings.output_format, fix_stdin=False, machine_only=True)
+        raise missing_paths_error(missing)
+    if "-" in opts["paths"]:
         name = opts["stdin_filename"] or "stdin.html"
         stdin_data = (cwd / name, sys.stdin.buffer.read())
     manifest, manifest_name = _load_manifest(opts["manifest"] or (str(run_settings.manifest)
@@ -122,6 +149,8 @@ def run_lint(opts: dict[str, Any]) -> int:
             for p, msg in files.problems:
                 click.echo(f"axag: {p}: {msg}", err=True)
         click.echo("axag: no files to lint", err=True)
+        _emit(RunReport(tool_version=__version__), opts, run_settings.output_format, fix_stdin=False,
+              machine_only=True)
         return 0
     jobs = opts["jobs"] or default_jobs()
     from axag.commands.progress import Progress
@@ -190,15 +219,31 @@ def run_lint(opts: dict[str, Any]) -> int:
     return exit_code
 
 
-def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool) -> None:
-    from axag.report import render_chunks
+def _check_cli_codes(opts: dict[str, Any]) -> None:
+    """Unknown codes in --select/--ignore/--extend-select: one usage error, before any file is read."""
+    from axag.config import resolve_codes
+    from axag.errors import UsageError
+
+    for option in ("select", "ignore", "extend_select"):
+        if opts[option] is not None:
+            resolve_codes([opts[option]], "--" + option.replace("_", "-"), error=UsageError)
+
+
+def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool, machine_only: bool = False) -> None:
+    """Write the report in every requested format; ``machine_only`` (a run that found nothing to lint or
+    stopped on a usage error) writes only the machine-readable formats, each a complete document."""
+    from axag.report import HUMAN_FORMATS, render_chunks
 
     default = configured if configured else "full"
     formats = _parse_formats(tuple(opts["output_format"]), opts["output_file"], default)
+    if machine_only:
+        formats = [(f, p) for f, p in formats if f not in HUMAN_FORMATS]
+        if not formats:
+            return
     to_stdout = [f for f, p in formats if p is None]
     if len(to_stdout) > 1:
         raise fail("at most one --output-format may go to stdout")
-    if not to_stdout and (not fix_stdin or not formats):  # with - and --fix the default report goes to stderr
+    if not to_stdout and not machine_only and (not fix_stdin or not formats):  # with - and --fix the default report goes to stderr
         formats.append((default if default in ("full", "concise") else "full", None))
     for fmt, path in formats:
         if path is not None:

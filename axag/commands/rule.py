@@ -7,6 +7,13 @@ import click
 from axag.cli import AxagClickError
 from axag.rules.catalogue import explain
 
+LEGEND = """
+Columns: code, default severity, level, flags, name.
+Level: B basic, I intermediate, F full (the rule runs at that --level and above), - compile only.
+Flags: C compile check (an error stops axag compile), * fixable with axag lint --fix.
+Run axag rule CODE for what a rule checks, with a failing and a passing example.
+"""
+
 
 @click.command("rule")
 @click.argument("code_or_name", required=False)
@@ -26,6 +33,7 @@ def rule(code_or_name: str | None, show_all: bool, config: str | None, isolated:
             lvl = info.level.value[0].upper() if info.level is not None else "-"
             flags = ("C" if info.compile_check else " ") + ("*" if info.fix.value != "never" else " ")
             click.echo(f"{info.id}  {info.severity.value:<7}  {lvl}  {flags}  {info.name}")
+        click.echo(LEGEND, nl=False)
         return
     if not code_or_name:
         raise AxagClickError("give a rule code or name, or --all")

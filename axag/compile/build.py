@@ -6,6 +6,7 @@ from typing import Any
 
 from axag import vocabulary as V
 from axag.compile.contract import ManifestParam, ToolContract
+from axag.compile.sentence import as_sentence
 from axag.model.actions import Action, FileModel
 
 INPUT_SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
@@ -26,7 +27,7 @@ def describe(act: Action) -> list[str]:
     lines: list[str] = []
     desc = act.v("axag-description")
     intent = act.intent or ""
-    lines.append(str(desc.value) if desc.ok else V.humanise_intent(intent) + ".")
+    lines.append(as_sentence(str(desc.value)) if desc.ok else V.humanise_intent(intent) + ".")
     if act.flag("axag-deprecated"):
         rep = act.v("axag-deprecated-replacement")
         lines.append(f"Deprecated; use {rep.value} instead." if rep.ok else "Deprecated.")

@@ -171,7 +171,8 @@ def _check_patterns(schema: Any, where: str) -> None:
     if isinstance(pattern, str):
         problem = check_pattern(pattern)
         if problem is not None:
-            raise GuardSpecError(f"{where}: pattern {pattern!r} {problem} (SPEC §4.7)")
+            raise GuardSpecError(f"{where}: pattern {pattern!r} {problem} (a pattern must mean the same in Python "
+                                 "and JavaScript)")
     _check_patterns(schema.get("items"), where)
     members = schema.get("properties")
     if isinstance(members, dict):

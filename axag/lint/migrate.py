@@ -27,6 +27,7 @@ from axag.model.jsonspan import JsonDoc, JsonError, parse_number
 from axag.model.jsonspan import parse as parse_json
 from axag.model.problems import Problem
 from axag.parse.document import Attr
+from axag.plural import plural
 from axag.spans import Span
 
 if TYPE_CHECKING:
@@ -438,7 +439,7 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
     else:
         edits.append(remove_attribute(attr, text))
     n, m = len(migrated), len(obj)
-    what = "every entry" if n == m else f"{n} of {m} entries"
+    what = "every entry" if n == m else f"{n} of {plural(m, 'entry', 'entries')}"
     return fix(f"Migrate {what} of axag-constraints", *edits)
 
 

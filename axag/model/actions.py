@@ -17,6 +17,7 @@ from axag.model.problems import Problem
 from axag.model.relational import Relation, looks_relational, parse_relation
 from axag.model.values import ABSENT, Status, Value, ValueReader
 from axag.parse.document import Attr, Element, ParsedFile
+from axag.plural import plural
 from axag.spans import Span
 
 JSON_KINDS = {"param_list", "string_array", "json_array", "json_object"}
@@ -191,7 +192,7 @@ def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> 
     for attr in ann.legacy:
         if attr.name == V.LEGACY_CONSTRAINTS:
             n, m = legacy_counts(attr)
-            reader.problem(101, attr.name_span, attr.name, n=n, m=m)
+            reader.problem(101, attr.name_span, attr.name, n=n, entries=plural(m, "entry", "entries"))
     if ann.macro_attr is not None and not ann.macro_attr.dynamic:
         _expand_macro(ann, reader)
     intent = ann.v("axag-intent")

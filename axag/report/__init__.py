@@ -16,6 +16,7 @@ from typing import Protocol
 
 from axag import __version__
 from axag.findings import Finding, RunReport, full_code
+from axag.plural import plural
 
 # --output-format name -> module (imported on use)
 FORMATS: dict[str, str] = {
@@ -175,18 +176,19 @@ def summary_lines(run: RunReport) -> list[str]:
     """The human summary (§13.3): fixes applied, counts or "All checks passed.", stale baseline entries."""
     out: list[str] = []
     if run.fixed:
-        out.append(f"Fixed {run.fixed} findings.")
+        out.append(f"Fixed {plural(run.fixed, 'finding')}.")
     c = run.counts()
     if run.findings:
         out.append(
-            f"Found {c['errors']} errors, {c['warnings']} warnings, {c['infos']} infos "
+            f"Found {plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, {plural(c['infos'], 'info')} "
             f"({c['fixable']} fixable with --fix)."
         )
     else:
         out.append("All checks passed.")
     if run.baseline_stale:
+        occur = "no longer occurs" if run.baseline_stale == 1 else "no longer occur"
         out.append(
-            f"{run.baseline_stale} baseline entries no longer occur "
+            f"{plural(run.baseline_stale, 'baseline entry', 'baseline entries')} {occur} "
             "(run axag lint --update-baseline to prune them)."
         )
     return out

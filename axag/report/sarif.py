@@ -8,13 +8,15 @@ from urllib.parse import quote
 from axag.findings import Edit, Finding, RuleInfo, RunReport
 from axag.report import INFORMATION_URI, all_findings, machine_path, rule_url, tool_version
 from axag.report.json_ import dumps
+from axag.rules.explain import TRIGGERS
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def rule_descriptor(info: RuleInfo) -> dict[str, Any]:
-    help_text = info.trigger or info.message or info.name
+    trigger = TRIGGERS.get(info.code) or info.trigger  # in plain words, citing no SPEC section
+    help_text = trigger or info.message or info.name
     if info.fails:
         help_text += f"\nFails: {info.fails}"
     if info.passes:
@@ -25,8 +27,8 @@ def rule_descriptor(info: RuleInfo) -> dict[str, Any]:
     return {
         "id": info.id,
         "name": info.name,
-        "shortDescription": {"text": info.message or info.trigger or info.name},
-        "fullDescription": {"text": info.trigger or info.message or info.name},
+        "shortDescription": {"text": info.message or trigger or info.name},
+        "fullDescription": {"text": trigger or info.message or info.name},
         "help": {"text": help_text},
         "helpUri": rule_url(info.code),
         "defaultConfiguration": {"level": _LEVEL[info.severity.value]},

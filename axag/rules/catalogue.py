@@ -460,7 +460,7 @@ _ALL = (
         True,
         Fixable.SOMETIMES,
         "`axag-constraints` present",
-        ("axag-constraints is not part of AXAG 1.1; {n} of {m} entries can be migrated with --fix",),
+        ("axag-constraints is not part of AXAG 1.1; {n} of {entries} can be migrated with --fix",),
         fix_note="partial §8",
     ),
     _r(
@@ -990,6 +990,7 @@ def format_message(code: int, index: int = 0, /, **args: object) -> str:
 def explain(code: int) -> str:
     """The explanation of a rule as `axag rule CODE` prints it (also shown by the html report)."""
     from axag.rules.examples import EXAMPLES
+    from axag.rules.explain import fix_note, trigger
 
     meta = RULES[code]
     info = meta.info
@@ -998,8 +999,9 @@ def explain(code: int) -> str:
         level += " (off by default)"
     sev = info.severity.value + (f"/{meta.alt_severity.value}" if meta.alt_severity else "")
     fix = {"never": "no", "sometimes": "sometimes", "always": "yes"}[info.fix.value]
-    if meta.fix_note:
-        fix += f" ({meta.fix_note})"
+    note = fix_note(code)
+    if note:
+        fix += f" ({note})"
     lines = [
         f"{info.id} ({info.name})",
         f"  severity:      {sev}",
@@ -1009,7 +1011,7 @@ def explain(code: int) -> str:
     ]
     if info.needs:
         lines.append(f"  needs:         --{info.needs}")
-    lines.append(f"  trigger:       {info.trigger}")
+    lines.append(f"  trigger:       {trigger(code)}")
     for i, m in enumerate(meta.messages):
         lines.append(f"  {'message:' if i == 0 else '         '}      {m}")
     fails, passes = EXAMPLES.get(code, ("", ""))

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from axag.compile.contract import ToolContract
+from axag.compile.sentence import as_sentence
 from axag.compile.serialize import dumps_compact
 from axag.compile.targets import SCHEMA_IDS
 from axag.compile.targets.mcp import envelope, sorted_contracts
@@ -107,7 +108,7 @@ def _transform(schema: dict[str, Any], nullable: bool, depth: int, path: list[st
         walk.reasons.append(f"the object schema at {_pointer(path)} has no properties")
     if removed:
         note = "Constraints: " + "; ".join(f"{k} {dumps_compact(schema[k])}" for k in PROPERTY_KEYS if k in removed) + "."
-        out["description"] = f"{out['description']} {note}" if "description" in out else note
+        out["description"] = f"{as_sentence(out['description'])} {note}" if out.get("description") else note
     return {k: out[k] for k in PROPERTY_KEYS if k in out}
 
 
