@@ -26,6 +26,14 @@ KINDS: Final[dict[str, str]] = {
     ".hbs": "hbs",
     ".liquid": "liquid",
     ".vue": "vue",
+    ".svelte": "svelte",
+    ".astro": "astro",
+    ".jsx": "jsx",
+    ".tsx": "jsx",
+    ".js": "jsx",
+    ".ts": "jsx",
+    ".mjs": "jsx",
+    ".mts": "jsx",
 }
 
 

@@ -62,6 +62,7 @@ class Request:
     want_contracts: bool = False
     compile_root: Path | None = None
     keep_text: bool = False  # keep decoded text (for --fix)
+    check_extension: bool = True  # a file whose extension axag does not read is skipped with a warning (190)
 
 
 @dataclass
@@ -163,6 +164,14 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
                 out.findings.append(replace(f, severity=sev))
             return
     out.size = len(data)
+    from axag.source import is_read
+
+    if request.check_extension and not is_read(path):
+        sev = _severity(190, settings, request)
+        if sev is not None:
+            f = _run_finding(out, 190, f"axag does not read {path.suffix or 'extension-less'} files; skipped")
+            out.findings.append(replace(f, severity=Severity.WARNING if sev is Severity.INFO else sev))
+        return
     src = load(path, data)
     if isinstance(src, str):
         sev = _severity(190, settings, request)
@@ -176,9 +185,22 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         out.text = src.text
     enabled = enabled_codes(settings, request, path)
     out.ran = enabled
-    from axag.parse.document import parse_source
+    if src.kind == "jsx":
+        from axag.parse.jsx import parse_jsx
+        from axag.parse.jsxtree import GrammarMissing
 
-    pf = parse_source(src)
+        try:
+            pf = parse_jsx(src, settings.jsx_components if settings is not None else None)
+        except GrammarMissing as exc:
+            sev = _severity(190, settings, request)
+            if sev is not None:
+                f = _run_finding(out, 190, f"{exc}; skipped")
+                out.findings.append(replace(f, severity=Severity.WARNING if sev is Severity.INFO else sev))
+            return
+    else:
+        from axag.parse.document import parse_source
+
+        pf = parse_source(src)
     if pf.root is None and pf.text.strip():
         out.read_error = True
         out.findings.append(_run_finding(out, 192, "the HTML parser produced no document"))
@@ -362,12 +384,46 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Any, request: 
     line, col = lines.position(start)
     eline, ecol = lines.position(end)
     fix = _resolve_fix(p.fix, lines) if p.fix is not None and request.mode == "lint" else None
+    if fix is not None and pf.frozen and _touches(fix, pf.frozen):
+        fix = None  # JSX: fixes never edit an expression
+    path = out.display
+    origin = _origin(p)
+    if origin is not None:  # a value of an `axag={spec}` object written in another file (issue 16)
+        from axag.paths import relpath_posix
+
+        lines = LineIndex(origin.text)
+        line, col = lines.position(min(max(p.span.start, 0), len(origin.text)))
+        eline, ecol = lines.position(min(max(p.span.end, p.span.start), len(origin.text)))
+        base = Path(out.display).parent
+        try:
+            path = (base / relpath_posix(origin.path, out.path.parent)).as_posix()
+        except ValueError:
+            path = origin.path.as_posix()
+        path = os.path.normpath(path).replace(os.sep, "/")
+        fix = None
     ctx_lines = _context(lines, line, eline)
-    f = Finding(code=p.code, severity=sev, message=message, path=out.display, line=line, column=col,
+    f = Finding(code=p.code, severity=sev, message=message, path=path, line=line, column=col,
                 end_line=eline, end_column=ecol, name=meta.info.name, repo_path=out.repo_path,
                 attribute=p.attribute, anchor=anchor, help=p.help, fix=fix, context=ctx_lines, start=start,
                 end=end)
     return f
+
+
+def _touches(fx: Fix, frozen: list[tuple[int, int]]) -> bool:
+    """An edit overlapping (or inserting inside) one of the ``frozen`` ranges."""
+    for e in fx.edits:
+        for a, b in frozen:
+            if (e.start < b and a < e.end) or a < e.start < b:
+                return True
+    return False
+
+
+def _origin(p: Problem) -> Any:
+    """The other module a problem's attribute value was written in (JSX spec objects), else None."""
+    if p.element is None or p.attribute is None:
+        return None
+    a = p.element.first.get(p.attribute)
+    return None if a is None else a.origin
 
 
 def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:

@@ -1,0 +1,227 @@
+"""PARSE for JSX/TSX (issue 16): tree-sitter syntax tree -> the `ParsedFile` model the HTML parser feeds.
+
+Every JSX element becomes an lxml element (under one synthetic root, nested as in the JSX tree, so that
+ancestors, forms, labels and controls work as for HTML) and an `Element` with exact spans; elements with
+annotation attributes are the file's annotated elements. Intrinsic elements keep their tag; components take
+the HTML tag ``[tool.axag.jsx] components`` maps them to, else a ``jsx-*`` tag that nothing treats as
+interactive. Static values (strings, ``{"…"}``, ``{`…`}`` without substitutions, numbers, booleans) are
+values; every other expression is dynamic. ``axag={spec}`` expands to the longhand attributes of the spec
+object (`axag.parse.jsxspec`), positioned in the object, possibly in another file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from lxml import etree
+
+from axag.parse import jsxspec
+from axag.parse import jsxtree as T
+from axag.parse.document import Attr, Element, ParsedFile
+from axag.parse.entities import decode_attribute
+from axag.source import SourceText
+from axag.spans import LineIndex, Span
+from axag.vocabulary import is_annotation_name
+
+ELEMENTS = "[(jsx_element) (jsx_self_closing_element)] @e"
+DYNAMIC_TEXT = "{{…}}"  # stands for an expression in lxml attributes and text (harvested data is then unknown)
+# React prop names whose HTML attribute is not simply their lower-case form
+_HTML_NAMES = {"classname": "class", "htmlfor": "for", "defaultvalue": "value", "defaultchecked": "checked"}
+_BOOLEAN = frozenset({"disabled", "required", "checked", "multiple", "readonly", "hidden", "selected"})
+_SAFE_TAG = re.compile(r"[^a-z0-9_.-]")
+# bytes that may make a file worth a tree: annotations and what makes an element interactive (§12.2)
+_MARKERS = (b"axag", b"onclick", b"<button", b"<form", b"<input", b"role", b"hx-", b"javascript:")
+
+
+def parse_jsx(src: SourceText, components: Mapping[str, str] | None = None) -> ParsedFile:
+    """Parse a .jsx/.tsx/.js/.ts file. Raises `jsxtree.GrammarMissing` when tree-sitter is not installed."""
+    text = src.text
+    comps = dict(components or {})
+    root_el = etree.Element("jsx-root")
+    pf = ParsedFile(src=src, text=text, root=root_el, elements=[], lines=LineIndex(text))
+    low = src.lower_data
+    if not any(m in low for m in _MARKERS) and not any(f"<{c}".lower().encode() in low for c in comps):
+        return pf  # nothing that a rule could see: no tree needed
+    grammar = T.grammar_for(src.path)
+    T.language(grammar)  # GrammarMissing before anything else
+    data = src.data[len(src.bom):] if src.encoding == "utf-8" and not src.replaced else T.source_bytes(text)
+    module = jsxspec.module_of(src.path, text, grammar, data)
+    _Builder(pf, module, comps).build()
+    return pf
+
+
+class _Builder:
+    def __init__(self, pf: ParsedFile, module: jsxspec.Module, components: dict[str, str]) -> None:
+        self.pf = pf
+        self.module = module
+        self.data = module.data
+        self.cp = module.offsets.cp
+        self.components = components
+        self.loader = jsxspec.Loader()
+
+    def build(self) -> None:
+        nodes = T.captures(self.module.grammar, ELEMENTS, self.module.root).get("e", [])
+        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+        stack: list[tuple[int, Any]] = []
+        root = self.pf.root
+        for node in nodes:
+            opening = node.child_by_field_name("open_tag") if node.type == "jsx_element" else node
+            if opening is None:
+                continue
+            name = opening.child_by_field_name("name")
+            if name is None:
+                continue  # a fragment: its children belong to the enclosing element
+            while stack and stack[-1][0] <= node.start_byte:
+                stack.pop()
+            parent = stack[-1][1] if stack else root
+            written = T.node_text(self.data, name)
+            el = self._lxml(parent, written)
+            element = Element(tag=written, el=el, start=self.cp(opening.start_byte),
+                              tag_span=Span(self.cp(name.start_byte), self.cp(name.end_byte)),
+                              end=self.cp(opening.end_byte))
+            interactive = self._attributes(opening, el, element)
+            if node.type == "jsx_element":
+                self._text(node, el)
+            self.pf._by_el[el] = element
+            if element.attrs:
+                self.pf.elements.append(element)
+            elif interactive:
+                self.pf.interactive.append(el)
+            stack.append((node.end_byte, el))
+
+    def _lxml(self, parent: Any, written: str) -> Any:
+        intrinsic = written[:1].islower() and "." not in written
+        tag = written.lower() if intrinsic else self.components.get(written) or "jsx-" + written.lower()
+        tag = _SAFE_TAG.sub("-", tag.lower()) or "jsx-element"
+        if not tag[0].isalpha():
+            tag = "jsx-" + tag
+        return etree.SubElement(parent, tag)
+
+    def _text(self, node: Any, el: Any) -> None:
+        pieces: list[str] = []
+        for child in node.named_children:
+            t = child.type
+            if t == "jsx_text":
+                pieces.append(T.node_text(self.data, child))
+            elif t == "jsx_expression":
+                inner = [c for c in child.named_children if c.type != "comment"]
+                if inner:
+                    lit = T.literal(self.data, inner[0])
+                    pieces.append(lit[0] if lit is not None else DYNAMIC_TEXT)
+        if pieces:
+            el.text = "".join(pieces)
+
+    def _attributes(self, opening: Any, el: Any, element: Element) -> bool:
+        interactive = False
+        spec: tuple[Any, Any] | None = None
+        for attr in opening.children_by_field_name("attribute"):
+            if attr.type != "jsx_attribute":
+                continue  # a spread: unknown props, nothing static
+            parts = attr.named_children
+            if not parts:
+                continue
+            name_node = parts[0]
+            written = T.node_text(self.data, name_node)
+            low = written.lower()
+            vnode = parts[1] if len(parts) > 1 else None
+            if is_annotation_name(low):
+                if low == "axag" and vnode is not None and vnode.type == "jsx_expression" and spec is None:
+                    spec = (name_node, vnode)  # expanded after the longhand attributes, which win
+                else:
+                    self._add(element, self._annotation(name_node, written, low, vnode))
+                continue
+            html = _HTML_NAMES.get(low, low)
+            value = self._plain_value(vnode)
+            if html.startswith("on") and value is None and vnode is not None:
+                value = DYNAMIC_TEXT  # a handler: present whatever it is
+            if value is None or (value == DYNAMIC_TEXT and html in _BOOLEAN):
+                continue
+            try:
+                el.set(html, value)
+            except ValueError:
+                continue
+            if html == "onclick" or html in ("hx-post", "hx-put", "hx-patch", "hx-delete") or \
+                    (html == "role" and value.strip().lower() == "button"):
+                interactive = True
+        if spec is not None:
+            self._spec(element, *spec)
+        return interactive
+
+    def _plain_value(self, vnode: Any) -> str | None:
+        """An lxml attribute value: static text, ``DYNAMIC_TEXT``, or None when the attribute is absent."""
+        if vnode is None:
+            return ""
+        if vnode.type == "string":
+            return decode_attribute(T.node_text(self.data, vnode)[1:-1])[0]
+        if vnode.type != "jsx_expression":
+            return DYNAMIC_TEXT
+        inner = [c for c in vnode.named_children if c.type != "comment"]
+        if not inner:
+            return None
+        node = inner[0]
+        if node.type in ("true", "false"):
+            return "" if node.type == "true" else None
+        if node.type in ("null", "undefined"):
+            return None
+        lit = T.literal(self.data, node)
+        return lit[0] if lit is not None else DYNAMIC_TEXT
+
+    def _annotation(self, name_node: Any, written: str, low: str, vnode: Any) -> Attr:
+        cp = self.cp
+        name_span = Span(cp(name_node.start_byte), cp(name_node.end_byte))
+        if vnode is None:
+            return Attr(name=low, written=written, value="", raw="", quote=None, name_span=name_span,
+                        value_span=Span(name_span.end, name_span.end))
+        if vnode.type == "string":
+            raw = T.node_text(self.data, vnode)[1:-1]
+            value, offsets = decode_attribute(raw)
+            start = cp(vnode.start_byte) + 1
+            return Attr(name=low, written=written, value=value, raw=raw, quote=T.node_text(self.data, vnode)[0],
+                        name_span=name_span, value_span=Span(start, cp(vnode.end_byte) - 1), offsets=offsets)
+        self.pf.frozen.append((cp(vnode.start_byte), cp(vnode.end_byte)))
+        inner = [c for c in vnode.named_children if c.type != "comment"] if vnode.type == "jsx_expression" else []
+        lit = T.literal(self.data, inner[0]) if inner else None
+        if lit is not None:
+            raw = self.data[lit[1]:lit[2]].decode("utf-8", "replace")
+            value = lit[0]
+            offsets = None if raw == value else [0] * (len(value) + 1)
+            return Attr(name=low, written=written, value=value, raw=raw, quote="", name_span=name_span,
+                        value_span=Span(cp(lit[1]), cp(lit[2])), offsets=offsets)
+        return Attr(name=low, written=written, value=T.node_text(self.data, vnode), raw=T.node_text(self.data, vnode),
+                    quote="", name_span=name_span, value_span=Span(cp(vnode.start_byte), cp(vnode.end_byte)),
+                    dynamic=True)
+
+    def _spec(self, element: Element, name_node: Any, vnode: Any) -> None:
+        """``axag={spec}``: the spec's keys as longhand attributes; one dynamic ``axag`` when unresolvable."""
+        attr = self._annotation(name_node, "axag", "axag", vnode)
+        inner = [c for c in vnode.named_children if c.type != "comment"]
+        found = jsxspec.resolve(self.module, inner[0], self.loader) if inner else None
+        items = jsxspec.entries(*found) if found is not None else None
+        if items is None:
+            attr.dynamic = True
+            self._add(element, attr)
+            return
+        own = {a.name for a in element.attrs}
+        for item in items:
+            if item.name in own:
+                continue  # a longhand attribute on the element wins
+            mod = item.module
+            origin = None if mod is self.module else mod
+            span = Span(*item.value_span)
+            if origin is None:
+                self.pf.frozen.append(item.value_span)
+            value = item.value if item.value is not None else mod.text[span.start:span.end]
+            offsets = None if item.literal_body else [0] * (len(value) + 1)
+            self._add(element, Attr(name=item.name, written=item.name, value=value,
+                                    raw=mod.text[span.start:span.end], quote="", name_span=Span(*item.key_span),
+                                    value_span=span, offsets=offsets, dynamic=item.value is None, origin=origin))
+
+    @staticmethod
+    def _add(element: Element, a: Attr) -> None:
+        element.attrs.append(a)
+        if a.name in element.first:
+            element.duplicates.append(a)
+        else:
+            element.first[a.name] = a
