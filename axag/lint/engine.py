@@ -386,24 +386,17 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Any, request: 
     fix = _resolve_fix(p.fix, lines) if p.fix is not None and request.mode == "lint" else None
     if fix is not None and pf.frozen and _touches(fix, pf.frozen):
         fix = None  # JSX: fixes never edit an expression
-    path = out.display
+    path, repo_path = out.display, out.repo_path
     origin = _origin(p)
     if origin is not None:  # a value of an `axag={spec}` object written in another file (issue 16)
-        from axag.paths import relpath_posix
-
         lines = LineIndex(origin.text)
         line, col = lines.position(min(max(p.span.start, 0), len(origin.text)))
         eline, ecol = lines.position(min(max(p.span.end, p.span.start), len(origin.text)))
-        base = Path(out.display).parent
-        try:
-            path = (base / relpath_posix(origin.path, out.path.parent)).as_posix()
-        except ValueError:
-            path = origin.path.as_posix()
-        path = os.path.normpath(path).replace(os.sep, "/")
+        path, repo_path = _beside(out, out.display, origin.path), _beside(out, out.repo_path, origin.path)
         fix = None
     ctx_lines = _context(lines, line, eline)
     f = Finding(code=p.code, severity=sev, message=message, path=path, line=line, column=col,
-                end_line=eline, end_column=ecol, name=meta.info.name, repo_path=out.repo_path,
+                end_line=eline, end_column=ecol, name=meta.info.name, repo_path=repo_path,
                 attribute=p.attribute, anchor=anchor, help=p.help, fix=fix, context=ctx_lines, start=start,
                 end=end)
     return f
@@ -416,6 +409,17 @@ def _touches(fx: Fix, frozen: list[tuple[int, int]]) -> bool:
             if (e.start < b and a < e.end) or a < e.start < b:
                 return True
     return False
+
+
+def _beside(out: FileOutcome, shown: str, other: Path) -> str:
+    """How ``other`` is shown when ``out``'s file is shown as ``shown`` (same relative form)."""
+    from axag.paths import relpath_posix
+
+    try:
+        rel = relpath_posix(other, out.path.parent)
+    except ValueError:
+        return other.as_posix()
+    return os.path.normpath(os.path.join(os.path.dirname(shown), rel)).replace(os.sep, "/")
 
 
 def _origin(p: Problem) -> Any:

@@ -60,6 +60,7 @@ class _Builder:
         self.cp = module.offsets.cp
         self.components = components
         self.loader = jsxspec.Loader()
+        self.component = False
 
     def build(self) -> None:
         nodes = T.captures(self.module.grammar, ELEMENTS, self.module.root).get("e", [])
@@ -78,6 +79,7 @@ class _Builder:
             parent = stack[-1][1] if stack else root
             written = T.node_text(self.data, name)
             el = self._lxml(parent, written)
+            self.component = el.tag.startswith("jsx-")  # an unmapped component: its props are not HTML
             element = Element(tag=written, el=el, start=self.cp(opening.start_byte),
                               tag_span=Span(self.cp(name.start_byte), self.cp(name.end_byte)),
                               end=self.cp(opening.end_byte))
@@ -133,6 +135,8 @@ class _Builder:
                     self._add(element, self._annotation(name_node, written, low, vnode))
                 continue
             html = _HTML_NAMES.get(low, low)
+            if self.component and html.startswith("on"):
+                continue  # a callback prop of a component, not a listener (no 001)
             value = self._plain_value(vnode)
             if html.startswith("on") and value is None and vnode is not None:
                 value = DYNAMIC_TEXT  # a handler: present whatever it is
@@ -225,3 +229,40 @@ class _Builder:
             element.duplicates.append(a)
         else:
             element.first[a.name] = a
+
+
+def fix_problem(old: str, new: str, path: Any) -> str | None:
+    """Why a fixed JSX text is not a safe edit of ``old`` (None when it is): it must parse with no more
+    syntax errors, keep every element and every attribute other than static annotation strings, and keep
+    the code outside elements (§13.5 for JSX: fixes edit static string attributes, never an expression)."""
+    grammar = T.grammar_for(path) if path is not None else "tsx"
+    before, after = _shape(old, grammar), _shape(new, grammar)
+    if after[0] > before[0]:
+        return "the fixed source does not parse"
+    if before[1] != after[1]:
+        return "a fix would change something other than a static annotation attribute"
+    return None
+
+
+def _shape(text: str, grammar: str) -> tuple[int, list[Any]]:
+    """(syntax errors, the file with every static annotation attribute string left out, as tokens)."""
+    data = T.source_bytes(text)
+    tree = T.parse(data, grammar)
+    errors = len(T.captures(grammar, "(ERROR) @e", tree.root_node).get("e", []))
+    cut: list[tuple[int, int]] = []
+    for attr in T.captures(grammar, "(jsx_attribute) @a", tree.root_node).get("a", []):
+        parts = attr.named_children
+        if not parts or not is_annotation_name(T.node_text(data, parts[0]).lower()):
+            continue
+        if len(parts) == 1 or parts[1].type == "string":
+            cut.append((attr.start_byte, attr.end_byte))
+    for c in T.captures(grammar, "(comment) @c", tree.root_node).get("c", []):
+        if b"axag-" in data[c.start_byte:c.end_byte]:
+            cut.append((c.start_byte, c.end_byte))  # suppression comments (133 edits them)
+    pieces: list[str] = []
+    pos = 0
+    for a, b in sorted(cut):
+        pieces.append(data[pos:a].decode("utf-8", "replace"))
+        pos = b
+    pieces.append(data[pos:].decode("utf-8", "replace"))
+    return errors, "".join(pieces).split()
