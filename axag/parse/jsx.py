@@ -25,10 +25,19 @@ from axag.source import SourceText
 from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
 
-ELEMENTS = "[(jsx_element) (jsx_self_closing_element)] @e"
+# byte hits (in the lower-cased source) that start an element or an attribute rules look at
+_TAGS = (b"<button", b"<form", b"<input", b"<select", b"<textarea", b"<label", b"<fieldset", b"<legend",
+         b"<option", b"<optgroup", b"<datalist")
+_ATTRS = (b"axag", b"onclick", b"role", b"hx-")
+_SPACE = frozenset(b" \t\r\n")
+# node types between a hit and its element: the tag's name, an attribute's name, the attribute
+_CLIMB = frozenset({"<", "identifier", "property_identifier", "jsx_namespace_name", "jsx_attribute",
+                    "member_expression", "nested_identifier"})
+_TEXT_TAGS = frozenset({"label", "legend", "option", "button", "a", "textarea", "optgroup"})
 DYNAMIC_TEXT = "{{…}}"  # stands for an expression in lxml attributes and text (harvested data is then unknown)
 # React prop names whose HTML attribute is not simply their lower-case form
 _HTML_NAMES = {"classname": "class", "htmlfor": "for", "defaultvalue": "value", "defaultchecked": "checked"}
+_IGNORED = frozenset({b"classname", b"class", b"style", b"key", b"ref", b"children", b"dangerouslysetinnerhtml"})
 _BOOLEAN = frozenset({"disabled", "required", "checked", "multiple", "readonly", "hidden", "selected"})
 _SAFE_TAG = re.compile(r"[^a-z0-9_.-]")
 # bytes that may make a file worth a tree: annotations and what makes an element interactive (§12.2)
@@ -63,17 +72,16 @@ class _Builder:
         self.component = False
 
     def build(self) -> None:
-        nodes = T.captures(self.module.grammar, ELEMENTS, self.module.root).get("e", [])
-        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+        """The elements rules can see, found from byte hits (no walk of the whole tree in Python): tags that
+        take part in interactivity and harvesting, and elements with an annotation, a click listener, a role,
+        an htmx verb (or an id, when something refers to ids). They are nested by containment; the elements
+        between them (``div``, layout components) are left out of the lxml tree, as they change nothing."""
         stack: list[tuple[int, Any]] = []
         root = self.pf.root
-        for node in nodes:
-            opening = node.child_by_field_name("open_tag") if node.type == "jsx_element" else node
-            if opening is None:
-                continue
+        for node, opening in self._candidates():
             name = opening.child_by_field_name("name")
             if name is None:
-                continue  # a fragment: its children belong to the enclosing element
+                continue
             while stack and stack[-1][0] <= node.start_byte:
                 stack.pop()
             parent = stack[-1][1] if stack else root
@@ -84,14 +92,65 @@ class _Builder:
                               tag_span=Span(self.cp(name.start_byte), self.cp(name.end_byte)),
                               end=self.cp(opening.end_byte))
             interactive = self._attributes(opening, el, element)
-            if node.type == "jsx_element":
-                self._text(node, el)
+            if node is not opening and (el.tag in _TEXT_TAGS or el.get("id") is not None):
+                text = "".join(self._text(node))
+                if text:
+                    el.text = text
             self.pf._by_el[el] = element
             if element.attrs:
                 self.pf.elements.append(element)
             elif interactive:
                 self.pf.interactive.append(el)
             stack.append((node.end_byte, el))
+
+    def _candidates(self) -> list[tuple[Any, Any]]:
+        """(element node, its opening node) of every element a byte hit falls in, in document order."""
+        data = self.data
+        low = data.lower()
+        tags = list(_TAGS)
+        if b"javascript:" in low:
+            tags.append(b"<a")
+        hits: list[int] = []
+        for tag in tags:
+            i = low.find(tag)
+            while i >= 0:
+                hits.append(i)
+                i = low.find(tag, i + 2)
+        for comp in self.components:
+            mark = b"<" + comp.encode()
+            i = data.find(mark)
+            while i >= 0:
+                hits.append(i)
+                i = data.find(mark, i + 2)
+        names = list(_ATTRS)
+        if b"aria-labelledby" in low or b"axag-params-from" in low:
+            names.append(b"id")
+        for attr in names:
+            i = low.find(attr)
+            while i >= 0:
+                if i and data[i - 1] in _SPACE:
+                    hits.append(i)
+                i = low.find(attr, i + 2)
+        found: dict[int, tuple[Any, Any]] = {}
+        descend = self.module.root.descendant_for_byte_range
+        for i in hits:
+            node = descend(i, i + 1)
+            for _ in range(4):
+                if node is None:
+                    break
+                t = node.type
+                if t == "jsx_self_closing_element":
+                    found.setdefault(node.start_byte, (node, node))
+                    break
+                if t == "jsx_opening_element":
+                    parent = node.parent
+                    if parent is not None:
+                        found.setdefault(parent.start_byte, (parent, node))
+                    break
+                if t not in _CLIMB:
+                    break
+                node = node.parent
+        return [found[k] for k in sorted(found)]
 
     def _lxml(self, parent: Any, written: str) -> Any:
         intrinsic = written[:1].islower() and "." not in written
@@ -101,7 +160,8 @@ class _Builder:
             tag = "jsx-" + tag
         return etree.SubElement(parent, tag)
 
-    def _text(self, node: Any, el: Any) -> None:
+    def _text(self, node: Any) -> list[str]:
+        """The text of an element and its descendants (expressions stand as ``DYNAMIC_TEXT``)."""
         pieces: list[str] = []
         for child in node.named_children:
             t = child.type
@@ -112,41 +172,52 @@ class _Builder:
                 if inner:
                     lit = T.literal(self.data, inner[0])
                     pieces.append(lit[0] if lit is not None else DYNAMIC_TEXT)
-        if pieces:
-            el.text = "".join(pieces)
+            elif t == "jsx_element":
+                pieces.extend(self._text(child))
+        return pieces
 
     def _attributes(self, opening: Any, el: Any, element: Element) -> bool:
         interactive = False
         spec: tuple[Any, Any] | None = None
+        data = self.data
         for attr in opening.children_by_field_name("attribute"):
             if attr.type != "jsx_attribute":
                 continue  # a spread: unknown props, nothing static
-            parts = attr.named_children
-            if not parts:
+            count = attr.named_child_count
+            if not count:
                 continue
-            name_node = parts[0]
-            written = T.node_text(self.data, name_node)
-            low = written.lower()
-            vnode = parts[1] if len(parts) > 1 else None
+            name_node = attr.named_child(0)
+            raw_name = data[name_node.start_byte:name_node.end_byte].lower()
+            if raw_name in _IGNORED:
+                continue
+            if raw_name.startswith(b"on") and raw_name != b"onclick":
+                continue  # other listeners make nothing interactive (§12.2)
+            written = raw_name.decode("utf-8", "replace") if raw_name.isascii() else \
+                T.node_text(data, name_node).lower()
+            low = written
+            vnode = attr.named_child(1) if count > 1 else None
             if is_annotation_name(low):
+                written = T.node_text(data, name_node)
                 if low == "axag" and vnode is not None and vnode.type == "jsx_expression" and spec is None:
                     spec = (name_node, vnode)  # expanded after the longhand attributes, which win
                 else:
                     self._add(element, self._annotation(name_node, written, low, vnode))
                 continue
+            if low == "onclick":
+                if self.component:
+                    continue  # a callback prop of a component, not a listener (no 001)
+                el.set("onclick", DYNAMIC_TEXT)
+                interactive = True
+                continue
             html = _HTML_NAMES.get(low, low)
-            if self.component and html.startswith("on"):
-                continue  # a callback prop of a component, not a listener (no 001)
             value = self._plain_value(vnode)
-            if html.startswith("on") and value is None and vnode is not None:
-                value = DYNAMIC_TEXT  # a handler: present whatever it is
             if value is None or (value == DYNAMIC_TEXT and html in _BOOLEAN):
                 continue
             try:
                 el.set(html, value)
             except ValueError:
                 continue
-            if html == "onclick" or html in ("hx-post", "hx-put", "hx-patch", "hx-delete") or \
+            if html in ("hx-post", "hx-put", "hx-patch", "hx-delete") or \
                     (html == "role" and value.strip().lower() == "button"):
                 interactive = True
         if spec is not None:

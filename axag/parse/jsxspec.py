@@ -32,6 +32,7 @@ class Module:
     root: Node
     grammar: str
     offsets: T.Offsets
+    consts: dict[str, Node] | None = None
 
     def cp(self, byte: int) -> int:
         return self.offsets.cp(byte)
@@ -82,7 +83,11 @@ def resolve(module: Module, node: Node, loader: Loader, hops: int = 0) -> tuple[
     return None
 
 
-def _binding(module: Module, name: str, loader: Loader, hops: int) -> tuple[Module, Node] | None:
+def _consts(module: Module) -> dict[str, Node]:
+    """The module-level ``const`` bindings (exported or not) and their value nodes (first one wins)."""
+    if module.consts is not None:
+        return module.consts
+    found: dict[str, Node] = {}
     for stmt in module.root.named_children:
         decl = stmt
         if stmt.type == "export_statement":
@@ -96,8 +101,16 @@ def _binding(module: Module, name: str, loader: Loader, hops: int) -> tuple[Modu
                     continue
                 ident = d.child_by_field_name("name")
                 value = d.child_by_field_name("value")
-                if ident is not None and value is not None and T.node_text(module.data, ident) == name:
-                    return resolve(module, value, loader, hops)
+                if ident is not None and value is not None:
+                    found.setdefault(T.node_text(module.data, ident), value)
+    module.consts = found
+    return found
+
+
+def _binding(module: Module, name: str, loader: Loader, hops: int) -> tuple[Module, Node] | None:
+    value = _consts(module).get(name)
+    if value is not None:
+        return resolve(module, value, loader, hops)
     for stmt in module.root.named_children:
         if stmt.type == "import_statement":
             found = _imported(module, stmt, name, loader, hops)

@@ -60,7 +60,8 @@ def query(grammar: str, source: str) -> Any:
 def captures(grammar: str, source: str, node: Node) -> dict[str, list[Node]]:
     from tree_sitter import QueryCursor
 
-    return QueryCursor(query(grammar, source)).captures(node)  # type: ignore[no-any-return]
+    found: dict[str, list[Node]] = QueryCursor(query(grammar, source)).captures(node)
+    return found
 
 
 def parse(data: bytes, grammar: str) -> Any:
