@@ -26,10 +26,9 @@ from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
 
 # byte hits (in the lower-cased source) that start an element or an attribute rules look at
-_TAGS = (b"<button", b"<form", b"<input", b"<select", b"<textarea", b"<label", b"<fieldset", b"<legend",
-         b"<option", b"<optgroup", b"<datalist")
-_ATTRS = (b"axag", b"onclick", b"role", b"hx-")
-_SPACE = frozenset(b" \t\r\n")
+_HITS = re.compile(rb"<(?:button|form|input|select|textarea|label|fieldset|legend|option|optgroup|datalist)"
+                   rb"|(?<=[ \t\r\n])(?:axag|onclick|role|hx-)")
+_LINKS = re.compile(rb"<a(?=[\s/>])")
 # node types between a hit and its element: the tag's name, an attribute's name, the attribute
 _CLIMB = frozenset({"<", "identifier", "property_identifier", "jsx_namespace_name", "jsx_attribute",
                     "member_expression", "nested_identifier"})
@@ -106,31 +105,19 @@ class _Builder:
     def _candidates(self) -> list[tuple[Any, Any]]:
         """(element node, its opening node) of every element a byte hit falls in, in document order."""
         data = self.data
-        low = data.lower()
-        tags = list(_TAGS)
+        src = self.pf.src
+        low = src.lower_data if data is src.data else data.lower()
+        hits = [m.start() for m in _HITS.finditer(low)]
         if b"javascript:" in low:
-            tags.append(b"<a")
-        hits: list[int] = []
-        for tag in tags:
-            i = low.find(tag)
-            while i >= 0:
-                hits.append(i)
-                i = low.find(tag, i + 2)
-        for comp in self.components:
-            mark = b"<" + comp.encode()
+            hits.extend(m.start() for m in _LINKS.finditer(low))
+        names = [b"<" + c.encode() for c in self.components]
+        if b"aria-labelledby" in low or b"axag-params-from" in low:
+            names.append(b" id=")
+        for mark in names:
             i = data.find(mark)
             while i >= 0:
-                hits.append(i)
+                hits.append(i + 1 if mark[0] == 32 else i)
                 i = data.find(mark, i + 2)
-        names = list(_ATTRS)
-        if b"aria-labelledby" in low or b"axag-params-from" in low:
-            names.append(b"id")
-        for attr in names:
-            i = low.find(attr)
-            while i >= 0:
-                if i and data[i - 1] in _SPACE:
-                    hits.append(i)
-                i = low.find(attr, i + 2)
         found: dict[int, tuple[Any, Any]] = {}
         descend = self.module.root.descendant_for_byte_range
         for i in hits:

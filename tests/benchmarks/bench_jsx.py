@@ -246,14 +246,18 @@ def measure(bench: Any, work: Path, megabytes: float, repeat: int, say: Any, lin
         say(f"  [jsx {r + 1}/{repeat}] tree-sitter parse {floors[-1]['seconds']:.2f} s, lint -j1 "
             f"{lints[-1]['wall_s']:.2f} s")
     floor_s = float(statistics.median(f["seconds"] for f in floors))
+    floor_cpu = float(statistics.median(f["cpu_s"] for f in floors))
     lint_s = float(statistics.median(x["wall_s"] for x in lints))
+    lint_cpu = float(statistics.median(x["cpu_s"] for x in lints))
     return {"files": files, "bytes": size, "floor_s": floor_s, "lint_s": lint_s, "ratio": lint_s / floor_s,
+            "floor_cpu_s": floor_cpu, "lint_cpu_s": lint_cpu, "cpu_ratio": lint_cpu / floor_cpu,
             "findings": lints[0].get("findings"), "target": TARGET, "pass": lint_s / floor_s <= TARGET}
 
 
 def line(jsx: dict[str, Any]) -> str:
     return (f"jsx      {jsx['files']} .tsx files, {jsx['bytes'] / 1e6:.1f} MB: lint -j1 {jsx['lint_s']:.2f} s = "
-            f"{jsx['ratio']:.2f} x tree-sitter parse ({jsx['floor_s']:.2f} s); {jsx['findings']} findings; "
+            f"{jsx['ratio']:.2f} x tree-sitter parse ({jsx['floor_s']:.2f} s) (CPU {jsx['lint_cpu_s']:.2f} s = "
+            f"{jsx['cpu_ratio']:.2f} x {jsx['floor_cpu_s']:.2f} s); {jsx['findings']} findings; "
             f"target <= {jsx['target']} x: {'PASS' if jsx['pass'] else 'FAIL'}")
 
 
