@@ -115,6 +115,14 @@ def test_spec_objects_same_file_and_relative_import() -> None:
     ]
 
 
+def test_spec_findings_point_into_the_imported_object() -> None:
+    assert _lint("spec/D.tsx") == [
+        ("spec/actions/del.ts", "021", 1, 74, "warning"),  # at actionType: "delete"
+        ("spec/actions/del.ts", "006", 1, 118, "warning"),  # at riskLevel: "high"
+        ("spec/actions/del.ts", "026", 1, 118, "warning"),
+    ]
+
+
 def test_spec_objects_compile(tmp_path: Path) -> None:
     shutil.copytree(JSX / "spec", tmp_path / "spec")
     cart = tmp_path / "spec" / "actions" / "cart.ts"
@@ -187,7 +195,7 @@ def test_astro_front_matter_skipped() -> None:
 def test_discovery_includes_components_and_counts_kinds() -> None:
     res = run_axag(["lint", "--isolated", "--output-format", "concise", "."], cwd=JSX)
     assert res.output.splitlines()[-1] == (
-        "Read 10 files: 4 tsx, 1 astro, 1 html, 1 jsx, 1 svelte, 1 ts, 1 vue.")  # not notes.txt
+        "Read 12 files: 5 tsx, 2 ts, 1 astro, 1 html, 1 jsx, 1 svelte, 1 vue.")  # not notes.txt
 
 
 def test_named_file_with_unread_extension_is_skipped_with_a_warning() -> None:

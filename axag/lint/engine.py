@@ -62,7 +62,6 @@ class Request:
     want_contracts: bool = False
     compile_root: Path | None = None
     keep_text: bool = False  # keep decoded text (for --fix)
-    check_extension: bool = True  # a file whose extension axag does not read is skipped with a warning (190)
 
 
 @dataclass
@@ -166,7 +165,7 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     out.size = len(data)
     from axag.source import is_read
 
-    if request.check_extension and not is_read(path):
+    if not is_read(path):  # §13.10: a named file of another kind is skipped with a warning
         sev = _severity(190, settings, request)
         if sev is not None:
             f = _run_finding(out, 190, f"axag does not read {path.suffix or 'extension-less'} files; skipped")
@@ -427,7 +426,10 @@ def _origin(p: Problem) -> Any:
     if p.element is None or p.attribute is None:
         return None
     a = p.element.first.get(p.attribute)
-    return None if a is None else a.origin
+    if a is None or a.origin is None:
+        return None
+    # only spans inside that key's text are positions in the other file (element-level spans are not)
+    return a.origin if a.name_span.start <= p.span.start <= p.span.end <= a.value_span.end else None
 
 
 def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:

@@ -36,7 +36,7 @@ def _form(rng: random.Random, name: str, entity: str, n: int) -> str:
           <input id="{fid}" name="field_{i}" type="{typ}"{extra} required={{{str(i % 2 == 0).lower()}}}
                  value={{values.field_{i}}} onChange={{(e) => set("field_{i}", e.target.value)}} />
         </div>''')
-    confirm = ' axag-confirmation-required="true" axag-preconditions=\'["{0}_exists"]\''.format(entity) \
+    confirm = f' axag-confirmation-required="true" axag-preconditions=\'["{entity}_exists"]\'' \
         if risk == "high" else ""
     idem = "true" if kind != "write" else "false"
     effects = f' axag-side-effects=\'["{entity}_{verb}d"]\'' if idem == "false" else ""
