@@ -26,8 +26,9 @@ from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
 
 # byte hits (in the lower-cased source) that start an element or an attribute rules look at
-_HITS = re.compile(rb"<(?:button|form|input|select|textarea|label|fieldset|legend|option|optgroup|datalist)"
-                   rb"|(?<=[ \t\r\n])(?:axag|onclick|role|hx-)")
+_TAG_HITS = re.compile(rb"<(?:button|form|input|select|textarea|label|fieldset|legend|option|optgroup|datalist)")
+_ATTR_HITS = (b"axag", b"onclick", b"role", b"hx-")  # at the start of an attribute name
+_SPACE = frozenset(b" \t\r\n")
 _LINKS = re.compile(rb"<a(?=[\s/>])")
 # node types between a hit and its element: the tag's name, an attribute's name, the attribute
 _CLIMB = frozenset({"<", "identifier", "property_identifier", "jsx_namespace_name", "jsx_attribute",
@@ -107,7 +108,13 @@ class _Builder:
         data = self.data
         src = self.pf.src
         low = src.lower_data if data is src.data else data.lower()
-        hits = [m.start() for m in _HITS.finditer(low)]
+        hits = [m.start() for m in _TAG_HITS.finditer(low)]
+        for mark in _ATTR_HITS:
+            i = low.find(mark)
+            while i >= 0:
+                if i and low[i - 1] in _SPACE:
+                    hits.append(i)
+                i = low.find(mark, i + 2)
         if b"javascript:" in low:
             hits.extend(m.start() for m in _LINKS.finditer(low))
         names = [b"<" + c.encode() for c in self.components]
