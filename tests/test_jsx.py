@@ -223,3 +223,17 @@ def test_missing_grammars_give_a_clear_warning(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[0] == (
         "a.tsx:1:1: AXAG-LINT-190 JSX/TSX support needs the tree-sitter grammars: pip install 'axag[jsx]' "
         "(tree-sitter, tree-sitter-typescript, tree-sitter-javascript); skipped")
+
+
+def test_dynamic_jsx_action_is_listed_by_the_manifest_target() -> None:
+    res = run_axag(["compile", "--isolated", "values.tsx", "-o", "-", "--target", "manifest"], cwd=JSX)
+    assert json.loads(res.stdout)["dynamic_actions"] == [
+        {"source_file": "values.tsx", "source_line": 17, "reason": "dynamic values in axag-intent, axag-risk-level"}]
+
+
+def test_guards_from_components(tmp_path: Path) -> None:
+    shutil.copy(JSX / "values.tsx", tmp_path / "values.tsx")
+    res = run_axag(["compile", "--isolated", "values.tsx", "-o", "tools.json", "--guards", "guards"], cwd=tmp_path)
+    assert res.exit_code == 0, res.output
+    guards = (tmp_path / "guards" / "_guards.py").read_text()
+    assert "def guard_order_place(" in guards and "def guard_order_lookup(" not in guards  # dynamic: left out
