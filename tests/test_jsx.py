@@ -195,7 +195,7 @@ def test_astro_front_matter_skipped() -> None:
 def test_discovery_includes_components_and_counts_kinds() -> None:
     res = run_axag(["lint", "--isolated", "--output-format", "concise", "."], cwd=JSX)
     assert res.output.splitlines()[-1] == (
-        "Read 12 files: 5 tsx, 2 ts, 1 astro, 1 html, 1 jsx, 1 svelte, 1 vue.")  # not notes.txt
+        "Read 13 files: 6 tsx, 2 ts, 1 astro, 1 html, 1 jsx, 1 svelte, 1 vue.")  # not notes.txt
 
 
 def test_named_file_with_unread_extension_is_skipped_with_a_warning() -> None:
@@ -237,3 +237,11 @@ def test_guards_from_components(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     guards = (tmp_path / "guards" / "_guards.py").read_text()
     assert "def guard_order_place(" in guards and "def guard_order_lookup(" not in guards  # dynamic: left out
+
+
+def test_context_inheritance_and_children_holes() -> None:
+    # {children} is a hole (like a template block): no 137 there; a plain <section> gets it
+    assert _lint("Layout.tsx") == [("Layout.tsx", "137", 5, 37, "warning")]
+    tools = _tools("Layout.tsx")
+    meta = tools[0]["_meta"]["org.axag/action"]  # type: ignore[index]
+    assert (tools[0]["name"], meta["scope"], meta["required_roles"]) == ("user_ban", "tenant", ["admin"])

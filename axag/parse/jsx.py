@@ -96,6 +96,8 @@ class _Builder:
                 text = "".join(self._text(node))
                 if text:
                     el.text = text
+            if element.attrs and node is not opening and self._renders_more(node):
+                etree.SubElement(el, "slot")  # like a template's block: actions may come from elsewhere (137)
             self.pf._by_el[el] = element
             if element.attrs:
                 self.pf.elements.append(element)
@@ -153,6 +155,22 @@ class _Builder:
         if not tag[0].isalpha():
             tag = "jsx-" + tag
         return etree.SubElement(parent, tag)
+
+    def _renders_more(self, node: Any) -> bool:
+        """Whether an element's children include markup made elsewhere: an expression such as ``{children}``
+        or ``{items.map(…)}``, or a component."""
+        for child in node.named_children:
+            t = child.type
+            if t == "jsx_expression":
+                inner = [c for c in child.named_children if c.type != "comment"]
+                if inner and T.literal(self.data, inner[0]) is None:
+                    return True
+            elif t in ("jsx_element", "jsx_self_closing_element"):
+                opening = child.child_by_field_name("open_tag") if t == "jsx_element" else child
+                name = opening.child_by_field_name("name") if opening is not None else None
+                if name is not None and not T.node_text(self.data, name)[:1].islower():
+                    return True
+        return False
 
     def _text(self, node: Any) -> list[str]:
         """The text of an element and its descendants (expressions stand as ``DYNAMIC_TEXT``)."""
