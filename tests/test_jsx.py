@@ -245,3 +245,9 @@ def test_context_inheritance_and_children_holes() -> None:
     tools = _tools("Layout.tsx")
     meta = tools[0]["_meta"]["org.axag/action"]  # type: ignore[index]
     assert (tools[0]["name"], meta["scope"], meta["required_roles"]) == ("user_ban", "tenant", ["admin"])
+
+
+def test_string_macro_in_jsx(tmp_path: Path) -> None:
+    (tmp_path / "m.tsx").write_text('export const M = () => <button axag="write:cart.add_item!lowx?idempotent" '
+                                    'axag-description="Add">Add</button>;\n')
+    assert [f[1:4] for f in _lint("m.tsx", cwd=tmp_path)] == [("023", 1, 38), ("027", 1, 58)]
