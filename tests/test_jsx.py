@@ -251,3 +251,12 @@ def test_string_macro_in_jsx(tmp_path: Path) -> None:
     (tmp_path / "m.tsx").write_text('export const M = () => <button axag="write:cart.add_item!lowx?idempotent" '
                                     'axag-description="Add">Add</button>;\n')
     assert [f[1:4] for f in _lint("m.tsx", cwd=tmp_path)] == [("023", 1, 38), ("027", 1, 58)]
+
+
+def test_fix_in_svelte_start_tag_with_expressions(tmp_path: Path) -> None:
+    (tmp_path / "C.svelte").write_text(
+        '<button axag-intent="a.b" axag-entity="a" axag-action-type="read" axag-description="x" '
+        'on:click={() => go(a > b)} axag-risk-level="Low" axag-idempotent="true">x</button>\n')
+    res = run_axag(["lint", "--isolated", "--fix", "--output-format", "concise", "C.svelte"], cwd=tmp_path)
+    assert "Fixed 1 findings." in res.output and "199" not in res.output
+    assert 'go(a > b)} axag-risk-level="low"' in (tmp_path / "C.svelte").read_text()

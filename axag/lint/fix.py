@@ -232,6 +232,10 @@ def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]], path
         return
     old_b = blank_template_tags(old, kind)[0] if kind != "html" else old
     new_b = blank_template_tags(new, kind)[0] if kind != "html" else new
+    if kind in ("svelte", "astro"):  # `{expr}` in start tags, as the parser reads them
+        from axag.parse.braces import neutralize_braces
+
+        old_b, new_b = neutralize_braces(old_b), neutralize_braces(new_b)
     edits = _unique_edits(taken)
     comment_edits = {(e.start, e.end, e.content) for f, fx in taken if f.code == 133 for e in fx.edits}
     directives = None
