@@ -383,53 +383,23 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Any, request: 
     line, col = lines.position(start)
     eline, ecol = lines.position(end)
     fix = _resolve_fix(p.fix, lines) if p.fix is not None and request.mode == "lint" else None
-    if fix is not None and pf.frozen and _touches(fix, pf.frozen):
-        fix = None  # JSX: fixes never edit an expression
     path, repo_path = out.display, out.repo_path
-    origin = _origin(p)
-    if origin is not None:  # a value of an `axag={spec}` object written in another file (issue 16)
-        lines = LineIndex(origin.text)
-        line, col = lines.position(min(max(p.span.start, 0), len(origin.text)))
-        eline, ecol = lines.position(min(max(p.span.end, p.span.start), len(origin.text)))
-        path, repo_path = _beside(out, out.display, origin.path), _beside(out, out.repo_path, origin.path)
-        fix = None
+    if pf.src.kind == "jsx":
+        from axag.lint.origins import elsewhere, touches
+
+        if fix is not None and pf.frozen and touches(fix, pf.frozen):
+            fix = None  # JSX: fixes never edit an expression
+        other = elsewhere(p, out.path, (out.display, out.repo_path))
+        if other is not None:  # a value of an `axag={spec}` object written in another file (issue 16)
+            lines, (path, repo_path), fix = other[0], other[1], None
+            line, col = lines.position(min(max(p.span.start, 0), len(lines.text)))
+            eline, ecol = lines.position(min(max(p.span.end, p.span.start), len(lines.text)))
     ctx_lines = _context(lines, line, eline)
     f = Finding(code=p.code, severity=sev, message=message, path=path, line=line, column=col,
                 end_line=eline, end_column=ecol, name=meta.info.name, repo_path=repo_path,
                 attribute=p.attribute, anchor=anchor, help=p.help, fix=fix, context=ctx_lines, start=start,
                 end=end)
     return f
-
-
-def _touches(fx: Fix, frozen: list[tuple[int, int]]) -> bool:
-    """An edit overlapping (or inserting inside) one of the ``frozen`` ranges."""
-    for e in fx.edits:
-        for a, b in frozen:
-            if (e.start < b and a < e.end) or a < e.start < b:
-                return True
-    return False
-
-
-def _beside(out: FileOutcome, shown: str, other: Path) -> str:
-    """How ``other`` is shown when ``out``'s file is shown as ``shown`` (same relative form)."""
-    from axag.paths import relpath_posix
-
-    try:
-        rel = relpath_posix(other, out.path.parent)
-    except ValueError:
-        return other.as_posix()
-    return os.path.normpath(os.path.join(os.path.dirname(shown), rel)).replace(os.sep, "/")
-
-
-def _origin(p: Problem) -> Any:
-    """The other module a problem's attribute value was written in (JSX spec objects), else None."""
-    if p.element is None or p.attribute is None:
-        return None
-    a = p.element.first.get(p.attribute)
-    if a is None or a.origin is None:
-        return None
-    # only spans inside that key's text are positions in the other file (element-level spans are not)
-    return a.origin if a.name_span.start <= p.span.start <= p.span.end <= a.value_span.end else None
 
 
 def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:
