@@ -260,3 +260,29 @@ def test_fix_in_svelte_start_tag_with_expressions(tmp_path: Path) -> None:
     res = run_axag(["lint", "--isolated", "--fix", "--output-format", "concise", "C.svelte"], cwd=tmp_path)
     assert "Fixed 1 findings." in res.output and "199" not in res.output
     assert 'go(a > b)} axag-risk-level="low"' in (tmp_path / "C.svelte").read_text()
+
+
+# ---------------------------------------------------------------------------------------------- robustness
+_PIECES = ['<button ', '<form ', '<input ', '<Button ', '</button>', '</form>', '/>', '>', '<>', '</>', '{', '}',
+           'axag-intent="a.b" ', 'axag-risk-level={r} ', 'axag={spec} ', 'axag={{ intent: "x.y", ', '...p ',
+           'onClick={() => a > b} ', '"', "'", '`${x}`', 'é', '😀', '\n', 'const spec = { riskLevel: "low" };\n',
+           'import { s } from "./s.js";\n', '{/* axag-disable-next-line 001 */}', 'htmlFor="q" ', 'min={1} ']
+
+
+def test_odd_jsx_never_crashes(tmp_path: Path) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from axag.config import Settings
+    from axag.lint.engine import Request, check_file
+
+    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(st.lists(st.sampled_from(_PIECES), max_size=40))
+    def run(parts: list[str]) -> None:
+        data = "".join(parts).encode("utf-8")
+        for mode in ("lint", "compile"):
+            out = check_file(tmp_path / "f.tsx", "f.tsx", "f.tsx", Settings(base=tmp_path),
+                             Request(mode=mode, want_contracts=True), data=data)
+            assert 199 not in [f.code for f in out.findings], [f.message for f in out.findings]
+
+    run()
