@@ -98,6 +98,14 @@ def test_components_mapped_by_configuration() -> None:
     ]
 
 
+def test_components_mapped_to_controls_are_harvested() -> None:
+    res = run_axag(["compile", "Signup.jsx", "-o", "-"], cwd=JSX / "components")
+    assert json.loads(res.stdout)["tools"][0]["inputSchema"]["properties"] == {
+        "email": {"type": "string", "description": "Email address", "format": "email"}}  # <TextField> = <input>
+    unmapped = _tools("Signup.jsx", cwd=JSX / "components")  # --isolated: no mapping, nothing harvested
+    assert unmapped[0]["inputSchema"]["properties"] == {}  # type: ignore[index]
+
+
 def test_components_configuration_is_checked(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.axag.jsx]\ncomponents = { Button = "Big Button" }\n')
     (tmp_path / "a.tsx").write_text("export const A = () => <Button />;\n")
@@ -195,7 +203,7 @@ def test_astro_front_matter_skipped() -> None:
 def test_discovery_includes_components_and_counts_kinds() -> None:
     res = run_axag(["lint", "--isolated", "--output-format", "concise", "."], cwd=JSX)
     assert res.output.splitlines()[-1] == (
-        "Read 13 files: 6 tsx, 2 ts, 1 astro, 1 html, 1 jsx, 1 svelte, 1 vue.")  # not notes.txt
+        "Read 14 files: 6 tsx, 2 jsx, 2 ts, 1 astro, 1 html, 1 svelte, 1 vue.")  # not notes.txt
 
 
 def test_named_file_with_unread_extension_is_skipped_with_a_warning() -> None:
@@ -286,3 +294,14 @@ def test_odd_jsx_never_crashes(tmp_path: Path) -> None:
             assert 199 not in [f.code for f in out.findings], [f.message for f in out.findings]
 
     run()
+
+
+def test_spec_through_a_re_export_and_an_index_file(tmp_path: Path) -> None:
+    (tmp_path / "actions").mkdir()
+    (tmp_path / "actions" / "defs.ts").write_text(
+        'export const archive = { intent: "doc.archive", entity: "doc", actionType: "write",\n'
+        '  description: "Archive", riskLevel: "low", idempotent: true, scope: "admins" };\n')
+    (tmp_path / "actions" / "index.ts").write_text('export { archive as archiveDoc } from "./defs.js";\n')
+    (tmp_path / "A.tsx").write_text('import { archiveDoc } from "./actions";\n'
+                                    "export const A = () => <button axag={archiveDoc}>Archive</button>;\n")
+    assert _lint("A.tsx", cwd=tmp_path) == [("actions/defs.ts", "107", 2, 71, "error")]

@@ -112,7 +112,7 @@ def _binding(module: Module, name: str, loader: Loader, hops: int) -> tuple[Modu
     if value is not None:
         return resolve(module, value, loader, hops)
     for stmt in module.root.named_children:
-        if stmt.type == "import_statement":
+        if stmt.type in ("import_statement", "export_statement") and hops < _IMPORT_HOPS:
             found = _imported(module, stmt, name, loader, hops)
             if found is not None:
                 return found
@@ -127,13 +127,15 @@ def _imported(module: Module, stmt: Node, name: str, loader: Loader, hops: int) 
     if spec is None or not spec[0].startswith(("./", "../")):
         return None
     for clause in stmt.named_children:
-        if clause.type != "import_clause":
+        if clause.type == "export_clause":  # export { a as b } from "./x"
+            lists = [clause]
+        elif clause.type == "import_clause":
+            lists = [n for n in clause.named_children if n.type == "named_imports"]
+        else:
             continue
-        for named in clause.named_children:
-            if named.type != "named_imports":
-                continue
+        for named in lists:
             for item in named.named_children:
-                if item.type != "import_specifier":
+                if item.type not in ("import_specifier", "export_specifier"):
                     continue
                 orig = item.child_by_field_name("name")
                 alias = item.child_by_field_name("alias")
