@@ -61,6 +61,21 @@ def parse_jsx(src: SourceText, components: Mapping[str, str] | None = None) -> P
     return pf
 
 
+_NAMES: dict[bytes, str | None] = {}
+
+
+def _name(raw: bytes) -> str | None:
+    """The lower-case name of a JSX attribute as written, or None when rules never look at it (cached)."""
+    low = _NAMES.get(raw, "")
+    if low != "":
+        return low
+    b = raw.lower()
+    low = None if b in _IGNORED or (b.startswith(b"on") and b != b"onclick") else b.decode("utf-8", "replace")
+    if len(_NAMES) < 4096:
+        _NAMES[raw] = low
+    return low
+
+
 class _Builder:
     def __init__(self, pf: ParsedFile, module: jsxspec.Module, components: dict[str, str]) -> None:
         self.pf = pf
@@ -70,6 +85,7 @@ class _Builder:
         self.components = components
         self.loader = jsxspec.Loader()
         self.component = False
+        self.tags: dict[str, str] = {}  # written element name -> lxml tag
 
     def build(self) -> None:
         """The elements rules can see, found from byte hits (no walk of the whole tree in Python): tags that
@@ -149,11 +165,14 @@ class _Builder:
         return [found[k] for k in sorted(found)]
 
     def _lxml(self, parent: Any, written: str) -> Any:
-        intrinsic = written[:1].islower() and "." not in written
-        tag = written.lower() if intrinsic else self.components.get(written) or "jsx-" + written.lower()
-        tag = _SAFE_TAG.sub("-", tag.lower()) or "jsx-element"
-        if not tag[0].isalpha():
-            tag = "jsx-" + tag
+        tag = self.tags.get(written)
+        if tag is None:
+            intrinsic = written[:1].islower() and "." not in written
+            tag = written.lower() if intrinsic else self.components.get(written) or "jsx-" + written.lower()
+            tag = _SAFE_TAG.sub("-", tag.lower()) or "jsx-element"
+            if not tag[0].isalpha():
+                tag = "jsx-" + tag
+            self.tags[written] = tag
         return etree.SubElement(parent, tag)
 
     def _renders_more(self, node: Any) -> bool:
@@ -199,16 +218,11 @@ class _Builder:
             if not count:
                 continue
             name_node = attr.named_child(0)
-            raw_name = data[name_node.start_byte:name_node.end_byte].lower()
-            if raw_name in _IGNORED:
-                continue
-            if raw_name.startswith(b"on") and raw_name != b"onclick":
-                continue  # other listeners make nothing interactive (§12.2)
-            written = raw_name.decode("utf-8", "replace") if raw_name.isascii() else \
-                T.node_text(data, name_node).lower()
-            low = written
+            low = _name(data[name_node.start_byte:name_node.end_byte])
+            if low is None:
+                continue  # class, style, key, other listeners than onClick: nothing rules look at
             vnode = attr.named_child(1) if count > 1 else None
-            if is_annotation_name(low):
+            if low.startswith("axag") and is_annotation_name(low):
                 written = T.node_text(data, name_node)
                 if low == "axag" and vnode is not None and vnode.type == "jsx_expression" and spec is None:
                     spec = (name_node, vnode)  # expanded after the longhand attributes, which win

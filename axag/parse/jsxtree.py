@@ -80,6 +80,8 @@ class Offsets:
         self._bytes: list[int] = []  # byte offset just after each non-ASCII character
         self._extra: list[int] = []  # extra bytes (beyond one per character) up to and including it
         extra = 0
+        if text.isascii():
+            return
         for m in _NON_ASCII.finditer(text):
             c = m.group()
             width = 2 if c <= "\u07ff" else 3 if (c <= "\uffff") else 4
