@@ -24,7 +24,8 @@ from axag.vocabulary import LINT_LEVELS, did_you_mean
 # In one directory, earlier names win (§13.7).
 CONFIG_NAMES: Final = (".axag.toml", "axag.toml", "pyproject.toml")
 
-DEFAULT_INCLUDE: Final = ("*.html", "*.htm", "*.jinja", "*.jinja2", "*.j2", "*.njk", "*.hbs", "*.liquid", "*.vue")
+DEFAULT_INCLUDE: Final = ("*.html", "*.htm", "*.jinja", "*.jinja2", "*.j2", "*.njk", "*.hbs", "*.liquid", "*.vue",
+                           "*.svelte", "*.astro", "*.jsx", "*.tsx", "*.js", "*.ts")
 DEFAULT_EXCLUDE: Final = (
     ".git", "node_modules", ".venv", "venv", ".tox", "__pycache__", ".mypy_cache", ".ruff_cache",
     "bower_components",
@@ -59,8 +60,9 @@ KEYS: Final[dict[str, str]] = {
     "compile.root": "path",
     "compile.guards": "path",
     "compile.guards-lang": "guards-lang",
+    "jsx.components": "components",
 }
-TABLES: Final = ("lint", "compile")
+TABLES: Final = ("lint", "compile", "jsx")
 _ENUMS: Final[dict[str, tuple[str, ...]]] = {
     "level": LINT_LEVELS,
     "fail-on": FAIL_ON,
@@ -314,6 +316,13 @@ def _validate_value(where: str, key: str, kind: str, value: object) -> object:
         if not isinstance(value, dict):
             raise _type_error(where, key, "a table", value)
         return tuple((glob, _codes(where, f"{key}.{glob}", codes)) for glob, codes in value.items())
+    if kind == "components":
+        if not isinstance(value, dict):
+            raise _type_error(where, key, "a table", value)
+        for comp, tag in value.items():
+            if not isinstance(tag, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", tag):
+                raise ConfigError(f'{where}: "{key}.{comp}" must be an HTML tag name such as "button"')
+        return tuple(sorted(value.items()))
     if kind == "severity":
         if not isinstance(value, dict):
             raise _type_error(where, key, "a table", value)
@@ -425,6 +434,11 @@ class Settings:
     compile_root: Path | None = None
     compile_guards: Path | None = None
     compile_guards_lang: str = "python"
+    components: tuple[tuple[str, str], ...] = ()  # [tool.axag.jsx] components: component -> HTML tag
+
+    @property
+    def jsx_components(self) -> dict[str, str]:
+        return dict(self.components)
 
     def __post_init__(self) -> None:
         if self.compile_root is None:
@@ -477,6 +491,7 @@ class Settings:
             "compile_output": None if output in (None, "-") else _join(base, output),
             "compile_target": v.get("compile.target", "mcp"),
             "compile_target_configured": "compile.target" in v,
+            "components": v.get("jsx.components", ()),
             "compile_strict": v.get("compile.strict", False),
             "compile_root": path("compile.root"),
             "compile_guards": path("compile.guards"),

@@ -26,12 +26,21 @@ KINDS: Final[dict[str, str]] = {
     ".hbs": "hbs",
     ".liquid": "liquid",
     ".vue": "vue",
+    ".svelte": "svelte",
+    ".astro": "astro",
+    ".jsx": "jsx",
+    ".tsx": "jsx",
+    ".js": "jsx",
+    ".ts": "jsx",
+    ".mjs": "jsx",
+    ".mts": "jsx",
 }
 
 
 def file_kind(path: str | os.PathLike[str]) -> str:
-    """``html``, ``jinja``, ``hbs``, ``liquid`` or ``vue`` by extension (case-insensitive, §3.9); any
-    other extension (a file named on the command line) is read as ``html``."""
+    """``html``, ``jinja``, ``hbs``, ``liquid``, ``vue``, ``svelte``, ``astro`` or ``jsx`` by extension
+    (case-insensitive, §3.9); ``html`` for any other extension (such a file named on the command line is
+    skipped with a warning, §13.10)."""
     return KINDS.get(os.path.splitext(os.fspath(path))[1].lower(), "html")
 
 

@@ -12,7 +12,10 @@ from pathlib import Path
 TEMPLATE_EXTENSIONS = {
     ".jinja": "jinja", ".jinja2": "jinja", ".j2": "jinja", ".njk": "jinja",
     ".hbs": "hbs", ".liquid": "liquid", ".vue": "vue",
+    ".svelte": "svelte", ".astro": "astro",
+    ".jsx": "jsx", ".tsx": "jsx", ".js": "jsx", ".ts": "jsx", ".mjs": "jsx", ".mts": "jsx",
 }
+HTML_EXTENSIONS = frozenset({".html", ".htm", ".xhtml", ".shtml"})
 
 _META_CHARSET = re.compile(
     rb"""<meta[^>]*?(?:charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)|http-equiv\s*=\s*["']?content-type["']?[^>]*?content\s*=\s*["'][^"']*?charset\s*=\s*([A-Za-z0-9_.:-]+))""",
@@ -25,8 +28,14 @@ _META_CONTENT_FIRST = re.compile(
 
 
 def file_kind(path: str | Path) -> str:
-    """"html" for .html/.htm and unknown extensions, else the template family (§3.9)."""
+    """"html" for .html/.htm and unknown extensions, else the template family (§3.9) or "jsx"/"svelte"/"astro"."""
     return TEMPLATE_EXTENSIONS.get(Path(path).suffix.lower(), "html")
+
+
+def is_read(path: str | Path) -> bool:
+    """Whether axag reads files with this extension (§13.10: others named on the command line are skipped)."""
+    suffix = Path(path).suffix.lower()
+    return suffix in HTML_EXTENSIONS or suffix in TEMPLATE_EXTENSIONS
 
 
 @dataclass
@@ -37,7 +46,7 @@ class SourceText:
     encoding: str  # Python codec name
     bom: bytes
     replaced: bool  # undecodable bytes were replaced (193)
-    kind: str  # html | jinja | hbs | liquid | vue
+    kind: str  # html | jinja | hbs | liquid | vue | svelte | astro | jsx
     # (start, end) code-point window scanned for annotations (.vue: the top-level <template>)
     window: tuple[int, int] | None = None
 
@@ -136,4 +145,15 @@ def load(path: Path, data: bytes) -> SourceText | str:
     src = SourceText(path=path, text=text, data=data, encoding=encoding, bom=bom, replaced=replaced, kind=kind)
     if kind == "vue":
         src.window = vue_window(text) or (0, 0)
+    elif kind == "astro":
+        src.window = astro_window(text)
     return src
+
+
+_ASTRO_FENCE = re.compile(r"\A\s*---[ \t]*\r?\n(?:.*?\r?\n)?---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+
+
+def astro_window(text: str) -> tuple[int, int]:
+    """An .astro file after its front matter (the ``---`` fenced script at the top)."""
+    m = _ASTRO_FENCE.match(text)
+    return (m.end() if m else 0), len(text)

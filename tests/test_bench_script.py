@@ -32,6 +32,9 @@ def test_bench_self_test(tmp_path: Path) -> None:
     assert result["tools"]["small"] > 0 and result["cold_start"]["lint"]["median_ms"] > 0
     assert result["parse_stage"]["ratio_to_floor"] > 0  # axag's parse stage alone, against the same floor
     assert "stage    axag's parse stage alone" in done.stdout
+    jsx = result["jsx"]  # issue 16: generated TSX components against tree-sitter's bare parse
+    assert jsx["files"] > 0 and jsx["ratio"] > 0 and jsx["cpu_ratio"] > 0 and isinstance(jsx["pass"], bool)
+    assert "x tree-sitter parse" in done.stdout
     assert not list(tmp_path.glob("axag-bench-*")), "the temporary corpus is cleaned up"
 
 

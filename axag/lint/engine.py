@@ -163,6 +163,14 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
                 out.findings.append(replace(f, severity=sev))
             return
     out.size = len(data)
+    from axag.source import is_read
+
+    if not is_read(path):  # §13.10: a named file of another kind is skipped with a warning
+        sev = _severity(190, settings, request)
+        if sev is not None:
+            f = _run_finding(out, 190, f"axag does not read {path.suffix or 'extension-less'} files; skipped")
+            out.findings.append(replace(f, severity=Severity.WARNING if sev is Severity.INFO else sev))
+        return
     src = load(path, data)
     if isinstance(src, str):
         sev = _severity(190, settings, request)
@@ -176,9 +184,22 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         out.text = src.text
     enabled = enabled_codes(settings, request, path)
     out.ran = enabled
-    from axag.parse.document import parse_source
+    if src.kind == "jsx":
+        from axag.parse.jsx import parse_jsx
+        from axag.parse.jsxtree import GrammarMissing
 
-    pf = parse_source(src)
+        try:
+            pf = parse_jsx(src, settings.jsx_components if settings is not None else None)
+        except GrammarMissing as exc:
+            sev = _severity(190, settings, request)
+            if sev is not None:
+                f = _run_finding(out, 190, f"{exc}; skipped")
+                out.findings.append(replace(f, severity=Severity.WARNING if sev is Severity.INFO else sev))
+            return
+    else:
+        from axag.parse.document import parse_source
+
+        pf = parse_source(src)
     if pf.root is None and pf.text.strip():
         out.read_error = True
         out.findings.append(_run_finding(out, 192, "the HTML parser produced no document"))
@@ -362,9 +383,20 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Any, request: 
     line, col = lines.position(start)
     eline, ecol = lines.position(end)
     fix = _resolve_fix(p.fix, lines) if p.fix is not None and request.mode == "lint" else None
+    path, repo_path = out.display, out.repo_path
+    if pf.src.kind == "jsx":
+        from axag.lint.origins import elsewhere, touches
+
+        if fix is not None and pf.frozen and touches(fix, pf.frozen):
+            fix = None  # JSX: fixes never edit an expression
+        other = elsewhere(p, out.path, (out.display, out.repo_path))
+        if other is not None:  # a value of an `axag={spec}` object written in another file (issue 16)
+            lines, (path, repo_path), fix = other[0], other[1], None
+            line, col = lines.position(min(max(p.span.start, 0), len(lines.text)))
+            eline, ecol = lines.position(min(max(p.span.end, p.span.start), len(lines.text)))
     ctx_lines = _context(lines, line, eline)
-    f = Finding(code=p.code, severity=sev, message=message, path=out.display, line=line, column=col,
-                end_line=eline, end_column=ecol, name=meta.info.name, repo_path=out.repo_path,
+    f = Finding(code=p.code, severity=sev, message=message, path=path, line=line, column=col,
+                end_line=eline, end_column=ecol, name=meta.info.name, repo_path=repo_path,
                 attribute=p.attribute, anchor=anchor, help=p.help, fix=fix, context=ctx_lines, start=start,
                 end=end)
     return f

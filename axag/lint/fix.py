@@ -217,14 +217,25 @@ def _shift(edits: list[Edit], offset: int) -> int:
     return offset + delta
 
 
-def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]]) -> None:
+def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]], path: Path | None = None) -> None:
     """Check one pass (SPEC §13.5): every edit lies in a start tag (or, for 133, in a suppression comment) and
     does not touch a template construct; re-parsed with BeautifulSoup, each edited start tag keeps its name
     and every attribute other than the edited annotation attributes. Raises FixError."""
     from axag.parse.templates import blank_template_tags
 
+    if kind == "jsx":
+        from axag.parse.jsx import fix_problem
+
+        problem = fix_problem(old, new, path)
+        if problem is not None:
+            raise FixError(problem)
+        return
     old_b = blank_template_tags(old, kind)[0] if kind != "html" else old
     new_b = blank_template_tags(new, kind)[0] if kind != "html" else new
+    if kind in ("svelte", "astro"):  # `{expr}` in start tags, as the parser reads them
+        from axag.parse.braces import neutralize_braces
+
+        old_b, new_b = neutralize_braces(old_b), neutralize_braces(new_b)
     edits = _unique_edits(taken)
     comment_edits = {(e.start, e.end, e.content) for f, fx in taken if f.code == 133 for e in fx.edits}
     directives = None
@@ -323,7 +334,7 @@ def fix_file(outcome: FileOutcome, settings: Any, request: Request, data: bytes 
                 break
             seen.add(new_text)
             new_data = apply_bytes(cur, src.bom, text, src.encoding, edits)
-            verify(text, new_text, kind, taken)
+            verify(text, new_text, kind, taken, Path(outcome.path))
             relinted = check_file(outcome.path, outcome.display, outcome.repo_path, settings, req, data=new_data)
             if relinted.internal_error or relinted.read_error or relinted.text != new_text:
                 raise FixError("the fixed file does not lint cleanly: "

@@ -44,6 +44,10 @@ _ENGINE: Final[dict[str, tuple[re.Pattern[str], ...]]] = {
         re.compile(r"\{\{~?!(?!--)(.*?)~?\}\}", re.DOTALL),
     ),
     "liquid": (re.compile(r"\{%-?\s*comment\s*-?%\}(.*?)\{%-?\s*endcomment\s*-?%\}", re.DOTALL),),
+    # JSX/TSX: `{/* … */}` in markup, and any block or line comment of the script
+    "jsx": (re.compile(r"/\*(.*?)\*/", re.DOTALL), re.compile(r"//([^\r\n]*)")),
+    "svelte": (),
+    "astro": (),
 }
 _WORD: Final = re.compile(r"\s*(axag-\S*)")
 _REASON_SEP: Final = re.compile(r"(?:^|\s)--(?:\s|$)")

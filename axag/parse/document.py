@@ -13,7 +13,7 @@ from typing import Any
 from lxml import etree
 
 from axag.parse.entities import decode_attribute
-from axag.parse.templates import blank_template_tags, is_dynamic_value
+from axag.parse.templates import blank_template_tags, is_dynamic_value, unbound_name
 from axag.parse.tokenizer import RawAttr, RawTag, find_tags, find_tags_in_bytes, scan_tag, utf8_size
 from axag.source import SourceText
 from axag.spans import LineIndex, Span
@@ -53,6 +53,7 @@ class Attr:
     offsets: list[int] | None = None  # decoded index -> raw index (None = identity)
     dynamic: bool = False
     closed: bool = True  # quoted value with its closing quote
+    origin: Any = None  # JSX: the module (another file) the value was written in; None = this file
 
     @property
     def valueless(self) -> bool:
@@ -102,6 +103,7 @@ class ParsedFile:
     dynamic_ranges: list[tuple[int, int]] = field(default_factory=list)
     # lxml elements without annotations that carry an attribute making them interactive (§12.2)
     interactive: list[Any] = field(default_factory=list)
+    frozen: list[tuple[int, int]] = field(default_factory=list)  # JSX expressions: no fix edits inside
     _by_el: dict[Any, Element] = field(default_factory=dict)
     _line_peers: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
     _walk: dict[str, list[Any]] | None = None
@@ -140,11 +142,10 @@ def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int
     written = ra.written
     low = written.lower()
     bound = False
-    if kind == "vue":
-        if low.startswith(":"):
-            low, bound = low[1:], True
-        elif low.startswith("v-bind:"):
-            low, bound = low[7:], True
+    if not is_annotation_name(low):
+        unbound = unbound_name(low, kind)  # Vue and Angular bindings: the value is an expression (§3.9)
+        if unbound is not None:
+            low, bound = unbound, True
     if not is_annotation_name(low):
         return None
     raw_value = text[ra.value_start:ra.value_end]
@@ -206,6 +207,10 @@ def parse_source(src: SourceText) -> ParsedFile:
     The element's own id (or its absence) is restored at once."""
     text = src.text
     dyn_ranges: list[tuple[int, int]] = []
+    if src.kind in ("svelte", "astro"):
+        from axag.parse.braces import neutralize_braces
+
+        text = neutralize_braces(text)
     if src.kind != "html":
         text, dyn_ranges = blank_template_tags(text, src.kind)
     lines = LineIndex(text)
@@ -276,7 +281,7 @@ def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str)
                 shifted_hi += width
     else:
         marked, shifted_lo, shifted_hi = text, lo, hi
-    if kind == "vue":
+    if kind in ("vue", "astro"):
         prefix = re.sub(r"[^\r\n]", " ", marked[:shifted_lo])
         return prefix + marked[shifted_lo:shifted_hi]
     return marked

@@ -97,6 +97,8 @@ _DYNAMIC_MARKERS = {
     "liquid": ("{{", "{%", "{#"),
     "hbs": ("{{",),
     "vue": (),
+    "svelte": ("{",),
+    "astro": ("{",),
 }
 _RAW_PLACEHOLDER = re.compile(r"\{%-?\s*raw\s*-?%\}(\{\{ *[A-Za-z_][A-Za-z0-9_]{0,63} *\}\})\{%-?\s*endraw\s*-?%\}")
 _HBS_ESCAPED = re.compile(r"\\(\{\{ *[A-Za-z_][A-Za-z0-9_]{0,63} *\}\})")
@@ -123,3 +125,28 @@ def is_dynamic_value(value: str, kind: str, attr: str) -> tuple[bool, str]:
             probe = _PLACEHOLDER.sub("", value)
             return any(mk in probe for mk in markers(kind)), value
     return any(mk in value for mk in markers(kind)), value
+
+
+_BINDINGS = ((":", "vue"), ("v-bind:", "vue"), ("[attr.", "]"), ("[", "]"), ("bind-attr.", ""), ("bind-", ""))
+
+
+def unbound_name(low: str, kind: str) -> str | None:
+    """The annotation attribute a bound attribute name stands for (lower-case ``low``), or None: Vue ``:name``
+    and ``v-bind:name`` (in .vue files), Angular ``[name]``, ``[attr.name]``, ``bind-name`` and
+    ``bind-attr.name`` (in any file; Angular templates are .html)."""
+    for prefix, rule in _BINDINGS:
+        if not low.startswith(prefix):
+            continue
+        if rule == "vue":
+            if kind != "vue":
+                continue
+            name = low[len(prefix):]
+        elif rule == "]":
+            if not low.endswith("]"):
+                continue
+            name = low[len(prefix):-1]
+        else:
+            name = low[len(prefix):]
+        if name == "axag" or name.startswith("axag-"):
+            return name
+    return None

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import AnyStr
 
+from axag.parse.templates import unbound_name
+
 # Attribute: optional whitespace/slashes, then name [= value]. A name may start with '='.
 _ATTR = re.compile(
     r"""[\s/]*(?:(?P<name>[^\s/>][^\s/>=]*)(?:\s*=\s*(?:"(?P<dq>[^"]*)"?|'(?P<sq>[^']*)'?|(?P<uq>[^\s>]*)))?)?"""
@@ -147,7 +149,7 @@ def axag_positions(text: str, lo: int, hi: int, data: bytes | None = None) -> li
 _INTERACTIVE_MARKERS = ("click", "role", "hx-")
 _NAME_START = " \t\n\r\f\"'/"
 # which character may precede each marker when it starts (or ends) an attribute name
-_BEFORE = {"axag": _NAME_START + ":", "click": "n@:(", "role": _NAME_START, "hx-": _NAME_START}
+_BEFORE = {"axag": _NAME_START + ":[.-", "click": "n@:(", "role": _NAME_START, "hx-": _NAME_START}
 # what must follow: role="button" (any case, any quoting), an htmx verb
 _AFTER = {
     "role": re.compile(r"role\s*=\s*[\"']?\s*button", re.IGNORECASE),
@@ -320,4 +322,5 @@ def find_annotated_tags(text: str, lo: int = 0, hi: int | None = None, data: byt
 
 def _is_annotation(written: str) -> bool:
     low = written.lower()
-    return low == "axag" or low.startswith("axag-")
+    return low == "axag" or low.startswith("axag-") or (
+        low[:1] in ":v[b" and unbound_name(low, "vue") is not None)  # bound: Vue, Angular

@@ -185,6 +185,9 @@ def summary_lines(run: RunReport) -> list[str]:
         )
     else:
         out.append("All checks passed.")
+    kinds = kinds_line(run.paths)
+    if kinds:
+        out.append(kinds)
     if run.baseline_stale:
         occur = "no longer occurs" if run.baseline_stale == 1 else "no longer occur"
         out.append(
@@ -192,6 +195,26 @@ def summary_lines(run: RunReport) -> list[str]:
             "(run axag lint --update-baseline to prune them)."
         )
     return out
+
+
+_READ_KINDS = {"htm": "html", "jinja2": "jinja", "j2": "jinja", "njk": "jinja"}
+_COMPONENT_KINDS = frozenset({"jsx", "tsx", "js", "ts", "mjs", "mts", "svelte", "astro"})
+
+
+def kinds_line(paths: Sequence[str]) -> str | None:
+    """How many files of each kind (by extension) were read, when components were among them (issue 16):
+    e.g. "Read 3 files: 2 tsx, 1 html." (kinds by count, then name)."""
+    counts: dict[str, int] = {}
+    for p in paths:
+        name = p.rsplit("/", 1)[-1]
+        ext = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+        kind = _READ_KINDS.get(ext, ext) or "no extension"
+        counts[kind] = counts.get(kind, 0) + 1
+    if not _COMPONENT_KINDS & counts.keys():
+        return None
+    total = sum(counts.values())
+    parts = ", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return f"Read {total} file{'s' if total != 1 else ''}: {parts}."
 
 
 # ---------------------------------------------------------------- styled lines (plain or rich)

@@ -933,6 +933,21 @@ def report(result: dict[str, Any], say: Callable[[str], None]) -> None:
     say(f"overall: {'PASS' if result['all_pass'] else 'FAIL'}  ({result['duration_s']:.0f} s)")
 
 
+def run_jsx(args: argparse.Namespace, work: Path, say: Callable[[str], None]) -> dict[str, Any]:
+    """The JSX figure (issue 16, tests/benchmarks/bench_jsx.py): axag lint -j1 over generated TSX components,
+    as a ratio to tree-sitter's bare parse of the same files."""
+    import bench_jsx
+
+    bench = Bench(args, work)
+    return bench_jsx.measure(bench, work, args.jsx_mb, args.repeat, say, lambda site: bench.lint(site, 1, "jsx"))
+
+
+def bench_jsx_line(jsx: dict[str, Any]) -> str:
+    import bench_jsx
+
+    return bench_jsx.line(jsx)
+
+
 REQUIRED = [
     "machine.cpus_affinity", "corpus.pages", "corpus.bytes", "corpus.large_bytes", "floor.median_s",
     *[f"runs.{n}.{k}" for n in ("lint_j1", "lint_j2", "compile_j1", "compile_j2")
@@ -967,6 +982,10 @@ def main(argv: list[str] | None = None) -> int:
         return _floor_main(argv[1])
     if argv[:1] == ["__stage__"]:
         return _stage_main(argv[1])
+    if argv[:1] == ["__tsparse__"]:
+        import bench_jsx
+
+        return bench_jsx.floor_main(argv[1])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", metavar="DIR", help="use this annotated site instead of building one")
     ap.add_argument("--corpus-large", metavar="DIR",
@@ -983,6 +1002,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="write the results here (default: bench-results.json)")
     ap.add_argument("--workdir", help="build the sites here (default: a temporary folder)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    ap.add_argument("--jsx-mb", type=float, default=5.5,
+                    help="MB of generated TSX components for the JSX figure (default: %(default)s)")
+    ap.add_argument("--jsx-only", action="store_true", help="measure only the JSX figure (issue 16)")
     ap.add_argument("--self-test", action="store_true",
                     help="tiny 2 MB generated corpus, --repeat 1, check every figure is in the JSON")
     args = ap.parse_args(argv)
@@ -991,7 +1013,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.corpus_large and not args.corpus:
         ap.error("--corpus-large needs --corpus")
     if args.self_test:
-        args.repeat, args.cold_runs, args.copies = 1, min(args.cold_runs, 3), 1
+        args.repeat, args.cold_runs, args.copies, args.jsx_mb = 1, min(args.cold_runs, 3), 1, 0.3
     elif args.cold_runs < 10:
         ap.error("--cold-runs must be at least 10")
 
@@ -1003,11 +1025,17 @@ def main(argv: list[str] | None = None) -> int:
     json_path = Path(args.json) if args.json else (work if args.self_test else Path.cwd()) / "bench-results.json"
     try:
         try:
+            if args.jsx_only:
+                jsx = run_jsx(args, work, say)
+                say(bench_jsx_line(jsx))
+                return 0 if jsx["pass"] else 1
             result = run_bench(args, work, say)
+            result["jsx"] = run_jsx(args, work, say)
         except BenchError as exc:
             print(f"bench: {exc}", file=sys.stderr)
             return 2
         report(result, say)
+        say(bench_jsx_line(result["jsx"]))
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(json.dumps(result, indent=2) + "\n")
         say(f"results written to {json_path}")

@@ -1,0 +1,89 @@
+"""`{expression}` inside start tags of .svelte and .astro markup (issue 16).
+
+An unquoted ``name={expr}`` value keeps its braces and its length, with the expression's characters replaced,
+so the start-tag scan reads one unquoted value (whatever spaces, quotes or ``>`` the expression holds) that is
+dynamic (§3.9: it contains ``{``). A bare ``{expr}`` or ``{...props}`` in a start tag is blanked. Line breaks
+are kept, so positions do not move.
+"""
+
+from __future__ import annotations
+
+_FILL = "_"
+
+
+def _close(text: str, i: int) -> int:
+    """Offset after the ``}`` matching the ``{`` at ``i`` (strings and template literals skipped)."""
+    depth = 0
+    n = len(text)
+    j = i
+    while j < n:
+        c = text[j]
+        if c in "\"'`":
+            k = j + 1
+            while k < n and text[k] != c:
+                k += 2 if text[k] == "\\" else 1
+            j = k + 1
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return n
+
+
+def neutralize_braces(text: str) -> str:
+    if "{" not in text:
+        return text
+    chars: list[str] | None = None
+    n = len(text)
+    i = 0
+    while True:
+        lt = text.find("<", i)
+        if lt < 0 or lt + 1 >= n:
+            break
+        if not text[lt + 1].isalpha():
+            if text.startswith("<!--", lt):
+                end = text.find("-->", lt + 4)
+                i = n if end < 0 else end + 3
+            else:
+                i = lt + 1
+            continue
+        j = lt + 1
+        quote = ""
+        while j < n:
+            c = text[j]
+            if quote:
+                if c == quote:
+                    quote = ""
+                j += 1
+                continue
+            if c == ">":
+                break
+            if c in "\"'":
+                k = j - 1
+                while k > lt and text[k] in " \t\r\n":
+                    k -= 1
+                if text[k] == "=":
+                    quote = c
+                j += 1
+                continue
+            if c == "{":
+                end = _close(text, j)
+                k = j - 1
+                while k > lt and text[k] in " \t\r\n":
+                    k -= 1
+                if chars is None:
+                    chars = list(text)
+                valued = text[k] == "="
+                for m in range(j + (1 if valued else 0), end - (1 if valued and end <= n and text[end - 1] == "}"
+                                                                else 0)):
+                    if chars[m] not in "\r\n":
+                        chars[m] = _FILL if valued else " "
+                j = end
+                continue
+            j += 1
+        i = j + 1
+    return "".join(chars) if chars is not None else text
