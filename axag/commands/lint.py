@@ -114,7 +114,9 @@ def run_lint(opts: dict[str, Any]) -> int:
     request = Request(mode="lint", cli_select=opts["select"], cli_ignore=opts["ignore"],
                       cli_extend_select=opts["extend_select"], cli_level=opts["level"], manifest=manifest,
                       manifest_name=manifest_name, enforced_intents=enforced, want_contracts=True,
-                      keep_text=bool(opts["fix"] or opts["diff"]))
+                      keep_text=bool(opts["fix"] or opts["diff"]),
+                      # 121/122 name files as compile does (relative to its root)
+                      compile_root=Path(run_settings.compile_root or cwd))
     files: Any = discover(paths, resolver, force_exclude=opts["force_exclude"],
                      respect_gitignore=False if opts["no_respect_gitignore"] else None, cwd=cwd) if paths else []
     if not files and stdin_data is None:

@@ -19,7 +19,7 @@ from axag.model.problems import Problem
 from axag.parse.document import Element, ParsedFile
 from axag.paths import relpath_posix
 from axag.rules.catalogue import RULES, format_message
-from axag.spans import LineIndex, Span
+from axag.spans import LineIndex, Span, context_rows
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 
@@ -242,8 +242,27 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     if request.want_contracts:
         from axag.compile.build import build_contracts
 
-        error_elements = {id(element_of.get(id(f))) for f in kept if f.severity is Severity.ERROR}
+        if request.mode == "compile":
+            error_elements = {id(element_of.get(id(f))) for f in kept if f.severity is Severity.ERROR}
+        else:
+            error_elements = _compile_error_elements(out, pf, model, problems, request, intents)
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
+
+
+def _compile_error_elements(out: FileOutcome, pf: ParsedFile, model: Any, problems: list[Problem],
+                            request: Request, intents: dict[int, str]) -> set[int]:
+    """The elements that `axag compile` leaves out of the merge (those with a C-rule error), found as compile
+    finds them: every C rule at its own severity, whatever lint selects, ignores, overrides or suppresses;
+    lint merges the same contracts, so its 121/122 equal compile's (issue 11)."""
+    from axag.rules.base import RuleCtx, run_rules
+
+    ran = out.ran
+    extra = C_RULES - ran
+    if extra:
+        problems = problems + run_rules(RuleCtx(model, extra))
+    as_compile = replace(request, mode="compile", manifest=None, enforced_intents=None)
+    items = _to_findings(out, pf, problems, C_RULES, None, as_compile, intents)
+    return {id(el) for f, el in items if f.severity is Severity.ERROR}
 
 
 def _read_regular(path: Path) -> bytes | None:
@@ -362,7 +381,7 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Any, request: 
     line, col = lines.position(start)
     eline, ecol = lines.position(end)
     fix = _resolve_fix(p.fix, lines) if p.fix is not None and request.mode == "lint" else None
-    ctx_lines = _context(lines, line, eline)
+    ctx_lines = context_rows(lines, line, eline)
     f = Finding(code=p.code, severity=sev, message=message, path=out.display, line=line, column=col,
                 end_line=eline, end_column=ecol, name=meta.info.name, repo_path=out.repo_path,
                 attribute=p.attribute, anchor=anchor, help=p.help, fix=fix, context=ctx_lines, start=start,
@@ -377,23 +396,6 @@ def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:
         el, ec = lines.position(e.end)
         edits.append(replace(e, start_line=sl, start_column=sc, end_line=el, end_column=ec))
     return Fix(fx.description, tuple(edits))
-
-
-def _context(lines: LineIndex, line: int, eline: int) -> tuple[tuple[int, str], ...]:
-    first = max(1, line - 1)
-    last = min(lines.line_count(), max(line, eline) + 1)
-    if eline - line > 6:
-        rng = [*range(first, line + 2), *range(eline, last + 1)]
-    else:
-        rng = list(range(first, last + 1))
-    out = []
-    for n in rng:
-        text = lines.line_text(n)
-        if len(text) > 2000:
-            text = text[:2000]
-        # interned: findings on one element, and the same markup on many pages, share their context lines
-        out.append((n, sys.intern(text)))
-    return tuple(out)
 
 
 def _dynamic_problems(model: Any) -> list[Problem]:

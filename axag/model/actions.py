@@ -291,8 +291,8 @@ def _expand_macro(ann: Annotated, reader: ValueReader) -> None:
     assert attr is not None
     res = expand(attr.value)
     ann.macro = res
-    for column, detail in res.errors:
-        reader.problem(27, attr.value_sub_span(column - 1, column), "axag", c=column, detail=detail)
+    for (column, detail), width in zip(res.errors, res.widths, strict=True):
+        reader.problem(27, attr.value_sub_span(column - 1, column - 1 + width), "axag", c=column, detail=detail)
     if res.stopped:
         return
     for name, mvalue in res.attrs.items():
