@@ -668,6 +668,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
         if why is not None:
             for attr in _control_attrs(element):
                 sink.add(120, attr.name_span, attr.name, attr=attr.name, reason=why)
+            _note_unharvested(model, act, el, element, why)
             continue
         group_kind = category if category in ("radio", "checkbox") else "other"
         c = _Control(el, element, category, group_kind)
@@ -708,6 +709,19 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
             kept.append(c)
         out.append(_harvest_group(model, act, sink, name, kept))
     return out
+
+
+def _note_unharvested(model: FileModel, act: Action, el: LxmlElement, element: Any, why: str) -> None:
+    """Remember the parameter name an excluded control would have had, and why it has none (for 129)."""
+    pv = _ann_value(model, el, "axag-parameter")
+    name_attr, _unknown = _value_of(model, el, "name")
+    raw = str(pv.value) if pv.ok else name_attr or _attr(el, "id") or ""
+    name = raw if pv.ok else V.snake_case(raw) if raw else None
+    if not name or name in act.unharvested:
+        return
+    line = model.pf.lines.position(element.tag_span.start)[0]
+    shown = f'<{element.tag} name="{name_attr}">' if name_attr else f"<{element.tag}>"
+    act.unharvested[name] = f"{shown} at line {line} is not harvested as a parameter: {why}"
 
 
 def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: list[_Control]) -> Harvested:

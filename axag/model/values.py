@@ -247,6 +247,7 @@ class ValueReader:
     def _string_array(self, attr: Attr, base: Value) -> Value:
         doc = self._json(attr, base, 106)
         if doc is None:
+            self._plain_list_fix(attr, base)
             return self._invalid(base)
         items = doc.value
         if not isinstance(items, list) or not all(isinstance(x, str) and V.collapse_ws(x) for x in items):
@@ -269,6 +270,20 @@ class ValueReader:
             seen.add(c)
             out.append(c)
         return self._ok(base, out)
+
+    def _plain_list_fix(self, attr: Attr, base: Value) -> None:
+        """A string array written as plain text (``admin, owner``): the 106 just reported gets the JSON array as
+        its help and, when the reading is certain, as its fix (issue 11)."""
+        items = forms.plain_string_list(attr.value, names=attr.name in V.NAME_LIST_ATTRIBUTES)
+        if items is None or base.from_macro:
+            return
+        from axag.compile.serialize import dumps_compact
+
+        new = dumps_compact(items)
+        p = self.problems[-1]
+        p.help = f"write it as a JSON array: {new}"
+        # requoted: JSON in single quotes reads as written (in double quotes it would need &quot;)
+        p.fix = fix(f"Replace with {new}", replace_value(attr, new, requote=True))
 
     def _json_array(self, attr: Attr, base: Value) -> Value:
         doc = self._json(attr, base, 106)
