@@ -65,13 +65,13 @@ _COMPARE_RE: Final = re.compile(
 )
 _PRESENCE: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
     (re.compile(pattern, re.IGNORECASE), template) for pattern, template in (
-        (rf"(?P<a>{_NAME}) (?:needs|depends on|requires that|must come with|can only be (?:given|used|set) "
+        ((rf"(?P<a>{_NAME}) (?:needs|depends on|requires that|must come with|can only be (?:given|used|set) "
          rf"with|only with|needs to come with|implies) (?P<b>{_NAME})"
-         r"(?: (?:to be |is |be )?(?:given|set|present|provided))?", "{a} requires {b}"),
+         r"(?: (?:to be |is |be )?(?:given|set|present|provided))?"), "{a} requires {b}"),
         (rf"(?P<a>{_NAME}) requires (?P<b>{_NAME}) (?:to be |be |is )?(?:given|set|present|provided)",
          "{a} requires {b}"),
-        (rf"(?P<a>{_NAME}) (?:and|&) (?P<b>{_NAME}) (?:cannot|can't|can not|must not|may not|should not) "
-         r"(?:both )?be (?:given|set|used|provided|present|combined)(?: together)?", "{a} and {b} are mutually exclusive"),
+        ((rf"(?P<a>{_NAME}) (?:and|&) (?P<b>{_NAME}) (?:cannot|can't|can not|must not|may not|should not) "
+         r"(?:both )?be (?:given|set|used|provided|present|combined)(?: together)?"), "{a} and {b} are mutually exclusive"),
         (rf"(?P<a>{_NAME}) (?:and|&) (?P<b>{_NAME}) (?:are )?(?:mutually )?exclusive", "{a} and {b} are mutually exclusive"),
         (rf"(?:either )?(?P<a>{_NAME}) or (?P<b>{_NAME}),? but not both", "{a} and {b} are mutually exclusive"),
         (rf"(?:only one of|one of|exactly one of:) (?P<list>{_NAME}(?:(?:, | or |, or | and |, and ){_NAME})+)",
@@ -80,18 +80,18 @@ _PRESENCE: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
          "at least one of {list}"),
         (rf"(?:either )?(?P<list>{_NAME}(?:(?:, | or |, or ){_NAME})+) (?:is|must be|are) (?:required|given|needed)",
          "at least one of {list}"),
-        (rf"(?P<a>{_NAME}) (?:is |must be )?(?:required|mandatory|needed|given) (?:only )?(?:when|if) "
-         rf"(?P<b>{_NAME}) (?:is |==? ?|equals )(?P<v>-?[0-9][0-9.eE+-]*|\"[^\"]*\"|'[^']*'|true|false)",
+        ((rf"(?P<a>{_NAME}) (?:is |must be )?(?:required|mandatory|needed|given) (?:only )?(?:when|if) "
+         rf"(?P<b>{_NAME}) (?:is |==? ?|equals )(?P<v>-?[0-9][0-9.eE+-]*|\"[^\"]*\"|'[^']*'|true|false)"),
          "{a} is required when {b} is {v}"),
-        (rf"(?P<a>{_NAME}) (?:is |must be )?(?:required|mandatory|needed|given) (?:only )?(?:when|if) "
-         rf"(?P<b>{_NAME}) (?:is )?(?:given|set|present|provided)", "{a} is required when {b} is given"),
+        ((rf"(?P<a>{_NAME}) (?:is |must be )?(?:required|mandatory|needed|given) (?:only )?(?:when|if) "
+         rf"(?P<b>{_NAME}) (?:is )?(?:given|set|present|provided)"), "{a} is required when {b} is given"),
         (rf"(?P<a>{_NAME}) (?:must|should|has to|needs to) (?:be )?(?:different|differ) from (?P<b>{_NAME})",
          "{a} differs from {b}"),
         (rf"(?P<a>{_NAME}) (?:is|must be|should be) different from (?P<b>{_NAME})", "{a} differs from {b}"),
         (rf"(?P<a>{_NAME}) (?:must be |should be |is |must |be )?(?:a )?positive(?: number| integer| value| amount)?",
          "{a} > 0"),
-        (rf"(?P<a>{_NAME}) (?:must be |should be |is |must |be )?(?:a )?(?:non-negative|nonnegative|not negative|"
-         r"zero or more|0 or more)(?: number| integer| value| amount)?", "{a} >= 0"),
+        ((rf"(?P<a>{_NAME}) (?:must be |should be |is |must |be )?(?:a )?(?:non-negative|nonnegative|not negative|"
+         r"zero or more|0 or more)(?: number| integer| value| amount)?"), "{a} >= 0"),
     )
 )
 _NEGATED_RE: Final = re.compile(
