@@ -30,7 +30,7 @@ DEFAULT_EXCLUDE: Final = (
     "bower_components",
 )
 OUTPUT_FORMATS: Final = ("full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
-COMPILE_TARGETS: Final = ("mcp", "openai", "anthropic", "manifest")
+COMPILE_TARGETS: Final = ("mcp", "openai", "openai-responses", "anthropic", "manifest")
 GUARD_LANGS: Final = ("python", "typescript")
 FAIL_ON: Final = ("error", "warning")
 SEVERITY_VALUES: Final = ("error", "warning", "info", "off")

@@ -11,14 +11,17 @@ import click
 
 from axag import __version__
 from axag.commands.common import common_options, default_jobs, fail, guard_errors, use_color, write_or_print
+from axag.compile.targets import STRICT_TARGETS
+from axag.config import COMPILE_TARGETS
 from axag.findings import Finding, Severity, fingerprint
 
 
 @click.command("compile")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("-o", "--output", default=None, help="Output file (- for stdout).")
-@click.option("--target", type=click.Choice(["mcp", "openai", "anthropic", "manifest"]), default=None)
-@click.option("--strict", is_flag=True, default=None, help="OpenAI strict mode (with --target openai).")
+@click.option("--target", type=click.Choice(list(COMPILE_TARGETS)), default=None)
+@click.option("--strict", is_flag=True, default=None,
+              help="OpenAI strict mode (with --target openai or openai-responses).")
 @click.option("--check", is_flag=True, help="Fail when the existing output is stale; write nothing.")
 @click.option("--keep-going", is_flag=True, help="Write the tools of actions without errors anyway (exit 1).")
 @click.option("--self-check", is_flag=True, help="Also validate the output with jsonschema.")
@@ -49,9 +52,9 @@ def run_compile(opts: dict[str, Any]) -> int:
     settings = resolver.run_settings()
     target = opts["target"] or settings.compile_target
     strict = settings.compile_strict if opts["strict"] is None else bool(opts["strict"])
-    if opts["strict"] and target != "openai":
-        raise fail("--strict needs --target openai")
-    if target != "openai":
+    if opts["strict"] and target not in STRICT_TARGETS:
+        raise fail("--strict needs --target openai or openai-responses")
+    if target not in STRICT_TARGETS:
         strict = False
     output = opts["output"]
     if output is None and settings.compile_output is not None:
