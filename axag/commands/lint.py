@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,11 +36,9 @@ def _load_manifest(path: str | None) -> tuple[dict[str, Any] | None, str]:
     if path is None:
         return None, ""
     from axag.errors import InputError
+    from axag.jsonfile import read_json
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read manifest {path}: {exc}") from exc
+    data = read_json(path, "manifest")
     if not isinstance(data, dict):
         raise InputError(f"manifest {path} is not a JSON object")
     return data, path
@@ -51,11 +48,9 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
     if path is None:
         return None
     from axag.errors import InputError
+    from axag.jsonfile import read_json
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read enforced intents {path}: {exc}") from exc
+    data = read_json(path, "enforced intents")
     if isinstance(data, dict):
         data = data.get("intents")
     if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
