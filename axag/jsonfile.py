@@ -19,8 +19,10 @@ _STRUCTURE_RE: Final = re.compile(r'[\[\]{}"\\]')
 
 def line_column(data: bytes | str, offset: int) -> tuple[int, int]:
     """1-based line and column (in characters of ``data``) of ``offset``."""
-    line = data.count(b"\n" if isinstance(data, bytes) else "\n", 0, offset) + 1
-    start = data.rfind(b"\n" if isinstance(data, bytes) else "\n", 0, offset) + 1
+    if isinstance(data, bytes):
+        line, start = data.count(b"\n", 0, offset) + 1, data.rfind(b"\n", 0, offset) + 1
+    else:
+        line, start = data.count("\n", 0, offset) + 1, data.rfind("\n", 0, offset) + 1
     return line, offset - start + 1
 
 
