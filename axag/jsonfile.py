@@ -33,6 +33,7 @@ def decode_utf8(data: bytes, path: Path, what: str, exc_type: type[Exception] = 
     except UnicodeDecodeError as exc:
         offset = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
         line, col = line_column(data, offset)
+        col = len(data[offset - col + 1:offset].decode("utf-8", "replace")) + 1  # in characters, not bytes
         raise exc_type(f"{what} {path} is not UTF-8: byte 0x{data[offset]:02x} at line {line}, column {col} "
                        "cannot be decoded") from None
 

@@ -85,3 +85,10 @@ def test_nesting_error_ignores_brackets_in_strings() -> None:
     assert nesting_error('["[[[[", "\\"[[[["]', limit=1) is None
     assert nesting_error('[["x"]]', limit=1) == (1, 2)
     assert nesting_error('{"a":\n [[1]]}', limit=2) == (2, 3)
+
+
+def test_not_utf8_column_counts_characters(tmp_path: Path) -> None:
+    (tmp_path / "axag.toml").write_bytes("# été \xff\n".encode("utf-8", "surrogateescape").replace(b"\xc3\xbf", b"\xff"))
+    (tmp_path / "a.html").write_text(_PAGE, encoding="utf-8")
+    res = run_axag(["lint", "a.html"], cwd=tmp_path)
+    assert res.stderr.endswith("byte 0xff at line 1, column 7 cannot be decoded\n")
