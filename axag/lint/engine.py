@@ -245,24 +245,22 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         if request.mode == "compile":
             error_elements = {id(element_of.get(id(f))) for f in kept if f.severity is Severity.ERROR}
         else:
-            error_elements = _compile_error_elements(out, pf, model, problems, request, intents)
+            error_elements = _compile_error_elements(out, model, problems)
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
 
 
-def _compile_error_elements(out: FileOutcome, pf: ParsedFile, model: Any, problems: list[Problem],
-                            request: Request, intents: dict[int, str]) -> set[int]:
+def _compile_error_elements(out: FileOutcome, model: Any, problems: list[Problem]) -> set[int]:
     """The elements that `axag compile` leaves out of the merge (those with a C-rule error), found as compile
     finds them: every C rule at its own severity, whatever lint selects, ignores, overrides or suppresses;
     lint merges the same contracts, so its 121/122 equal compile's (issue 11)."""
     from axag.rules.base import RuleCtx, run_rules
 
-    ran = out.ran
-    extra = C_RULES - ran
+    extra = C_RULES - out.ran
     if extra:
         problems = problems + run_rules(RuleCtx(model, extra))
-    as_compile = replace(request, mode="compile", manifest=None, enforced_intents=None)
-    items = _to_findings(out, pf, problems, C_RULES, None, as_compile, intents)
-    return {id(el) for f, el in items if f.severity is Severity.ERROR}
+    dropped = _dropped_secondaries(problems, C_RULES)
+    return {id(p.element) for p in problems if p.code in C_RULES and id(p) not in dropped
+            and (p.severity or RULES[p.code].info.severity) is Severity.ERROR}
 
 
 def _read_regular(path: Path) -> bytes | None:
@@ -313,7 +311,24 @@ Item = tuple[Finding, Element | None]
 
 def _to_findings(out: FileOutcome, pf: ParsedFile, problems: list[Problem], enabled: frozenset[int],
                  settings: Any, request: Request, intents: dict[int, str]) -> list[Item]:
-    # primaries: drop secondaries whose primary fires at the same element and is in effect (§12.6)
+    dropped = _dropped_secondaries(problems, enabled)
+    items: list[Item] = []
+    seen: set[tuple[int, int, int, str]] = set()
+    for p in problems:
+        if id(p) in dropped or p.code not in enabled:
+            continue
+        key = (p.code, p.span.start, p.span.end, str(sorted((k, str(v)) for k, v in p.args.items())))
+        if key in seen:
+            continue
+        seen.add(key)
+        f = _make(out, pf, p, settings, request, _anchor(p.element, intents))
+        if f is not None:
+            items.append((f, p.element))
+    return items
+
+
+def _dropped_secondaries(problems: list[Problem], enabled: frozenset[int]) -> set[int]:
+    """Ids of the secondaries whose primary fires at the same element and is in effect (§12.6)."""
     by_code: dict[int, list[Problem]] = {}
     for p in problems:
         by_code.setdefault(p.code, []).append(p)
@@ -333,19 +348,7 @@ def _to_findings(out: FileOutcome, pf: ParsedFile, problems: list[Problem], enab
                     continue
                 dropped.add(id(s))
                 break
-    items: list[Item] = []
-    seen: set[tuple[int, int, int, str]] = set()
-    for p in problems:
-        if id(p) in dropped or p.code not in enabled:
-            continue
-        key = (p.code, p.span.start, p.span.end, str(sorted((k, str(v)) for k, v in p.args.items())))
-        if key in seen:
-            continue
-        seen.add(key)
-        f = _make(out, pf, p, settings, request, _anchor(p.element, intents))
-        if f is not None:
-            items.append((f, p.element))
-    return items
+    return dropped
 
 
 def _fingerprint(out: FileOutcome, items: list[Item]) -> list[Item]:

@@ -146,7 +146,7 @@ def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> 
         if id(attr) in fragments:
             continue
         written_low = attr.written.lower()
-        is_dup = attr in element.duplicates
+        is_dup = element.is_repeat(attr)
         if is_dup:
             first = element.first[attr.name]
             fx = None
@@ -234,7 +234,7 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
     by_start = {a.name_span.start: a for a in element.attrs}
     for i, ra in enumerate(attrs):
         a = by_start.get(ra.name_start)
-        if a is None or a.dynamic or a in element.duplicates:
+        if a is None or a.dynamic or element.is_repeat(a):
             continue
         spec = V.ATTRIBUTES.get(a.name)
         if a.name != V.LEGACY_CONSTRAINTS and (spec is None or spec.kind not in JSON_KINDS):

@@ -609,6 +609,7 @@ def _map_single(model: FileModel, c: _Control, sink: Sink, pname: str, required:
 def _options(model: FileModel, sel: LxmlElement) -> list[str] | None:
     """Option values of a select (§5.4); None when one is unknown (§5.10)."""
     out: list[str] = []
+    seen: set[str] = set()  # a set beside the list: `v not in out` made 4k options take seconds
     for opt in sel.iter("option"):
         if opt.get("disabled") is not None:
             continue
@@ -624,23 +625,22 @@ def _options(model: FileModel, sel: LxmlElement) -> list[str] | None:
             v = V.collapse_ws("".join(opt.itertext()))
             if _state(model).unknown(v):
                 return None
-        if v and v not in out:
+        if v and v not in seen:
+            seen.add(v)
             out.append(v)
     return out
 
 
 def _choice_values(model: FileModel, controls: list[_Control]) -> list[str] | None:
-    out: list[str] = []
+    out: dict[str, None] = {}  # insertion-ordered set of the values
     for c in controls:
         if _in_vfor(model, c.el):
             return None
         v, unknown = _value_of(model, c.el, "value")
         if unknown:
             return None
-        v = "on" if v is None else v
-        if v not in out:
-            out.append(v)
-    return out
+        out.setdefault("on" if v is None else v)
+    return list(out)
 
 
 # ---------------------------------------------------------------------------------------------- main
@@ -650,7 +650,7 @@ def _ann_value(model: FileModel, el: LxmlElement, name: str) -> Value:
 
 
 def _control_attrs(element: Element) -> list[Any]:
-    return [a for a in element.attrs if a.name in V.CONTROL_ATTRIBUTES and a not in element.duplicates]
+    return [a for a in element.attrs if a.name in V.CONTROL_ATTRIBUTES and not element.is_repeat(a)]
 
 
 def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]:

@@ -256,15 +256,20 @@ class ValueReader:
             return self._invalid(base)
         out: list[str] = []
         seen: set[str] = set()
+        removal: Any = None  # one edit removing every repeat, made once (an edit per repeat was quadratic)
         for i, item in enumerate(items):
             c = V.collapse_ws(item)
             if c in seen:
                 fx = None
                 if not base.from_macro:
-                    kept = [x for j, x in enumerate(items) if j != i]
-                    from axag.compile.serialize import dumps_compact
+                    if removal is None:
+                        from axag.compile.serialize import dumps_compact
 
-                    fx = fix(f'Remove the repeated "{c}"', replace_value(attr, dumps_compact(kept)))
+                        firsts: dict[str, str] = {}  # collapsed item -> its first occurrence, in order
+                        for x in items:
+                            firsts.setdefault(V.collapse_ws(x), x)
+                        removal = replace_value(attr, dumps_compact(list(firsts.values())))
+                    fx = fix(f'Remove the repeated "{c}"', removal)
                 self.problem(144, base.json_span((i,)), attr.name, attr=attr.name, item=c, fix=fx)
                 continue
             seen.add(c)
