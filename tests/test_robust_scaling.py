@@ -1,5 +1,5 @@
 """Linear time on one element (issue 12 item 11): many copies of one attribute, a long enum, a long <select>,
-many (repeated) side effects. Each case is linted and compiled at 1x, 2x and 4x its size; a linear cost gives a
+many (repeated) side effects, and thousands of controls on one line. Each case is linted and compiled at 1x, 2x and 4x its size; a linear cost gives a
 ratio time(4x)/time(1x) near 4, a quadratic one near 16. The bound (8) leaves room for a loaded machine; the
 sizes keep the whole file to a few seconds."""
 
@@ -40,7 +40,14 @@ def _side_effects(n: int) -> str:
             f"axag-side-effects='{json.dumps(effects)}'>x</button>\n")
 
 
+def _radios_on_one_line(n: int) -> str:
+    """Minified markup: every control on one line (each located among the line's start tags)."""
+    radios = "".join(f'<label><input type="radio" name="p" value="v{i}">V{i}</label>' for i in range(n))
+    return f'<form axag-intent="a.b" axag-action-type="read" axag-risk-level="none">{radios}</form>\n'
+
+
 CASES: dict[str, tuple[Callable[[int], str], int]] = {
+    "radios-on-one-line": (_radios_on_one_line, 500),
     "attribute-copies": (_attribute_copies, 800),
     "enum": (_enum, 4000),
     "select": (_select, 1000),
