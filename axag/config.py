@@ -31,7 +31,7 @@ DEFAULT_EXCLUDE: Final = (
     "bower_components",
 )
 OUTPUT_FORMATS: Final = ("full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
-COMPILE_TARGETS: Final = ("mcp", "openai", "anthropic", "manifest")
+COMPILE_TARGETS: Final = ("mcp", "openai", "openai-responses", "anthropic", "manifest")
 GUARD_LANGS: Final = ("python", "typescript")
 FAIL_ON: Final = ("error", "warning")
 SEVERITY_VALUES: Final = ("error", "warning", "info", "off")
@@ -363,13 +363,19 @@ def _validate_table(where: str, table: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    from axag.jsonfile import decode_utf8
+
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    text = decode_utf8(data, path, "configuration file", ConfigError)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
 
 
 def _axag_table(path: Path, data: dict[str, Any]) -> dict[str, Any] | None:

@@ -13,9 +13,13 @@ def quote_value(value: str, quote: str | None) -> str:
     """Quote ``value`` for an attribute, keeping ``quote`` (unquoted/valueless originals get `"`,
     or `'` when the value contains `"` and no `'`). `&` and the quote character are escaped."""
     q = quote if quote in ('"', "'") else ("'" if '"' in value and "'" not in value else '"')
-    body = value.replace("&", "&amp;")
-    body = body.replace('"', "&quot;") if q == '"' else body.replace("'", "&#39;")
-    return f"{q}{body}{q}"
+    return f"{q}{escape_in_value(value, q)}{q}"
+
+
+def escape_in_value(text: str, quote: str) -> str:
+    """``text`` as written inside a value quoted with ``quote``: `&` and that quote character escaped."""
+    body = text.replace("&", "&amp;")
+    return body.replace('"', "&quot;") if quote == '"' else body.replace("'", "&#39;")
 
 
 def replace_value(attr: Attr, new_value: str, *, requote: bool = False) -> Edit:

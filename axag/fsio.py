@@ -22,12 +22,17 @@ def _pieces(data: bytes | str | Iterable[str]) -> Iterator[bytes]:
             yield piece.encode("utf-8")
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | str | Iterable[str], *, keep_mode: bool = True) -> None:
+def write_atomic(path: str | os.PathLike[str], data: bytes | str | Iterable[str], *, keep_mode: bool = True,
+                 within: str | os.PathLike[str] | None = None) -> None:
     """Write ``data`` to ``path`` atomically: temp file in the same directory, flush, fsync, rename.
     ``data`` may be pieces of text (a report written as it is rendered).
 
     The target either keeps its old content or gets the complete new one. An existing file's
     permission bits are kept. Raises ``InputError`` (exit 2) on OS errors, leaving the target untouched.
+
+    Symbolic links are written through (the link is kept) only when the file they lead to lies inside
+    ``within`` (default: the directory ``path`` names, e.g. that of ``-o``); a committed link cannot make
+    axag write anywhere else (issue 12).
     """
     target = Path(path)
     mode: int | None = None
@@ -47,8 +52,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str | Iterable[str]
         except OSError as exc:
             raise InputError(f"cannot write {target}: {exc.strerror or exc}") from exc
         return
-    if target.is_symlink():  # keep the link: replace the file it points to
-        target = Path(os.path.realpath(target))
+    target = _contained(target, within)
     directory = target.parent if str(target.parent) else Path(".")
     tmp_name = ""
     try:
@@ -77,6 +81,22 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str | Iterable[str]
         raise InputError(f"cannot write {target}: {exc.strerror or exc}") from exc
 
 
+def _contained(target: Path, within: str | os.PathLike[str] | None) -> Path:
+    """The file to replace for ``target``: itself, or for a symbolic link the file it leads to, which must lie
+    inside ``within`` (default: the directory ``target`` names), as must ``target`` when a directory on its way
+    inside ``within`` is a link. Raises ``InputError`` otherwise."""
+    link = target.is_symlink()
+    if not link and within is None:
+        return target
+    root_given = Path(within) if within is not None else (target.parent if str(target.parent) else Path("."))
+    root = Path(os.path.realpath(root_given))
+    real = Path(os.path.realpath(target))
+    if real != root and root not in real.parents:
+        what = "a symbolic link to" if link else "reached through a symbolic link as"
+        raise InputError(f"refusing to write {target}: it is {what} {real}, outside {root_given}")
+    return real if link else target
+
+
 def _fsync_dir(directory: Path) -> None:
     try:
         fd = os.open(directory, os.O_RDONLY)
@@ -90,12 +110,13 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def create_only(path: str | os.PathLike[str], data: str) -> bool:
-    """Create ``path`` with ``data`` unless it exists (user-owned files). Returns True when created."""
+def create_only(path: str | os.PathLike[str], data: str, *, within: str | os.PathLike[str] | None = None) -> bool:
+    """Create ``path`` with ``data`` unless it exists (user-owned files). Returns True when created. A dangling
+    symbolic link counts as absent and is written through under the rules of `write_atomic`."""
     target = Path(path)
     if target.exists():
         return False
-    write_atomic(target, data)
+    write_atomic(target, data, within=within)
     return True
 
 

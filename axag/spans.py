@@ -49,3 +49,24 @@ class LineIndex:
     def line_ending(self) -> str:
         m = _LINE_BREAK.search(self.text)
         return m.group(0) if m else "\n"
+
+
+def context_rows(lines: LineIndex, line: int, eline: int) -> tuple[tuple[int, str], ...]:
+    """The (line number, text) pairs a finding carries for the `full` format: one line before its span, the
+    span's lines (the first three and the last when it spans more than seven), one line after."""
+    import sys
+
+    first = max(1, line - 1)
+    last = min(lines.line_count(), max(line, eline) + 1)
+    if eline - line > 6:
+        rng = [*range(first, line + 2), *range(eline, last + 1)]
+    else:
+        rng = list(range(first, last + 1))
+    out = []
+    for n in rng:
+        text = lines.line_text(n)
+        if len(text) > 2000:
+            text = text[:2000]
+        # interned: findings on one element, and the same markup on many pages, share their context lines
+        out.append((n, sys.intern(text)))
+    return tuple(out)

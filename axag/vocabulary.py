@@ -274,3 +274,7 @@ def humanise_intent(intent: str) -> str:
     for part in intent.split(".", 1):
         words.extend(w[:1].upper() + w[1:] for w in part.replace("_", " ").split())
     return " ".join(words)
+
+
+# string-array attributes whose items are names (roles, side effects): plain text is read as a comma-separated list
+NAME_LIST_ATTRIBUTES: Final = frozenset({"axag-approval-roles", "axag-required-roles", "axag-side-effects"})

@@ -37,7 +37,7 @@ def test_spec_9_7_example_lints_clean() -> None:
 
 
 def test_self_check_validates_every_target(tmp_path: Path) -> None:
-    for target in ("mcp", "openai", "anthropic", "manifest"):
+    for target in ("mcp", "openai", "openai-responses", "anthropic", "manifest"):
         code, out, err = compile_to(FIXTURES / "site", ".", "--target", target, "--self-check", "-o", "-")
         assert code == 0, err
         assert json.loads(out)
@@ -46,7 +46,7 @@ def test_self_check_validates_every_target(tmp_path: Path) -> None:
 def test_every_emitted_document_validates_with_jsonschema(tmp_path: Path) -> None:
     from axag.compile.validate import self_check
 
-    for target in ("mcp", "openai", "anthropic", "manifest"):
+    for target in ("mcp", "openai", "openai-responses", "anthropic", "manifest"):
         _, out, _ = compile_to(FIXTURES / "site", ".", "--target", target, "-o", "-")
         assert self_check(json.loads(out), target) == []
 
@@ -233,7 +233,7 @@ def test_docs_corpus_reports_errors_and_writes_nothing(tmp_path: Path) -> None:
     assert not (work / "tools.json").exists()
 
 
-@pytest.mark.parametrize("target", ["openai", "anthropic"])
+@pytest.mark.parametrize("target", ["openai", "openai-responses", "anthropic"])
 def test_other_targets_keep_mcp_order_and_descriptions(target: str) -> None:
     _, mcp_out, _ = compile_to(FIXTURES / "site", ".", "-o", "-")
     _, out, _ = compile_to(FIXTURES / "site", ".", "--target", target, "-o", "-")
@@ -243,6 +243,23 @@ def test_other_targets_keep_mcp_order_and_descriptions(target: str) -> None:
         other = [t["function"] for t in other]
     assert [t["name"] for t in other] == [t["name"] for t in mcp]
     assert [t["description"] for t in other] == [t["description"] for t in mcp]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_openai_responses_target_golden(strict: bool) -> None:
+    """`--target openai-responses` writes the Responses API shape (issue 11 item 25): the §9.7 example, byte for
+    byte as in tests/data/compile/booking.openai-responses[-strict].json."""
+    flags = ["--strict"] if strict else []
+    code, out, err = compile_to(FIXTURES / "spec", "site/booking.html", "--target", "openai-responses", *flags, "-o", "-")
+    assert code == 0, err
+    name = "booking.openai-responses-strict.json" if strict else "booking.openai-responses.json"
+    assert out == (REPO / "tests" / "data" / "compile" / name).read_text(encoding="utf-8")
+
+
+def test_strict_needs_an_openai_target() -> None:
+    code, _, err = compile_to(FIXTURES / "spec", "site/booking.html", "--target", "anthropic", "--strict", "-o", "-")
+    assert code == 2
+    assert "--strict needs --target openai or openai-responses" in err
 
 
 def test_readme_main_command_runs_on_the_bundled_site(tmp_path: Path) -> None:

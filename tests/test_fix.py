@@ -458,3 +458,26 @@ def test_fix_property(attrs: list[str], layout: str, dup: bool) -> None:
         assert outside_annotations(result.fixed.decode()) == outside_annotations(text)
         again = fix_file(result.outcome, resolver.resolve(path), request, result.fixed)
         assert again.fixed is None, again.new_text
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '[{"name": "qty", "type": "integer", "description": "How many <b>items</b> to add"}]',
+        '[{"name": "qty", "description": "a > b and <i>c</i> <br> <b>d</b>"}]',
+        '[{"name": "qty", "description": "<p>x</p>"}]',
+    ],
+)
+def test_fix_with_markup_inside_a_json_value(tmp_path: Path, value: str) -> None:
+    """Issue 12 item 13: a `<` or `>` inside an attribute value is no tag for the edit locator; the fix applies,
+    only the edited value changes, and a second run changes nothing."""
+    page = tmp_path / "p.html"
+    html = ('<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low"\n'
+            f"        axag-required-parameters='{value}'\n"
+            '        axag-scope="User">Add</button>\n')
+    page.write_text(html, encoding="utf-8")
+    _code, out, _ = run(["--fix", "p.html"], tmp_path)
+    assert b"AXAG-LINT-199" not in out
+    assert page.read_text(encoding="utf-8") == html.replace('axag-scope="User"', 'axag-scope="user"')
+    run(["--fix", "p.html"], tmp_path)
+    assert page.read_text(encoding="utf-8") == html.replace('axag-scope="User"', 'axag-scope="user"')

@@ -42,7 +42,7 @@ def test_several_missing_paths_and_an_unmatched_glob(tmp_path: Path) -> None:
 def test_missing_tools_file_is_a_usage_error(tmp_path: Path, command: list[str]) -> None:
     code, out, err = axag(tmp_path, *command)
     assert (code, out) == (2, "")
-    assert err == "Error: cannot read nope.json: No such file or directory\n"
+    assert err == "Error: cannot read tools file nope.json: No such file or directory\n"
 
 
 def test_missing_path_json_is_a_complete_document(tmp_path: Path) -> None:
@@ -168,15 +168,16 @@ def test_check_without_configured_output_uses_tools_json_at_the_root(tmp_path: P
     assert "axag: tools.json is stale" in err
 
 
-def test_check_uses_the_target_recorded_in_the_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("target", ["openai", "openai-responses"])
+def test_check_uses_the_target_recorded_in_the_file(tmp_path: Path, target: str) -> None:
     work = _site(tmp_path)
-    assert axag(work, "compile", "--isolated", "site", "--target", "openai", "--strict", "-o", "tools.json")[0] == 0
+    assert axag(work, "compile", "--isolated", "site", "--target", target, "--strict", "-o", "tools.json")[0] == 0
     assert axag(work, "compile", "--isolated", "site", "--check", "-o", "tools.json") == (0, "", "")
     code, _, err = axag(work, "compile", "--isolated", "site", "--check", "-o", "tools.json", "--target", "mcp")
     assert code == 1
-    assert err == ("axag: tools.json holds tools compiled with --target openai --strict, but this check compiles "
-                   "with --target mcp; check it with --target openai --strict, or replace it: axag compile "
-                   "--target mcp -o tools.json\n")
+    assert err == (f"axag: tools.json holds tools compiled with --target {target} --strict, but this check "
+                   f"compiles with --target mcp; check it with --target {target} --strict, or replace it: axag "
+                   "compile --target mcp -o tools.json\n")
 
 
 def test_check_with_a_configured_target_that_differs(tmp_path: Path) -> None:

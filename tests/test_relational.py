@@ -123,12 +123,15 @@ def test_forms_are_the_spec_names() -> None:
         ("a should differ from b", {"a"}, True),
         ("a differs to b", {"a"}, True),
         ("x.guests != 3", {"guests"}, True),
-        # not relational-looking
-        ("guests must be less than 10", {"guests"}, False),
+        # every item outside the grammar that names a parameter (issue 11), keyword or not
+        ("guests must be less than 10", {"guests"}, True),
+        ("the afternoon slot is free for guests", {"guests"}, True),
+        ("user is authenticated", {"user"}, True),
+        ("nights at least 1", {"nights"}, True),
+        # no parameter named as a whole word
         ("guestsafter 10", {"guests"}, False),
         ("my_guests < 10", {"guests"}, False),
-        ("the afternoon slot is free for guests", {"guests"}, False),
-        ("user is authenticated", {"user"}, False),
+        ("user is authenticated", {"nights"}, False),
         ("balance > 0", set(), False),
         ("balance > 0", {"guests"}, False),
         # items in the grammar are not "looks relational"

@@ -111,6 +111,8 @@ def golden(name: str, text: str) -> None:
         ("mcp", False, "booking.mcp.json"),
         ("openai", False, "booking.openai.json"),
         ("openai", True, "booking.openai-strict.json"),
+        ("openai-responses", False, "booking.openai-responses.json"),
+        ("openai-responses", True, "booking.openai-responses-strict.json"),
         ("anthropic", False, "booking.anthropic.json"),
         ("manifest", False, "booking.manifest.json"),
     ],
@@ -677,3 +679,23 @@ def test_every_target_validates_any_schema(properties: dict[str, Any], data: st.
                                               "minItems", "maxItems", "uniqueItems", "required"))
         expected += schema.get("format") in ("time", "ipv4", "ipv6", "hostname")
     assert len(drops) == expected
+
+
+# ---------------------------------------------------------------- openai-responses (issue 11 item 25)
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_openai_responses_is_the_chat_function_flattened(strict: bool) -> None:
+    chat = render("openai", [booking()], VERSION, strict=strict).doc
+    responses = render("openai-responses", [booking()], VERSION, strict=strict).doc
+    assert responses["$schema"] == "https://axag.org/schema/tools/v1/openai-responses-tools.schema.json"
+    assert responses["tools"] == [{"type": "function", **t["function"]} for t in chat["tools"]]
+    assert list(responses["tools"][0]) == ["type", "name", "description", "parameters", "strict"]
+    assert responses["tools"][0]["strict"] is strict
+
+
+def test_openai_responses_structure_check_rejects_the_chat_shape() -> None:
+    chat = render("openai", [booking()], VERSION).doc
+    chat["$schema"] = "https://axag.org/schema/tools/v1/openai-responses-tools.schema.json"
+    errors = check_structure(chat, "openai-responses")
+    assert errors and any("function" in e for e in errors)
+    assert self_check(chat, "openai-responses")

@@ -20,6 +20,8 @@ from axag.commands.common import (
     use_color,
     write_or_print,
 )
+from axag.compile.targets import STRICT_TARGETS
+from axag.config import COMPILE_TARGETS
 from axag.findings import Finding, RunReport, Severity, fingerprint
 from axag.plural import plural
 from axag.report import FORMATS
@@ -29,10 +31,10 @@ from axag.report import FORMATS
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Output file (- for stdout; default: compile.output, else stdout). Missing folders are created.")
-@click.option("--target", type=click.Choice(["mcp", "openai", "anthropic", "manifest"]), default=None,
-              help="Output document: MCP tools (default), OpenAI or Anthropic tools, or the AXAG manifest; --check "
+@click.option("--target", type=click.Choice(list(COMPILE_TARGETS)), default=None,
+              help="Output document: MCP tools (default), OpenAI (Chat Completions or Responses) or Anthropic tools, or the AXAG manifest; --check "
                    "uses the target recorded in the existing file unless this is given.")
-@click.option("--strict", is_flag=True, default=None, help="OpenAI strict mode (with --target openai).")
+@click.option("--strict", is_flag=True, default=None, help="OpenAI strict mode (with --target openai or openai-responses).")
 @click.option("--check", is_flag=True,
               help="Fail when the existing output is stale; write nothing (default file: tools.json at the root).")
 @click.option("--keep-going", is_flag=True, help="Write the tools of actions without errors anyway (exit 1).")
@@ -92,9 +94,9 @@ def run_compile(opts: dict[str, Any]) -> int:
     else:
         target = opts["target"] or settings.compile_target
         strict = settings.compile_strict if opts["strict"] is None else bool(opts["strict"])
-    if opts["strict"] and target != "openai":
-        raise fail("--strict needs --target openai")
-    if target != "openai":
+    if opts["strict"] and target not in STRICT_TARGETS:
+        raise fail("--strict needs --target openai or openai-responses")
+    if target not in STRICT_TARGETS:
         strict = False
     if recorded is not None and recorded != (target, strict):
         click.echo(f"axag: {output} holds tools compiled with {describe(*recorded)}, but this check compiles "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +18,9 @@ def load_tools_document(path: Path) -> dict[str, Any]:
 
     Raises ``InputError`` (exit 2) for unreadable or invalid files and files of another target.
     """
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path} is not UTF-8: {exc}") from exc
+    from axag.jsonfile import read_json
 
-    def reject_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not valid JSON")
-
-    try:
-        doc = json.loads(text, parse_constant=reject_constant)
-    except ValueError as exc:
-        raise InputError(f"{path} is not valid JSON: {exc}") from exc
+    doc = read_json(path, "tools file")
     from axag.compile.validate import check_structure, self_check
 
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -47,13 +46,9 @@ def _load_manifest(path: str | None) -> tuple[dict[str, Any] | None, str]:
     if path is None:
         return None, ""
     from axag.errors import InputError
+    from axag.jsonfile import read_json
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read manifest {path}: {exc.strerror or exc}") from exc
-    except ValueError as exc:
-        raise InputError(f"cannot read manifest {path}: {exc}") from exc
+    data = read_json(path, "manifest")
     if not isinstance(data, dict):
         raise InputError(f"manifest {path} is not a JSON object")
     return data, path
@@ -63,13 +58,9 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
     if path is None:
         return None
     from axag.errors import InputError
+    from axag.jsonfile import read_json
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read enforced intents {path}: {exc.strerror or exc}") from exc
-    except ValueError as exc:
-        raise InputError(f"cannot read enforced intents {path}: {exc}") from exc
+    data = read_json(path, "enforced intents")
     if isinstance(data, dict):
         data = data.get("intents")
     if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
@@ -141,7 +132,9 @@ def run_lint(opts: dict[str, Any]) -> int:
     request = Request(mode="lint", cli_select=opts["select"], cli_ignore=opts["ignore"],
                       cli_extend_select=opts["extend_select"], cli_level=opts["level"], manifest=manifest,
                       manifest_name=manifest_name, enforced_intents=enforced, want_contracts=True,
-                      keep_text=bool(opts["fix"] or opts["diff"]))
+                      keep_text=bool(opts["fix"] or opts["diff"]),
+                      # 121/122 name files as compile does (relative to its root)
+                      compile_root=Path(run_settings.compile_root or cwd))
     files: Any = discover(paths, resolver, force_exclude=opts["force_exclude"],
                      respect_gitignore=False if opts["no_respect_gitignore"] else None, cwd=cwd) if paths else []
     if not files and stdin_data is None:

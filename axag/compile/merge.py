@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from axag.compile.contract import ToolContract
 from axag.findings import Finding, Severity, fingerprint
 from axag.rules.catalogue import RULES, format_message
+from axag.spans import LineIndex, context_rows
 
 
 def _without_sources(tool: dict[str, Any]) -> dict[str, Any]:
@@ -284,7 +287,41 @@ def merge_index(run: Any) -> tuple[list[Finding], list[MergedTool]]:
             findings.append(_finding(122, item.where, item.sources[0], name=item.name, other=items[0].packed.intent,
                                      file=fs[0], line=fs[1], col=fs[2], _anchor=item.packed.intent))
     tools.sort(key=lambda m: m.name)
-    return findings, tools
+    return declaration_spans(findings), tools
+
+
+_TAG_NAME = re.compile(r"[^\s/>]+")
+
+
+def declaration_spans(findings: list[Finding]) -> list[Finding]:
+    """121/122 underline the tag name of the later declaration and carry its lines (for `full`). Merging sees
+    only (file, line, column) of each source, so the few files named by a finding are read again here."""
+    if not findings:
+        return findings
+    indexes: dict[str, LineIndex | None] = {}
+    out = []
+    for f in findings:
+        if f.path not in indexes:
+            indexes[f.path] = _line_index(f.path)
+        lines = indexes[f.path]
+        m = _TAG_NAME.match(lines.line_text(f.line), f.column - 1) if lines is not None and f.line >= 1 else None
+        if lines is None or m is None:
+            out.append(f)
+            continue
+        out.append(replace(f, end_line=f.line, end_column=m.end() + 1, context=context_rows(lines, f.line, f.line)))
+    return out
+
+
+def _line_index(path: str) -> LineIndex | None:
+    from pathlib import Path
+
+    from axag.source import load
+
+    try:
+        src = load(Path(path), Path(path).read_bytes())
+    except OSError:
+        return None
+    return None if isinstance(src, str) else LineIndex(src.text)
 
 
 def mcp_pieces(tools: list[MergedTool], version: str) -> list[str] | None:

@@ -27,8 +27,10 @@ def recorded_target(path: str | os.PathLike[str]) -> tuple[str, bool] | None:
     if target is None:
         return ("manifest", False) if "conformance" in doc and isinstance(doc.get("actions"), list) else None
     tools = doc.get("tools")
-    strict = target == "openai" and isinstance(tools, list) and any(
-        isinstance(t, dict) and isinstance(t.get("function"), dict) and t["function"].get("strict") is True
+    strict = isinstance(tools, list) and any(
+        isinstance(t, dict) and (
+            (target == "openai" and isinstance(t.get("function"), dict) and t["function"].get("strict") is True)
+            or (target == "openai-responses" and t.get("strict") is True))
         for t in tools)
     return target, strict
 

@@ -490,6 +490,19 @@ class _Checker:
         name = f.get("name")
         return name if isinstance(name, str) else None
 
+    def openai_responses_tool(self, v: Any, path: Path) -> str | None:
+        keys = ("type", "name", "description", "parameters", "strict")
+        t = self.obj(v, path, keys, keys)
+        if t is None:
+            return None
+        self.val(t, "type", path, lambda x: x == "function", "'function'")
+        self.val(t, "name", path, _matches(TOOL_NAME_RE), "a tool name")
+        self.val(t, "description", path, _is_text, "a non-empty string")
+        self.val(t, "strict", path, _is_bool, "a boolean")
+        self.root_schema(t.get("parameters"), (*path, "parameters"), with_schema=False, strict=t.get("strict") is True)
+        name = t.get("name")
+        return name if isinstance(name, str) else None
+
     def anthropic_tool(self, v: Any, path: Path) -> str | None:
         keys = ("name", "description", "input_schema")
         t = self.obj(v, path, keys, keys)
@@ -663,7 +676,8 @@ def check_structure(doc: Any, target: str, *, ordered: bool = True) -> list[str]
     if target == "manifest":
         c.manifest(doc)
         return c.errors
-    tool_check = {"mcp": c.mcp_tool, "openai": c.openai_tool, "anthropic": c.anthropic_tool}[target]
+    tool_check = {"mcp": c.mcp_tool, "openai": c.openai_tool, "openai-responses": c.openai_responses_tool,
+                  "anthropic": c.anthropic_tool}[target]
     tools = c.envelope(doc, target)
     names = [tool_check(t, ("tools", i)) for i, t in enumerate(tools)]
     c.names_sorted([n for n in names if n is not None], ("tools",), "tool names")
@@ -698,6 +712,8 @@ def emitted_schemas(doc: Any, target: str) -> Iterator[tuple[Path, Any]]:
             function = tool.get("function")
             if isinstance(function, dict):
                 yield ("tools", i, "function", "parameters"), function.get("parameters")
+        elif target == "openai-responses":
+            yield ("tools", i, "parameters"), tool.get("parameters")
         else:
             yield ("tools", i, "input_schema"), tool.get("input_schema")
 

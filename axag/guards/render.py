@@ -274,12 +274,12 @@ def write_guards(
     except OSError as exc:
         raise InputError(f"cannot create {directory}: {exc.strerror or exc}") from exc
     for rel, text in rendered.files.items():
-        fsio.write_atomic(directory / rel, text)
+        fsio.write_atomic(directory / rel, text, within=directory)  # links may not lead out of the folder
     if existing is None:
-        fsio.create_only(directory / rendered.user_module_path, rendered.user_module)
+        fsio.create_only(directory / rendered.user_module_path, rendered.user_module, within=directory)
     missing_file = directory / rendered.missing_path
     if rendered.missing_stubs is not None:
-        fsio.write_atomic(missing_file, rendered.missing_stubs)
+        fsio.write_atomic(missing_file, rendered.missing_stubs, within=directory)
     elif missing_file.exists():
         try:
             missing_file.unlink()

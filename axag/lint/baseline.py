@@ -45,11 +45,9 @@ def load(path: str | os.PathLike[str], *, missing_ok: bool = False) -> set[Entry
         raise InputError(f"baseline file {target} does not exist (create it with --update-baseline)") from None
     except OSError as exc:
         raise InputError(f"cannot read baseline file {target}: {exc.strerror or exc}") from exc
-    try:
-        doc = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise InputError(f"malformed baseline file {target}: {exc}") from exc
-    return parse(doc, str(target))
+    from axag.jsonfile import loads
+
+    return parse(loads(raw, target, "malformed baseline file"), str(target))
 
 
 def parse(doc: Any, name: str = "baseline") -> set[Entry]:

@@ -19,7 +19,7 @@ from axag.model.problems import Problem
 from axag.parse.document import Element, ParsedFile
 from axag.paths import relpath_posix
 from axag.rules.catalogue import RULES, format_message
-from axag.spans import LineIndex, Span
+from axag.spans import LineIndex, Span, context_rows
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 
@@ -263,8 +263,25 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     if request.want_contracts:
         from axag.compile.build import build_contracts
 
-        error_elements = {id(element_of.get(id(f))) for f in kept if f.severity is Severity.ERROR}
+        if request.mode == "compile":
+            error_elements = {id(element_of.get(id(f))) for f in kept if f.severity is Severity.ERROR}
+        else:
+            error_elements = _compile_error_elements(out, model, problems)
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
+
+
+def _compile_error_elements(out: FileOutcome, model: Any, problems: list[Problem]) -> set[int]:
+    """The elements that `axag compile` leaves out of the merge (those with a C-rule error), found as compile
+    finds them: every C rule at its own severity, whatever lint selects, ignores, overrides or suppresses;
+    lint merges the same contracts, so its 121/122 equal compile's (issue 11)."""
+    from axag.rules.base import RuleCtx, run_rules
+
+    extra = C_RULES - out.ran
+    if extra:
+        problems = problems + run_rules(RuleCtx(model, extra))
+    dropped = _dropped_secondaries(problems, C_RULES)
+    return {id(p.element) for p in problems if p.code in C_RULES and id(p) not in dropped
+            and (p.severity or RULES[p.code].info.severity) is Severity.ERROR}
 
 
 def _read_regular(path: Path) -> bytes | None:
@@ -315,7 +332,24 @@ Item = tuple[Finding, Element | None]
 
 def _to_findings(out: FileOutcome, pf: ParsedFile, problems: list[Problem], enabled: frozenset[int],
                  settings: Any, request: Request, intents: dict[int, str]) -> list[Item]:
-    # primaries: drop secondaries whose primary fires at the same element and is in effect (§12.6)
+    dropped = _dropped_secondaries(problems, enabled)
+    items: list[Item] = []
+    seen: set[tuple[int, int, int, str]] = set()
+    for p in problems:
+        if id(p) in dropped or p.code not in enabled:
+            continue
+        key = (p.code, p.span.start, p.span.end, str(sorted((k, str(v)) for k, v in p.args.items())))
+        if key in seen:
+            continue
+        seen.add(key)
+        f = _make(out, pf, p, settings, request, _anchor(p.element, intents))
+        if f is not None:
+            items.append((f, p.element))
+    return items
+
+
+def _dropped_secondaries(problems: list[Problem], enabled: frozenset[int]) -> set[int]:
+    """Ids of the secondaries whose primary fires at the same element and is in effect (§12.6)."""
     by_code: dict[int, list[Problem]] = {}
     for p in problems:
         by_code.setdefault(p.code, []).append(p)
@@ -335,19 +369,7 @@ def _to_findings(out: FileOutcome, pf: ParsedFile, problems: list[Problem], enab
                     continue
                 dropped.add(id(s))
                 break
-    items: list[Item] = []
-    seen: set[tuple[int, int, int, str]] = set()
-    for p in problems:
-        if id(p) in dropped or p.code not in enabled:
-            continue
-        key = (p.code, p.span.start, p.span.end, str(sorted((k, str(v)) for k, v in p.args.items())))
-        if key in seen:
-            continue
-        seen.add(key)
-        f = _make(out, pf, p, settings, request, _anchor(p.element, intents))
-        if f is not None:
-            items.append((f, p.element))
-    return items
+    return dropped
 
 
 def _fingerprint(out: FileOutcome, items: list[Item]) -> list[Item]:
@@ -394,7 +416,7 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Any, request: 
             lines, (path, repo_path), fix = other[0], other[1], None
             line, col = lines.position(min(max(p.span.start, 0), len(lines.text)))
             eline, ecol = lines.position(min(max(p.span.end, p.span.start), len(lines.text)))
-    ctx_lines = _context(lines, line, eline)
+    ctx_lines = context_rows(lines, line, eline)
     f = Finding(code=p.code, severity=sev, message=message, path=path, line=line, column=col,
                 end_line=eline, end_column=ecol, name=meta.info.name, repo_path=repo_path,
                 attribute=p.attribute, anchor=anchor, help=p.help, fix=fix, context=ctx_lines, start=start,
@@ -409,23 +431,6 @@ def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:
         el, ec = lines.position(e.end)
         edits.append(replace(e, start_line=sl, start_column=sc, end_line=el, end_column=ec))
     return Fix(fx.description, tuple(edits))
-
-
-def _context(lines: LineIndex, line: int, eline: int) -> tuple[tuple[int, str], ...]:
-    first = max(1, line - 1)
-    last = min(lines.line_count(), max(line, eline) + 1)
-    if eline - line > 6:
-        rng = [*range(first, line + 2), *range(eline, last + 1)]
-    else:
-        rng = list(range(first, last + 1))
-    out = []
-    for n in rng:
-        text = lines.line_text(n)
-        if len(text) > 2000:
-            text = text[:2000]
-        # interned: findings on one element, and the same markup on many pages, share their context lines
-        out.append((n, sys.intern(text)))
-    return tuple(out)
 
 
 def _dynamic_problems(model: Any) -> list[Problem]:

@@ -152,22 +152,29 @@ def apply_bytes(data: bytes, bom: bytes, text: str, encoding: str, edits: list[E
 
 
 # ---------------------------------------------------------------------------------------------- verification
-def _enclosing_tag(text: str, start: int, end: int) -> RawTag | None:
-    """The start tag whose attribute area contains ``[start, end)``."""
-    j = start
-    for _ in range(64):
-        j = text.rfind("<", 0, j)
-        if j < 0:
+class _StartTags:
+    """The start tags of a text that carry annotations or make their element interactive (the only tags a fix
+    edits), found by the tokenizer, which reads attribute values whole: a ``<`` or ``>`` inside a value (a JSON
+    description holding ``<b>``) is never taken for a tag."""
+
+    def __init__(self, text: str) -> None:
+        from axag.parse.tokenizer import find_tags
+
+        annotated, interactive = find_tags(text)
+        self.text = text
+        self.tags = sorted(annotated + interactive, key=lambda t: t.start)
+        self.starts = [t.start for t in self.tags]
+
+    def enclosing(self, start: int, end: int) -> RawTag | None:
+        """The start tag whose attribute area contains ``[start, end)``."""
+        import bisect
+
+        i = bisect.bisect_right(self.starts, start) - 1
+        if i < 0:
             return None
-        if j + 1 < len(text) and text[j + 1].isalpha():
-            tag = scan_tag(text, j)
-            if tag is not None and tag.name_end <= start:
-                limit = tag.end - 1 if tag.end > 0 and text[tag.end - 1] == ">" else tag.end
-                if end <= limit:
-                    return tag
-                if tag.end <= start:
-                    return None  # a whole tag lies between: the edit is not inside a start tag
-    return None
+        tag = self.tags[i]
+        limit = tag.end - 1 if tag.end > 0 and self.text[tag.end - 1] == ">" else tag.end
+        return tag if tag.name_end <= start and end <= limit else None
 
 
 def _extent(tag: RawTag, text: str) -> list[tuple[int, int, str]]:
@@ -240,6 +247,7 @@ def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]], path
     comment_edits = {(e.start, e.end, e.content) for f, fx in taken if f.code == 133 for e in fx.edits}
     directives = None
     tags: dict[int, tuple[RawTag, list[Edit]]] = {}
+    start_tags: _StartTags | None = None
     for e in edits:
         if old[e.start:e.end] != old_b[e.start:e.end]:
             raise FixError(f"an edit at offset {e.start} touches a template construct")
@@ -251,7 +259,9 @@ def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]], path
             if not any(d.start <= e.start and e.end <= d.end for d in directives):
                 raise FixError(f"an edit at offset {e.start} lies outside its suppression comment")
             continue
-        tag = _enclosing_tag(old_b, e.start, e.end)
+        if start_tags is None:
+            start_tags = _StartTags(old_b)
+        tag = start_tags.enclosing(e.start, e.end)
         if tag is None:
             raise FixError(f"an edit at offset {e.start} lies outside every start tag")
         tags.setdefault(tag.start, (tag, []))[1].append(e)

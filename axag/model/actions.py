@@ -70,6 +70,8 @@ class Action:
     preconditions: list[Precondition] = field(default_factory=list)
     dynamic: bool = False  # excluded from compile (§3.9)
     params_ok: bool = True  # parameter lists valid (no error-level parameter problem)
+    # name -> why a control of the action's scope that would be that parameter is not harvested (§5.2)
+    unharvested: dict[str, str] = field(default_factory=dict)
 
     @property
     def element(self) -> Element:
@@ -145,7 +147,7 @@ def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> 
         if id(attr) in fragments:
             continue
         written_low = attr.written.lower()
-        is_dup = attr in element.duplicates
+        is_dup = element.is_repeat(attr)
         if is_dup:
             first = element.first[attr.name]
             fx = None
@@ -233,7 +235,7 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
     by_start = {a.name_span.start: a for a in element.attrs}
     for i, ra in enumerate(attrs):
         a = by_start.get(ra.name_start)
-        if a is None or a.dynamic or a in element.duplicates:
+        if a is None or a.dynamic or element.is_repeat(a):
             continue
         spec = V.ATTRIBUTES.get(a.name)
         if a.name != V.LEGACY_CONSTRAINTS and (spec is None or spec.kind not in JSON_KINDS):
@@ -292,8 +294,8 @@ def _expand_macro(ann: Annotated, reader: ValueReader) -> None:
     assert attr is not None
     res = expand(attr.value)
     ann.macro = res
-    for column, detail in res.errors:
-        reader.problem(27, attr.value_sub_span(column - 1, column), "axag", c=column, detail=detail)
+    for (column, detail), width in zip(res.errors, res.widths, strict=True):
+        reader.problem(27, attr.value_sub_span(column - 1, column - 1 + width), "axag", c=column, detail=detail)
     if res.stopped:
         return
     for name, mvalue in res.attrs.items():
@@ -454,8 +456,28 @@ def _preconditions(model: FileModel, act: Action) -> None:
             act.preconditions.append(Precondition(item, "relational", rel, span))
         else:
             if rel is None and looks_relational(item, names):
-                ann_problem(model, act.ann, 135, span, "axag-preconditions", text=item)
+                _unparsed_relation(model, act, pv, i, item, span, names)
             act.preconditions.append(Precondition(item, "state", None, span))
+
+
+def _unparsed_relation(model: FileModel, act: Action, pv: Value, index: int, item: str, span: Span,
+                       names: set[str]) -> None:
+    """135, with the grammatical item closest to it as help and fix (the fix rewrites that one JSON string)."""
+    from axag.model.relational_hints import suggest
+
+    ann_problem(model, act.ann, 135, span, "axag-preconditions", text=item)
+    new = suggest(item, names)
+    if new is None:
+        return
+    p = model.problems[-1]
+    p.help = f'write "{new}"'
+    attr = pv.attr
+    if attr is not None and attr.quote in ('"', "'") and not pv.from_macro and span != pv.value_span():
+        from axag.compile.serialize import dumps_compact
+        from axag.edits import escape_in_value
+        from axag.findings import Edit
+
+        p.fix = fix(f'Rewrite as "{new}"', Edit(span.start, span.end, escape_in_value(dumps_compact(new), attr.quote)))
 
 
 _NUMERIC = {"number", "integer"}
@@ -535,9 +557,16 @@ def _placeholders(model: FileModel, act: Action) -> None:
     names = set(act.param_names())
     for name, (start, end) in found:
         if name not in names:
-            ann_problem(model, act.ann, 129, mv.attr.value_sub_span(start, end) if not mv.from_macro
-                        else mv.value_span(), "axag-confirmation-message", x=name,
-                        intent=act.intent or "")
+            span = mv.attr.value_sub_span(start, end) if not mv.from_macro else mv.value_span()
+            ann_problem(model, act.ann, 129, span, "axag-confirmation-message", x=name, intent=act.intent or "")
+            why = act.unharvested.get(name)
+            if why is not None:  # say why the control of that name is no parameter
+                from axag.rules.catalogue import format_message
+
+                p = model.problems[-1]
+                p.message = f"{format_message(129, 0, x=name, intent=act.intent or '')}; {why}"
+                p.help = (f'declare "{name}" in axag-required-parameters or axag-optional-parameters if the '
+                          "caller sets it, or remove the placeholder")
     for col in malformed:
         problem = Problem(129, mv.attr.value_sub_span(col - 1, col + 1), {"c": col}, act.element,
                           "axag-confirmation-message", index=1)

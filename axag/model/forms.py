@@ -18,6 +18,7 @@ from axag.vocabulary import (
     PLACEHOLDER_RE,
     RATE_PERIODS,
     RATE_RE,
+    collapse_ws,
 )
 
 __all__ = [
@@ -169,6 +170,23 @@ def fix_format(v: str) -> str | None:
         return None
     f = v.strip(_ASCII_WS).lower().replace("_", "-")
     return f if f in FORMATS else None
+
+
+_LIST_NAME: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:-]*")
+
+
+def plain_string_list(raw: str, *, names: bool) -> list[str] | None:
+    """A JSON string-array attribute written as plain text, read as the array it means, or None when that is
+    not certain. ``names`` (role and side-effect lists): comma-separated names, ``admin, owner`` ->
+    ``["admin", "owner"]``; other lists (pre/postconditions, sentences that may hold commas): one item, only when
+    the text holds no comma and does not look like broken JSON."""
+    text = collapse_ws(raw)
+    if not text or text[0] in "[{\"'" or any(c in text for c in '"[]{}'):
+        return None
+    if names:
+        items = [part.strip(" ") for part in text.split(",")]
+        return items if all(_LIST_NAME.fullmatch(i) for i in items) else None
+    return None if "," in text else [text]
 
 
 # ---------------------------------------------------------------- §3.7 other forms

@@ -609,6 +609,7 @@ def _map_single(model: FileModel, c: _Control, sink: Sink, pname: str, required:
 def _options(model: FileModel, sel: LxmlElement) -> list[str] | None:
     """Option values of a select (§5.4); None when one is unknown (§5.10)."""
     out: list[str] = []
+    seen: set[str] = set()  # a set beside the list: `v not in out` made 4k options take seconds
     for opt in sel.iter("option"):
         if opt.get("disabled") is not None:
             continue
@@ -624,23 +625,22 @@ def _options(model: FileModel, sel: LxmlElement) -> list[str] | None:
             v = V.collapse_ws("".join(opt.itertext()))
             if _state(model).unknown(v):
                 return None
-        if v and v not in out:
+        if v and v not in seen:
+            seen.add(v)
             out.append(v)
     return out
 
 
 def _choice_values(model: FileModel, controls: list[_Control]) -> list[str] | None:
-    out: list[str] = []
+    out: dict[str, None] = {}  # insertion-ordered set of the values
     for c in controls:
         if _in_vfor(model, c.el):
             return None
         v, unknown = _value_of(model, c.el, "value")
         if unknown:
             return None
-        v = "on" if v is None else v
-        if v not in out:
-            out.append(v)
-    return out
+        out.setdefault("on" if v is None else v)
+    return list(out)
 
 
 # ---------------------------------------------------------------------------------------------- main
@@ -650,7 +650,7 @@ def _ann_value(model: FileModel, el: LxmlElement, name: str) -> Value:
 
 
 def _control_attrs(element: Element) -> list[Any]:
-    return [a for a in element.attrs if a.name in V.CONTROL_ATTRIBUTES and a not in element.duplicates]
+    return [a for a in element.attrs if a.name in V.CONTROL_ATTRIBUTES and not element.is_repeat(a)]
 
 
 def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]:
@@ -668,6 +668,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
         if why is not None:
             for attr in _control_attrs(element):
                 sink.add(120, attr.name_span, attr.name, attr=attr.name, reason=why)
+            _note_unharvested(model, act, el, element, why)
             continue
         group_kind = category if category in ("radio", "checkbox") else "other"
         c = _Control(el, element, category, group_kind)
@@ -708,6 +709,19 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
             kept.append(c)
         out.append(_harvest_group(model, act, sink, name, kept))
     return out
+
+
+def _note_unharvested(model: FileModel, act: Action, el: LxmlElement, element: Any, why: str) -> None:
+    """Remember the parameter name an excluded control would have had, and why it has none (for 129)."""
+    pv = _ann_value(model, el, "axag-parameter")
+    name_attr, _unknown = _value_of(model, el, "name")
+    raw = str(pv.value) if pv.ok else name_attr or _attr(el, "id") or ""
+    name = raw if pv.ok else V.snake_case(raw) if raw else None
+    if not name or name in act.unharvested:
+        return
+    line = model.pf.lines.position(element.tag_span.start)[0]
+    shown = f'<{element.tag} name="{name_attr}">' if name_attr else f"<{element.tag}>"
+    act.unharvested[name] = f"{shown} at line {line} is not harvested as a parameter: {why}"
 
 
 def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: list[_Control]) -> Harvested:

@@ -54,11 +54,17 @@ class MacroResult:
     attrs: dict[str, str] = field(default_factory=dict)
     parts: dict[str, tuple[int, int]] = field(default_factory=dict)
     errors: list[tuple[int, str]] = field(default_factory=list)
+    # the width of each error's span in code points (the word it is about; 1 for a missing or stray character)
+    widths: list[int] = field(default_factory=list)
     intent_error: bool = False
     stopped: bool = False
 
-    def _stop(self, column: int, detail: str) -> MacroResult:
+    def error(self, column: int, detail: str, width: int = 1) -> None:
         self.errors.append((column, detail))
+        self.widths.append(max(width, 1))
+
+    def _stop(self, column: int, detail: str, width: int = 1) -> MacroResult:
+        self.error(column, detail, width)
         self.attrs.clear()
         self.parts.clear()
         self.stopped = True
@@ -76,8 +82,9 @@ def expand(value: str) -> MacroResult:
     action = value[:colon]
     if action not in ACTION_TYPES:
         if action.lower() in LEGACY_ACTION_TYPES:
-            return res._stop(1, f'action type "{action}" is not accepted; use "write"')
-        return res._stop(1, f'invalid action type "{action}"; must be one of: {", ".join(ACTION_TYPES)}')
+            return res._stop(1, f'action type "{action}" is not accepted; use "write"', len(action))
+        return res._stop(1, f'invalid action type "{action}"; must be one of: {", ".join(ACTION_TYPES)}',
+                         len(action))
     res.attrs["axag-action-type"] = action
     res.parts["axag-action-type"] = (0, colon)
 
@@ -87,7 +94,7 @@ def expand(value: str) -> MacroResult:
     if not INTENT_RE.fullmatch(intent):
         res.intent_error = True
         detail = "missing intent" if not intent else f'invalid intent "{intent}"; must be entity.verb in lower case'
-        return res._stop(start + 1, detail)
+        return res._stop(start + 1, detail, len(intent))
     res.attrs["axag-intent"] = intent
     res.parts["axag-intent"] = (start, end)
 
@@ -97,12 +104,12 @@ def expand(value: str) -> MacroResult:
         rend = _find_any(value, "?", rstart)
         risk = value[rstart:rend]
         if not risk:
-            res.errors.append((pos + 1, "missing risk level after '!'"))
+            res.error(pos + 1, "missing risk level after '!'")
         elif risk in RISK_LEVELS:
             res.attrs["axag-risk-level"] = risk
             res.parts["axag-risk-level"] = (rstart, rend)
         else:
-            res.errors.append((rstart + 1, f'invalid risk level "{risk}"; must be one of: {", ".join(RISK_LEVELS)}'))
+            res.error(rstart + 1, f'invalid risk level "{risk}"; must be one of: {", ".join(RISK_LEVELS)}', len(risk))
         pos = rend
     if pos < len(value):  # value[pos] == "?"
         _pairs(value, pos + 1, res)
@@ -134,17 +141,17 @@ def _pair(value: str, start: int, end: int, res: MacroResult, seen: set[str]) ->
     col = start + 1
     if not key:
         if eq >= 0:
-            res.errors.append((col, "missing key before '='"))
+            res.error(col, "missing key before '='")
         else:  # nothing between two separators, or after the last one: point at the separator
-            res.errors.append((start, f"empty pair after '{value[start - 1]}'"))
+            res.error(start, f"empty pair after '{value[start - 1]}'")
         return
     spec = MACRO_KEYS.get(key)
     if spec is None:
         hint = did_you_mean(key, tuple(MACRO_KEYS))
-        res.errors.append((col, f'unknown key "{key}"' + (f'; did you mean "{hint}"?' if hint else "")))
+        res.error(col, f'unknown key "{key}"' + (f'; did you mean "{hint}"?' if hint else ""), len(key))
         return
     if key in seen:
-        res.errors.append((col, f'repeated key "{key}"'))
+        res.error(col, f'repeated key "{key}"', len(key))
         return
     seen.add(key)
     attr, kind, allowed = spec
@@ -153,22 +160,22 @@ def _pair(value: str, start: int, end: int, res: MacroResult, seen: set[str]) ->
             res.attrs[attr] = "true"
             res.parts[attr] = (start, end)
         else:
-            res.errors.append((col, f'"{key}" needs a value'))
+            res.error(col, f'"{key}" needs a value', len(key))
         return
     vstart = eq + 1
     raw = value[vstart:end]
     vcol = vstart + 1
     if not raw:
-        res.errors.append((eq + 1, f'empty value for "{key}"'))
+        res.error(eq + 1, f'empty value for "{key}"')
         return
     if kind == "boolean":
         if raw not in ("true", "false"):
-            res.errors.append((vcol, f'"{key}" must be true or false, not "{raw}"'))
+            res.error(vcol, f'"{key}" must be true or false, not "{raw}"', len(raw))
             return
         out = raw
     elif kind == "enum":
         if raw not in allowed:
-            res.errors.append((vcol, f'invalid {_ENUM_NAMES[key]} "{raw}"; must be one of: {", ".join(allowed)}'))
+            res.error(vcol, f'invalid {_ENUM_NAMES[key]} "{raw}"; must be one of: {", ".join(allowed)}', len(raw))
             return
         out = raw
     else:
@@ -180,10 +187,10 @@ def _pair(value: str, start: int, end: int, res: MacroResult, seen: set[str]) ->
             if not token:
                 # point at the comma next to the empty item
                 at = tend if tend < end else tstart - 1
-                res.errors.append((at + 1, f'empty item in "{key}"'))
+                res.error(at + 1, f'empty item in "{key}"')
                 bad = True
             elif not _TOKEN.fullmatch(token):
-                res.errors.append((tstart + 1, f'invalid item "{token}" in "{key}"'))
+                res.error(tstart + 1, f'invalid item "{token}" in "{key}"', len(token))
                 bad = True
             items.append(token)
             tstart = tend + 1

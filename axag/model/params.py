@@ -218,10 +218,19 @@ def _compact(value: Any) -> str:
         return "…" if isinstance(value, int) else "(value)"
 
 
-def _json_equal(a: object, b: object) -> bool:
-    from axag.guards.pyruntime import json_equal
-
-    return json_equal(a, b)
+def json_key(value: object) -> object:
+    """A hashable canonical key: ``json_key(a) == json_key(b)`` exactly when ``a`` and ``b`` are equal as JSON
+    values (``1`` and ``1.0`` equal, ``1`` and ``true`` not, objects regardless of key order), so repeats are
+    found with a set in linear time instead of comparing every pair."""
+    if value is True or value is False:
+        return ("b", value)
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, list):
+        return ("l", tuple(json_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("o", frozenset((k, json_key(v)) for k, v in value.items()))
+    return ("n", value)  # numbers: 1 == 1.0 and hash(1) == hash(1.0)
 
 
 # ---------------------------------------------------------------------------------------------- fixes
@@ -627,12 +636,16 @@ def coherence(spec: Spec, ctx: _Ctx) -> bool:
         if not items:
             bad(el, "enum is empty")
             spec.dropped.add("enum")
+        seen_items: set[object] = set()
         for i, item in enumerate(items):
             if not type_matches(item, t):
                 bad(el.sub(i), f'enum item {_describe(item)} is not of type "{t}"')
                 spec.bad_values.add(("enum", i))
-            elif any(_json_equal(item, prev) for prev in items[:i]):
+                continue
+            item_key = json_key(item)
+            if item_key in seen_items:
                 bad(el.sub(i), f"enum repeats {_describe(item)}")
+            seen_items.add(item_key)
     if has("const") and not type_matches(keys["const"], t):
         bad(spec.key_loc("const"), f'const {_describe(keys["const"])} is not of type "{t}"')
         spec.bad_values.add(("const", 0))
@@ -707,8 +720,9 @@ def value_checks(spec: Spec, ctx: _Ctx) -> None:
     except ImportError:  # pragma: no cover - during bootstrap
         return
     schema = compile_schema(spec)
-    # enum values are not checked against the const (a const outside the enum is reported on the const)
-    enum_schema = {k: v for k, v in schema.items() if k != "const"}
+    # enum values are not checked against the const (a const outside the enum is reported on the const), nor
+    # against the enum they are in (each check would scan the whole enum: quadratic for long enums)
+    enum_schema = {k: v for k, v in schema.items() if k not in ("const", "enum")}
     checks: list[tuple[str, Any, Loc, dict[str, Any]]] = []
     if "default" in spec.keys:
         checks.append(("default", spec.keys["default"], spec.key_loc("default"), schema))
@@ -934,7 +948,7 @@ def finish_file(model: FileModel, *, harvest: bool = True) -> None:
         if el.el is None or el.el in inside:
             continue
         for attr in el.attrs:
-            if attr in el.duplicates or attr.name not in V.CONTROL_ATTRIBUTES:
+            if el.is_repeat(attr) or attr.name not in V.CONTROL_ATTRIBUTES:
                 continue
             sink.add(120, attr.name_span, attr.name, element=el, attr=attr.name,
                      reason="the element is not a control in the parameter scope of any action")

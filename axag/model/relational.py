@@ -6,7 +6,8 @@ for comparison/ordering forms, the template id) or ``None``. The item is whitesp
 ``.`` is removed first. Keywords are case-insensitive; names are case-sensitive; ``true``/``false`` (any case)
 are values, never names.
 
-``looks_relational(item, params)`` is the heuristic of rule ``135`` for items that do not match.
+``looks_relational(item, params)`` is the trigger of rule ``135`` for items that do not match (issue 11: every item
+that names a parameter; ``relational_hints.suggest`` gives the rewrite).
 """
 
 from __future__ import annotations
@@ -232,27 +233,18 @@ def parse_relation(text: str) -> Relation | None:
         return None
 
 
-_KEYWORDS_RE: Final = re.compile(
-    r"(?<![A-Za-z0-9_])(?:after|before|requires|exclusive|one of|required when|differs?)(?![A-Za-z0-9_])"
-    r"|[<>=]|!=",
-    re.IGNORECASE,
-)
-
-
 def looks_relational(text: str, param_names: set[str] | frozenset[str]) -> bool:
-    """Rule ``135``: the item is not in the grammar but names a parameter (as a whole word) together with a
-    comparison operator or one of ``after``, ``before``, ``requires``, ``exclusive``, ``one of``,
-    ``required when``, ``differ``/``differs``. Items that do match the grammar give False."""
-    words = _relational_words(text)
+    """Rule ``135``: the item is not in the grammar but names a parameter of the action as a whole word (a token
+    delimited by the ends of the item or by characters outside ``[A-Za-z0-9_]``). Items that match the grammar
+    give False."""
+    words = _words_outside_grammar(text)
     return words is not None and any(p in words for p in param_names)
 
 
 @lru_cache(maxsize=4096)
-def _relational_words(text: str) -> frozenset[str] | None:
-    """The words of an item that is not in the grammar but has a keyword or operator of it; else None."""
+def _words_outside_grammar(text: str) -> frozenset[str] | None:
+    """The words of an item that is not in the grammar; None for an item of the grammar."""
     item = collapse_ws(text)
     if parse_relation(item) is not None:
-        return None
-    if not _KEYWORDS_RE.search(item):
         return None
     return frozenset(re.findall(r"[A-Za-z0-9_]+", item))

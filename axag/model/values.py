@@ -247,6 +247,7 @@ class ValueReader:
     def _string_array(self, attr: Attr, base: Value) -> Value:
         doc = self._json(attr, base, 106)
         if doc is None:
+            self._plain_list_fix(attr, base)
             return self._invalid(base)
         items = doc.value
         if not isinstance(items, list) or not all(isinstance(x, str) and V.collapse_ws(x) for x in items):
@@ -255,20 +256,39 @@ class ValueReader:
             return self._invalid(base)
         out: list[str] = []
         seen: set[str] = set()
+        removal: Any = None  # one edit removing every repeat, made once (an edit per repeat was quadratic)
         for i, item in enumerate(items):
             c = V.collapse_ws(item)
             if c in seen:
                 fx = None
                 if not base.from_macro:
-                    kept = [x for j, x in enumerate(items) if j != i]
-                    from axag.compile.serialize import dumps_compact
+                    if removal is None:
+                        from axag.compile.serialize import dumps_compact
 
-                    fx = fix(f'Remove the repeated "{c}"', replace_value(attr, dumps_compact(kept)))
+                        firsts: dict[str, str] = {}  # collapsed item -> its first occurrence, in order
+                        for x in items:
+                            firsts.setdefault(V.collapse_ws(x), x)
+                        removal = replace_value(attr, dumps_compact(list(firsts.values())))
+                    fx = fix(f'Remove the repeated "{c}"', removal)
                 self.problem(144, base.json_span((i,)), attr.name, attr=attr.name, item=c, fix=fx)
                 continue
             seen.add(c)
             out.append(c)
         return self._ok(base, out)
+
+    def _plain_list_fix(self, attr: Attr, base: Value) -> None:
+        """A string array written as plain text (``admin, owner``): the 106 just reported gets the JSON array as
+        its help and, when the reading is certain, as its fix (issue 11)."""
+        items = forms.plain_string_list(attr.value, names=attr.name in V.NAME_LIST_ATTRIBUTES)
+        if items is None or base.from_macro:
+            return
+        from axag.compile.serialize import dumps_compact
+
+        new = dumps_compact(items)
+        p = self.problems[-1]
+        p.help = f"write it as a JSON array: {new}"
+        # requoted: JSON in single quotes reads as written (in double quotes it would need &quot;)
+        p.fix = fix(f"Replace with {new}", replace_value(attr, new, requote=True))
 
     def _json_array(self, attr: Attr, base: Value) -> Value:
         doc = self._json(attr, base, 106)

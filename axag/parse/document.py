@@ -85,6 +85,11 @@ class Element:
     raw: RawTag | None = None
     matched: bool = True  # False when no raw start tag could be matched (position from lxml)
 
+    def is_repeat(self, attr: Attr) -> bool:
+        """``attr`` (one of this element's) repeats an earlier attribute of the same name: constant time, where
+        ``attr in duplicates`` compares dataclasses one by one (16k repeats of one attribute took minutes)."""
+        return self.first.get(attr.name) is not attr
+
     def get(self, name: str) -> str | None:
         """A non-annotation attribute from the lxml element (lower-case name)."""
         return None if self.el is None else attribute(self.el, name)
@@ -105,7 +110,10 @@ class ParsedFile:
     interactive: list[Any] = field(default_factory=list)
     frozen: list[tuple[int, int]] = field(default_factory=list)  # JSX expressions: no fix edits inside
     _by_el: dict[Any, Element] = field(default_factory=dict)
-    _line_peers: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
+    # (tag, line) -> the lxml elements of that tag on that line (each with its index), and their raw start tags:
+    # found once per line, not once per element (minified pages put thousands of controls on one line)
+    _line_peers: dict[tuple[str, int], dict[Any, int]] = field(default_factory=dict)
+    _line_tags: dict[tuple[str, int], list[RawTag]] = field(default_factory=dict)
     _walk: dict[str, list[Any]] | None = None
 
     def named(self, tag: str) -> list[Any]:
@@ -358,9 +366,11 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
         pat = re.compile("<" + re.escape(tag) + r"(?=[\s/>])", re.IGNORECASE)
         _BACK_TAG_CACHE[tag] = pat
     # the raw start tags of that name that end on the line, searched backwards in growing windows
+    key = (tag, line)
+    cached = pf._line_tags.get(key)
+    found: list[RawTag] = [] if cached is None else cached
     window = 512
-    found: list[RawTag] = []
-    while True:
+    while cached is None:
         lo = max(0, line_end - window)
         found = []
         for m in pat.finditer(text, lo, line_end):
@@ -370,6 +380,7 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
         complete = lo == 0 or (found and lines.position(found[0].start)[0] < line) or (
             found and lines.position(lo)[0] < lines.position(found[0].start)[0])
         if complete or window > 1 << 20:
+            pf._line_tags[key] = found
             break
         window *= 4
     if not found:
@@ -377,12 +388,13 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
         return Element(tag=tag, el=el, start=start, tag_span=Span(start, start), end=start, matched=False)
     best = found[-1]
     if len(found) > 1 and pf.root is not None:
-        key = (tag, line)
         same = pf._line_peers.get(key)
         if same is None:
-            same = [e for e in pf.root.iter(el.tag) if e.sourceline == el.sourceline]
+            peers = (e for e in pf.root.iter(el.tag) if e.sourceline == el.sourceline)
+            same = {e: i for i, e in enumerate(peers)}
             pf._line_peers[key] = same
-        if len(same) == len(found) and el in same:
-            best = found[same.index(el)]
+        index = same.get(el)
+        if len(same) == len(found) and index is not None:
+            best = found[index]
     return Element(tag=tag, el=el, start=best.start, tag_span=Span(best.name_start, best.name_end),
                    end=best.end, raw=best)

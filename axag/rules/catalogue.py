@@ -510,9 +510,10 @@ _ALL = (
         E,
         B,
         True,
-        Fixable.NEVER,
+        Fixable.SOMETIMES,
         "JSON attribute (not a parameter list) invalid or wrong shape",
         ("{attr} contains invalid JSON: {detail}", "{attr} must be {shape}"),
+        fix_note="a string list written as plain text",
     ),
     _r(
         107,
@@ -803,11 +804,12 @@ _ALL = (
         W,
         F,
         False,
-        Fixable.NEVER,
+        Fixable.SOMETIMES,
         "§7.3",
         (
             'Precondition "{text}" mentions parameters but is not in the relational grammar; it is treated as a state precondition',
         ),
+        fix_note="when a grammatical item says the same",
     ),
     _r(
         136,

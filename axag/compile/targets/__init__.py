@@ -2,7 +2,7 @@
 
 Each target module has ``render(contracts, version, ...)``; `render` below dispatches by target name and returns
 the document together with the compile-only problems the target found (`AXAG-LINT-145` for ``manifest``,
-`AXAG-LINT-146` for ``openai --strict``) as data. Writing is the caller's job (`axag.compile.serialize.dumps`).
+`AXAG-LINT-146` for ``openai``/``openai-responses`` with ``--strict``) as data. Writing is the caller's job (`axag.compile.serialize.dumps`).
 """
 
 from __future__ import annotations
@@ -15,18 +15,21 @@ if TYPE_CHECKING:
     from axag.compile.contract import ToolContract
     from axag.compile.targets.manifest import DynamicAction
 
-__all__ = ["MANIFEST_FORMATS", "SCHEMA_FILES", "SCHEMA_IDS", "TARGETS", "Rendered", "render"]
+__all__ = ["MANIFEST_FORMATS", "SCHEMA_FILES", "SCHEMA_IDS", "STRICT_TARGETS", "TARGETS", "Rendered", "render"]
 
-TARGETS: Final = ("mcp", "openai", "anthropic", "manifest")
+TARGETS: Final = ("mcp", "openai", "openai-responses", "anthropic", "manifest")
+STRICT_TARGETS: Final = ("openai", "openai-responses")  # the targets `--strict` applies to
 SCHEMA_IDS: Final = {
     "mcp": "https://axag.org/schema/tools/v1/tools.schema.json",
     "openai": "https://axag.org/schema/tools/v1/openai-tools.schema.json",
+    "openai-responses": "https://axag.org/schema/tools/v1/openai-responses-tools.schema.json",
     "anthropic": "https://axag.org/schema/tools/v1/anthropic-tools.schema.json",
     "manifest": "https://axag.org/schema/v1.1/axag-manifest.schema.json",
 }
 SCHEMA_FILES: Final = {
     "mcp": "tools.schema.json",
     "openai": "openai-tools.schema.json",
+    "openai-responses": "openai-responses-tools.schema.json",
     "anthropic": "anthropic-tools.schema.json",
     "manifest": "axag-manifest-1.1.schema.json",
 }
@@ -56,7 +59,7 @@ def render(
     dynamic_actions: Sequence[DynamicAction] = (),
     environ: Mapping[str, str] | None = None,
 ) -> Rendered:
-    """Render `contracts` for `target`. `strict` is for ``openai`` only; `paths` (inputs relative to the compile
+    """Render `contracts` for `target`. `strict` is for the two OpenAI targets only; `paths` (inputs relative to the compile
     root), `dynamic_actions` and `environ` (``SOURCE_DATE_EPOCH``; ``None`` = ``os.environ``) for ``manifest``."""
     if target == "mcp":
         from axag.compile.targets import mcp
@@ -66,10 +69,10 @@ def render(
         from axag.compile.targets import anthropic
 
         return Rendered(anthropic.render(contracts, version))
-    if target == "openai":
+    if target in STRICT_TARGETS:
         from axag.compile.targets import openai
 
-        doc, problems = openai.render(contracts, version, strict=strict)
+        doc, problems = openai.render(contracts, version, strict=strict, responses=target == "openai-responses")
         return Rendered(doc, 146, problems)
     if target == "manifest":
         from axag.compile.targets import manifest

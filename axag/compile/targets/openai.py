@@ -1,4 +1,7 @@
-"""Target ``openai`` (SPEC §9.8), with the ``--strict`` transformation (OpenAI Structured Outputs).
+"""Targets ``openai`` (Chat Completions) and ``openai-responses`` (Responses API) (SPEC §9.8), with the
+``--strict`` transformation (OpenAI Structured Outputs). The two differ only in the tool object: Chat Completions
+nests the function (``{"type": "function", "function": {"name", ...}}``), the Responses API takes it flat
+(``{"type": "function", "name", "description", "parameters", "strict"}``).
 
 Strict mode problems (`AXAG-LINT-146`) are returned as data, ``(tool name, reason)``; the caller turns them into
 findings. A tool with a problem is left out of the strict document (it only gets written with ``--keep-going``,
@@ -28,6 +31,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ENUM_VALUES",
     "MAX_PROPERTIES",
+    "RESPONSES_SCHEMA_ID",
     "SCHEMA_ID",
     "STRICT_FORMATS",
     "StrictProblem",
@@ -37,6 +41,7 @@ __all__ = [
 ]
 
 SCHEMA_ID = SCHEMA_IDS["openai"]
+RESPONSES_SCHEMA_ID = SCHEMA_IDS["openai-responses"]
 
 MAX_DEPTH = 10  # the parameters object is level 0, its properties level 1
 MAX_PROPERTIES = 5000
@@ -52,18 +57,18 @@ def _plain_parameters(contract: ToolContract) -> dict[str, Any]:
     return {k: copy.deepcopy(v) for k, v in contract.tool["inputSchema"].items() if k != "$schema"}
 
 
-def tool(contract: ToolContract, parameters: dict[str, Any] | None = None, *, strict: bool = False) -> dict[str, Any]:
-    """One OpenAI function tool; `parameters` defaults to ``inputSchema`` without ``$schema``."""
+def tool(contract: ToolContract, parameters: dict[str, Any] | None = None, *, strict: bool = False,
+         responses: bool = False) -> dict[str, Any]:
+    """One OpenAI function tool, nested (Chat Completions) or flat (``responses``: the Responses API);
+    `parameters` defaults to ``inputSchema`` without ``$schema``."""
     mcp = contract.tool
-    return {
-        "type": "function",
-        "function": {
-            "name": mcp["name"],
-            "description": mcp["description"],
-            "parameters": _plain_parameters(contract) if parameters is None else parameters,
-            "strict": strict,
-        },
+    function = {
+        "name": mcp["name"],
+        "description": mcp["description"],
+        "parameters": _plain_parameters(contract) if parameters is None else parameters,
+        "strict": strict,
     }
+    return {"type": "function", **function} if responses else {"type": "function", "function": function}
 
 
 @dataclass
@@ -137,18 +142,19 @@ def strict_parameters(contract: ToolContract) -> tuple[dict[str, Any], list[str]
 
 
 def render(
-    contracts: Sequence[ToolContract], version: str, *, strict: bool = False
+    contracts: Sequence[ToolContract], version: str, *, strict: bool = False, responses: bool = False
 ) -> tuple[dict[str, Any], list[StrictProblem]]:
-    """The openai document and the `AXAG-LINT-146` problems (always empty without `strict`)."""
+    """The openai (or, with ``responses``, openai-responses) document and the `AXAG-LINT-146` problems (always
+    empty without `strict`)."""
     tools: list[dict[str, Any]] = []
     problems: list[StrictProblem] = []
     for contract in sorted_contracts(contracts):
         if not strict:
-            tools.append(tool(contract))
+            tools.append(tool(contract, responses=responses))
             continue
         params, reasons = strict_parameters(contract)
         if reasons:
             problems.extend((contract.name, reason) for reason in reasons)
         else:
-            tools.append(tool(contract, params, strict=True))
-    return envelope(SCHEMA_ID, version, tools), problems
+            tools.append(tool(contract, params, strict=True, responses=responses))
+    return envelope(RESPONSES_SCHEMA_ID if responses else SCHEMA_ID, version, tools), problems
