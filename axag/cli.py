@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "guards": "axag.commands.guards:guards",
     "context": "axag.commands.context:context",
     "rule": "axag.commands.rule:rule",
+    "serve": "axag.commands.serve:serve",
 }
 
 

@@ -16,6 +16,7 @@ __all__ = ["SCHEMA_FILES", "load_schema", "schema_dir", "schema_path"]
 SCHEMA_FILES = (
     "anthropic-tools.schema.json",
     "axag-manifest-1.1.schema.json",
+    "envelope.schema.json",
     "openai-tools.schema.json",
     "tools.schema.json",
 )
