@@ -146,6 +146,8 @@ class ToolServer:
                     confirmation = asked
                 elif not checked.success:
                     envelope = checked.for_model()
+                    if envelope["permission"] == "approval_required":
+                        envelope["guidance"] = self._no_approvals(guard)
                     return _envelope_result(envelope)
             answer: list[BackendAnswer] = []
 
@@ -160,6 +162,8 @@ class ToolServer:
                 envelope = self._unimplemented_envelope(guard, str(exc))
                 return _envelope_result(envelope)
             envelope = result.for_model()
+            if envelope["permission"] == "approval_required":
+                envelope["guidance"] = self._no_approvals(guard)
             if answer:
                 status = answer[0].status
                 if not answer[0].ok:
@@ -275,6 +279,14 @@ class ToolServer:
         envelope.pop("result", None)
         envelope["active_constraints"] = dict(guard.active_constraints)
         return envelope
+
+    @staticmethod
+    def _no_approvals(guard: Any) -> str:
+        n = guard.approval_count
+        roles = ", ".join(guard.approval_roles)
+        return (f"{guard.tool} needs approval by {n} {'approver' if n == 1 else 'approvers'} holding one of the "
+                f"roles {roles}, and this server has no approval workflow: nobody has been asked, so the call cannot "
+                "proceed from here. Do not repeat the call or try to approve it yourself; tell the user.")
 
     def _unimplemented_envelope(self, guard: Any, detail: str) -> dict[str, Any]:
         return {"success": False, "permission": "precondition_failed", "violations": [],
