@@ -114,8 +114,8 @@ def test_openapi_binding_and_drift(tmp_path: Path) -> None:
     assert binding(doc, "getStock") == {
         "openapi": {"operation_id": "getStock", "method": "GET", "path": "/api/stock/{sku}",
                     "in": {"sku": "path", "warehouse": "query"}}, "page": "shop.html"}
-    assert problems == ["getStock: operation getStock has the header parameter 'X-Trace', which the annotation "
-                        "does not declare"]
+    assert problems == [("getStock: operation getStock has the header parameter 'X-Trace', which the annotation "
+                         "does not declare")]
     assert not check_structure(doc, "mcp", ordered=False) and not self_check(doc, "mcp")
     spec = json.loads(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
         "/s/{sku}": {"get": {"operationId": "getStock", "parameters": [
@@ -124,8 +124,8 @@ def test_openapi_binding_and_drift(tmp_path: Path) -> None:
     other = tmp_path / "api.json"
     other.write_text(json.dumps(spec), encoding="utf-8")
     doc, _ = compile_paths([shop / "site"], root=str(shop / "site"))
-    assert bind_openapi(doc, other) == ["getStock: parameter 'sku' is string in the annotation but integer in "
-                                        "operation getStock"]
+    assert bind_openapi(doc, other) == [("getStock: parameter 'sku' is string in the annotation but integer in "
+                                         "operation getStock")]
     bad = tmp_path / "bad.json"
     bad.write_text('{"openapi": "3.0.3", "paths": {}}', encoding="utf-8")
     with pytest.raises(InputError, match="not a valid OpenAPI"):
