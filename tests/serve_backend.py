@@ -52,7 +52,7 @@ class Backend:
     sites: list[Path]
     requests: list[Recorded] = field(default_factory=list)
     tokens: dict[str, str] = field(default_factory=dict)  # session id -> last CSRF token issued
-    mode: str = "ok"  # ok | 500 | hang
+    mode: str = "ok"  # ok | 500 | hang (5 s) | slow (1 s)
     url: str = ""
 
     def calls(self, path: str) -> list[Recorded]:
@@ -79,6 +79,8 @@ class Backend:
                 return PlainTextResponse("Internal trouble: the database is down", status_code=500)
             if self.mode == "hang":
                 await asyncio.sleep(5)
+            if self.mode == "slow":
+                await asyncio.sleep(1)
             form = dict(rec.form)
             sid = rec.cookies.get("sid", "")
             for key in ("csrf", "nonce"):

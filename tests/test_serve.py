@@ -373,16 +373,22 @@ def test_http_backend_failures_are_errors_quoting_the_backend(backend: Backend,
     asyncio.run(go())
 
 
-def test_connection_refused_is_an_error(guards_dir: Path, tmp_path: Path) -> None:
+def test_connection_refused_and_default_guards(tmp_path: Path) -> None:
+    """Without --guards, serve runs the guards it renders itself; their opaque preconditions have no
+    implementation, so tools that need one refuse (nothing is sent)."""
     args = serve_args(tmp_path / "s.sqlite", str(SITE), "--base-url", f"http://127.0.0.1:{free_port()}",
-                      "--allow-unbound", "--guards", str(guards_dir))
+                      "--allow-unbound")
 
     async def go() -> None:
-        async with stdio_client(args, "legacy") as client:
+        async with stdio_client(args, "legacy", accept()) as client:
             res = await client.call_tool("site_search", {"q": "x"})
             assert res.is_error
             assert res.structured_content["result"]["error"] == "connection_failed"
             assert "connection_failed" in res.structured_content["guidance"]
+            res = await client.call_tool("booking_create", BOOK)
+            assert res.is_error and res.structured_content["permission"] == "precondition_failed"
+            assert '"room_available" (used by booking_create) is not implemented' in (
+                res.structured_content["guidance"])
 
     asyncio.run(go())
 
@@ -463,6 +469,61 @@ def test_kill_9_and_restart_keep_a_consumed_confirmation(backend: Backend, guard
         again = asyncio.run(replay(url, request_state))
     assert again.is_error and again.structured_content["permission"] == "confirmation_required"
     assert len(posts(backend, "/bookings")) == before
+
+
+def test_sigterm_lets_the_call_in_flight_finish(backend: Backend, guards_dir: Path, tmp_path: Path) -> None:
+    state = tmp_path / "state.sqlite"
+    token = add_token(state, "ann", "")
+    port = free_port()
+    cmd = [sys.executable, *serve_args(state, str(SITE), "--base-url", backend.url, "--allow-unbound", "--guards",
+                                       str(guards_dir), "--timeout", "5"), "--http", f"127.0.0.1:{port}"]
+    proc = subprocess.Popen(cmd, env=_env(), cwd=str(ROOT), stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
+    async def go() -> types.CallToolResult:
+        async with http_client(f"http://127.0.0.1:{port}/mcp", token, "legacy") as client:
+            call = asyncio.ensure_future(client.call_tool("site_search", {"q": "slow"}))
+            deadline = time.monotonic() + 5
+            while not backend.calls("/search") or backend.calls("/search")[-1].query != [("q", "slow")]:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.02)
+            proc.send_signal(signal.SIGTERM)
+            return await call
+
+    backend.mode = "slow"
+    try:
+        _wait_port(port, proc)  # type: ignore[arg-type]
+        result = asyncio.run(go())
+    finally:
+        backend.mode = "ok"
+        if proc.poll() is None:
+            proc.wait(15)
+    assert not result.is_error, result.structured_content
+    assert result.structured_content["result"]["body"] == {"results": ["slow"]}
+    assert proc.returncode is not None
+
+
+def test_state_store_buckets_by_actor_and_is_shared_between_processes(tmp_path: Path) -> None:
+    from axag.serve.state import SqliteStore
+
+    db = tmp_path / "state.sqlite"
+    store = SqliteStore(db)
+    admit = [store.acquire("a.b", actor, 100.0, 1, 60.0, None, True) for actor in ("ann", "bob", None, "ann")]
+    assert admit[:3] == [None, None, None] and admit[3] == pytest.approx(60.0)
+    assert store.acquire("a.b", "ann", 100.0, 1, 60.0, None, False) == pytest.approx(60.0)
+    assert store.acquire("a.b", "ann", 161.0, 1, 60.0, None, True) is None
+    assert store.acquire("c.d", "ann", 10.0, None, None, 30.0, True) is None
+    assert store.acquire("c.d", "ann", 20.0, None, None, 30.0, True) == pytest.approx(20.0)
+    store.remember_approval("t", "fp")
+    assert store.approved_before("t", "fp") and not store.approved_before("t", "other")
+    code = ("import sys\nfrom axag.serve.state import SqliteStore\n"
+            "s = SqliteStore(sys.argv[1])\n"
+            "print(sum(s.consume('t', 'fp', f'confirmation:{i}') for i in range(40)))")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(db)], env=_env(), stdout=subprocess.PIPE, text=True)
+             for _ in range(3)]
+    wins = sum(int(p.communicate(timeout=60)[0]) for p in procs)
+    assert wins == 40  # each key consumed exactly once across the three processes
+    assert not store.consume("t", "fp", "confirmation:0")
+    assert SqliteStore(db).approved_before("t", "fp")
 
 
 # ---------------------------------------------------------------------------------------------- light imports

@@ -103,7 +103,8 @@ class ToolServer:
         self.unbound = set(unbound_tools(config.tools_doc, config.handlers))
         self._secret = store.secret()
         self._clients: OrderedDict[str, httpx.AsyncClient] = OrderedDict()
-        self.in_flight = 0
+        self.in_flight = 0  # tools/call handlers running
+        self.requests_in_flight = 0  # HTTP POST requests being answered (set by the HTTP transport)
         self.server: Server[Any] = Server("axag", version=_version(), on_list_tools=self._list_tools,
                                           on_call_tool=self._call_tool)
         listed = []
@@ -133,41 +134,16 @@ class ToolServer:
             if params.name in self.unbound:
                 envelope = self._unbound_envelope(guard)
                 return _envelope_result(envelope)
-            confirmation = None
-            if guard.confirmation_required:
-                checked = guard.check(arguments, self._context(caller, None))
-                if checked.permission == "confirmation_required":
-                    asked = await self._confirm(ctx, params, guard, checked, caller)
-                    if isinstance(asked, types.InputRequiredResult):
-                        return asked
-                    if isinstance(asked, dict):
-                        envelope = asked
-                        return _envelope_result(envelope)
-                    confirmation = asked
-                elif not checked.success:
-                    envelope = checked.for_model()
-                    if envelope["permission"] == "approval_required":
-                        envelope["guidance"] = self._no_approvals(guard)
-                    return _envelope_result(envelope)
-            answer: list[BackendAnswer] = []
-
-            async def handler(args: Mapping[str, object]) -> object:
-                got = await self._execute(ctx, caller, params.name, tool, args)
-                answer.append(got)
-                return got.result
-
             try:
-                result = await guard.arun(handler, arguments, self._context(caller, confirmation))
+                outcome = await self._guarded(ctx, params, tool, guard, caller, arguments)
             except NotImplementedError as exc:
-                envelope = self._unimplemented_envelope(guard, str(exc))
-                return _envelope_result(envelope)
-            envelope = result.for_model()
-            if envelope["permission"] == "approval_required":
-                envelope["guidance"] = self._no_approvals(guard)
-            if answer:
-                status = answer[0].status
-                if not answer[0].ok:
-                    envelope = self._backend_failure(guard, envelope, answer[0])
+                outcome = self._unimplemented_envelope(guard, str(exc)), None
+            except Exception as exc:  # a precondition or handler bug: the caller gets an error, the log the trace
+                log.exception("axag serve: %s failed", params.name)
+                outcome = self._internal_error(guard, exc), None
+            if isinstance(outcome, types.InputRequiredResult):
+                return outcome
+            envelope, status = outcome
             return _envelope_result(envelope)
         finally:
             self.in_flight -= 1
@@ -176,6 +152,45 @@ class ToolServer:
                                  permission=str(envelope["permission"]) if envelope else "input_required",
                                  backend_status=status, duration_ms=(time.monotonic() - started) * 1000.0,
                                  arguments=arguments if self.config.audit_arguments else None)
+
+    async def _guarded(self, ctx: Any, params: types.CallToolRequestParams, tool: Mapping[str, Any], guard: Any,
+                       caller: Caller, arguments: dict[str, Any]
+                       ) -> types.InputRequiredResult | tuple[dict[str, Any], int | None]:
+        """Confirmation (when the guard asks for it), then the guard with the binding as its handler:
+        an `InputRequiredResult`, or (the envelope's model view, the backend's HTTP status)."""
+        confirmation = None
+        if guard.confirmation_required:
+            checked = guard.check(arguments, self._context(caller, None))
+            if checked.permission == "confirmation_required":
+                asked = await self._confirm(ctx, params, guard, checked, caller)
+                if isinstance(asked, types.InputRequiredResult):
+                    return asked
+                if isinstance(asked, dict):
+                    return asked, None
+                confirmation = asked
+            elif not checked.success:
+                return self._refusal(guard, checked), None
+        answer: list[BackendAnswer] = []
+
+        async def handler(args: Mapping[str, object]) -> object:
+            got = await self._execute(ctx, caller, params.name, tool, args)
+            answer.append(got)
+            return got.result
+
+        result = await guard.arun(handler, arguments, self._context(caller, confirmation))
+        envelope = self._refusal(guard, result)
+        if not answer:
+            return envelope, None
+        if not answer[0].ok:
+            envelope = self._backend_failure(guard, envelope, answer[0])
+        return envelope, answer[0].status
+
+    def _refusal(self, guard: Any, result: Any) -> dict[str, Any]:
+        """The model view of a guard result; no approval workflow here, so nobody is said to be asked."""
+        envelope: dict[str, Any] = result.for_model()
+        if envelope["permission"] == "approval_required":
+            envelope["guidance"] = self._no_approvals(guard)
+        return envelope
 
     # ------------------------------------------------------------------ identity
     def _caller(self, ctx: Any) -> Caller:
@@ -292,6 +307,12 @@ class ToolServer:
         return {"success": False, "permission": "precondition_failed", "violations": [],
                 "guidance": f"{guard.tool} cannot run on this server: a precondition has no implementation "
                             f"({detail}). Do not retry; tell the user.",
+                "tool": guard.tool, "active_constraints": dict(guard.active_constraints)}
+
+    def _internal_error(self, guard: Any, exc: Exception) -> dict[str, Any]:
+        return {"success": False, "permission": "precondition_failed", "violations": [],
+                "guidance": f"{guard.tool} failed on this server ({type(exc).__name__}); it may not have run. "
+                            "Do not retry; tell the user.",
                 "tool": guard.tool, "active_constraints": dict(guard.active_constraints)}
 
     def _backend_failure(self, guard: Any, envelope: dict[str, Any], answer: BackendAnswer) -> dict[str, Any]:

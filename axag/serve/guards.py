@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import shutil
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -44,15 +45,12 @@ def load_guards(tools_doc: Mapping[str, Any], guards_dir: str | None, store: Any
     if guards_dir is not None:
         module = _import_package(Path(guards_dir))
     else:
-        from axag.api import render_guards
+        from axag.guards.render import write_guards
 
-        files = render_guards(dict(tools_doc), "python")
         tmp = Path(tempfile.mkdtemp(prefix="axag-serve-guards-"))
-        for rel, text in files.items():
-            target = tmp / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+        write_guards(tools_doc, tmp, "python")
         module = _import_package(tmp)
+        shutil.rmtree(tmp, ignore_errors=True)  # imported: the files are no longer needed
     guards = module.make_guards(store)
     missing = [t["name"] for t in tools_doc["tools"] if t["name"] not in guards]
     if missing:

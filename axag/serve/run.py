@@ -38,8 +38,25 @@ class StoreTokenVerifier:
 
 async def _drain(tools: ToolServer, grace: float) -> None:
     with anyio.move_on_after(grace):
-        while tools.in_flight:
+        while tools.in_flight or tools.requests_in_flight:
             await anyio.sleep(0.02)
+
+
+def _counting(app: Any, tools: ToolServer) -> Any:
+    """The ASGI app, counting the POST requests being answered (a call's answer is complete only when its
+    response stream is, after the call itself has returned)."""
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or scope.get("method") != "POST":
+            await app(scope, receive, send)
+            return
+        tools.requests_in_flight += 1
+        try:
+            await app(scope, receive, send)
+        finally:
+            tools.requests_in_flight -= 1
+
+    return counted
 
 
 async def serve_stdio(tools: ToolServer) -> None:
@@ -65,6 +82,37 @@ async def serve_stdio(tools: ToolServer) -> None:
             await tools.aclose()
 
 
+def _draining_server(config: Any, tools: ToolServer) -> Any:
+    """A uvicorn server whose first SIGTERM/SIGINT waits for the calls in flight before it shuts down: uvicorn
+    (and sse-starlette, which ends open SSE streams as soon as uvicorn is told to exit) would otherwise cut the
+    answers of calls still running. A second signal stops at once."""
+    import asyncio
+    from types import FrameType
+
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        draining = False
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.draining or not (tools.in_flight or tools.requests_in_flight):
+                super().handle_exit(sig, frame)
+                self._captured_signals.clear()  # a graceful stop exits 0
+                return
+            self.draining = True
+            log.warning("axag serve: stopping; waiting for %d call(s) in flight", tools.in_flight)
+            loop = asyncio.get_running_loop()
+
+            async def drain_then_exit() -> None:
+                await _drain(tools, tools.config.timeout + 5.0)
+                super(DrainingServer, self).handle_exit(sig, frame)
+                self._captured_signals.clear()
+
+            loop.call_soon_threadsafe(lambda: loop.create_task(drain_then_exit()))
+
+    return DrainingServer(config)
+
+
 async def serve_http(tools: ToolServer, host: str, port: int) -> None:
     import uvicorn
     from mcp.server.auth.settings import AuthSettings
@@ -75,9 +123,9 @@ async def serve_http(tools: ToolServer, host: str, port: int) -> None:
     url_host = f"[{host}]" if ":" in host else host
     auth = AuthSettings(issuer_url=f"http://{url_host}:{port}", resource_server_url=None)  # type: ignore[arg-type]
     app = tools.server.streamable_http_app(host=host, auth=auth, token_verifier=StoreTokenVerifier(tools.store))
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
+    config = uvicorn.Config(_counting(app, tools), host=host, port=port, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=int(tools.config.timeout) + 5)
-    server = uvicorn.Server(config)
+    server = _draining_server(config, tools)
     print(f"axag serve: MCP endpoint http://{url_host}:{port}/mcp", file=sys.stderr, flush=True)
     try:
         await server.serve()
