@@ -477,7 +477,8 @@ def test_sigterm_lets_the_call_in_flight_finish(backend: Backend, guards_dir: Pa
     port = free_port()
     cmd = [sys.executable, *serve_args(state, str(SITE), "--base-url", backend.url, "--allow-unbound", "--guards",
                                        str(guards_dir), "--timeout", "5"), "--http", f"127.0.0.1:{port}"]
-    proc = subprocess.Popen(cmd, env=_env(), cwd=str(ROOT), stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    log = (tmp_path / "serve.log").open("w")
+    proc = subprocess.Popen(cmd, env=_env(), cwd=str(ROOT), stderr=log, stdout=subprocess.DEVNULL)
 
     async def go() -> types.CallToolResult:
         async with http_client(f"http://127.0.0.1:{port}/mcp", token, "legacy") as client:
@@ -497,6 +498,8 @@ def test_sigterm_lets_the_call_in_flight_finish(backend: Backend, guards_dir: Pa
         backend.mode = "ok"
         if proc.poll() is None:
             proc.wait(15)
+        log.close()
+        print((tmp_path / "serve.log").read_text())
     assert not result.is_error, result.structured_content
     assert result.structured_content["result"]["body"] == {"results": ["slow"]}
     assert proc.returncode is not None

@@ -37,8 +37,11 @@ class StoreTokenVerifier:
 
 
 async def _drain(tools: ToolServer, grace: float) -> None:
+    """Wait (at most ``grace`` seconds) until no call and no answer has been in flight for 0.3 s."""
+    quiet = 0
     with anyio.move_on_after(grace):
-        while tools.in_flight or tools.requests_in_flight:
+        while quiet < 15:
+            quiet = 0 if tools.in_flight or tools.requests_in_flight else quiet + 1
             await anyio.sleep(0.02)
 
 
