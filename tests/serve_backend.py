@@ -139,3 +139,13 @@ def running_backend(*sites: Path) -> Iterator[Backend]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+if __name__ == "__main__":  # a local backend for trying `axag serve` (see README, "Serve")
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Serve a site folder's pages with a fresh CSRF token per load.")
+    parser.add_argument("site", type=Path)
+    parser.add_argument("--port", type=int, default=8000)
+    opts = parser.parse_args()
+    uvicorn.run(Backend([opts.site]).app(), host="127.0.0.1", port=opts.port, log_level="warning")
