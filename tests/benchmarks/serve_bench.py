@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from serve_backend import free_port, running_backend  # noqa: E402
+from serve_backend import free_port, running_backend
 
 PAGE = """<!DOCTYPE html><html lang="en"><body axag-scope="public">
 <form action="/search" method="get" axag-intent="site.search" axag-action-type="read" axag-risk-level="none"
