@@ -538,3 +538,25 @@ def test_lint_never_imports_the_serve_dependencies() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), env=_env(), capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_serve_settings_come_from_the_configuration(tmp_path: Path) -> None:
+    from conftest import run_axag
+
+    from axag.config import Resolver, load_raw
+    from axag.errors import ConfigError
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.axag.serve]\nbase-url = "ftp://configured"\nactor = "ann"\nroles = ["staff", "guest"]\n'
+        'state = "var/state.sqlite"\n', encoding="utf-8")
+    settings = Resolver(tmp_path).run_settings()
+    assert (settings.serve_actor, settings.serve_roles, settings.serve_state) == (
+        "ann", ("staff", "guest"), tmp_path / "var" / "state.sqlite")
+    res = run_axag(["serve", str(SITE), "--allow-unbound"], cwd=tmp_path)
+    assert res.exit_code == 2 and "--base-url ftp://configured: expected an http" in res.stderr
+    res = run_axag(["serve", "token", "add", "ann"], cwd=tmp_path)
+    assert res.exit_code == 0 and res.stdout.startswith("axag_")
+    assert (tmp_path / "var" / "state.sqlite").is_file()
+    (tmp_path / "pyproject.toml").write_text('[tool.axag.serve]\nactr = "ann"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match='unknown key "serve.actr"; did you mean "serve.actor"'):
+        load_raw(tmp_path / "pyproject.toml")

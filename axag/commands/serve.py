@@ -85,6 +85,18 @@ def load_handlers(spec: str | None) -> Mapping[str, Any]:
     return handlers
 
 
+def _settings(config: str | None, isolated: bool) -> Any:
+    from axag.config import Resolver
+
+    return Resolver(Path.cwd(), config=config, isolated=isolated).run_settings()
+
+
+def _state_path(state: str | None, settings: Any) -> str:
+    if state is not None:
+        return state
+    return str(settings.serve_state) if settings.serve_state is not None else DEFAULT_STATE
+
+
 def _host_port(value: str) -> tuple[str, int]:
     host, sep, port = value.rpartition(":")
     if not sep:
@@ -106,20 +118,29 @@ def _host_port(value: str) -> tuple[str, int]:
 @click.option("--openapi", default=None, type=click.Path(dir_okay=False),
               help="OpenAPI 3.0/3.1 document binding axag-operation-id buttons.")
 @click.option("--allow-unbound", is_flag=True, help="Serve tools without binding or handler (they refuse).")
-@click.option("--actor", default=None, help="Caller identity in stdio mode.")
-@click.option("--roles", default="", help="Caller roles in stdio mode, comma-separated.")
-@click.option("--state", default=DEFAULT_STATE, show_default=True, help="SQLite state database.")
+@click.option("--actor", default=None, help="Caller identity in stdio mode (default: serve.actor).")
+@click.option("--roles", default=None, help="Caller roles in stdio mode, comma-separated (default: serve.roles).")
+@click.option("--state", default=None, help=f"SQLite state database (default: serve.state, else {DEFAULT_STATE}).")
 @click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.1),
               help="Backend timeout in seconds.")
 @click.option("--max-result-bytes", default=65536, show_default=True, type=click.IntRange(min=1))
 @click.option("--audit-arguments", is_flag=True, help="Store argument values in the audit log.")
+@click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @guard_errors
 def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, guards_dir: str | None,
-            handlers: str | None, openapi: str | None, allow_unbound: bool, actor: str | None, roles: str,
-            state: str, timeout: float, max_result_bytes: int, audit_arguments: bool) -> None:
+            handlers: str | None, openapi: str | None, allow_unbound: bool, actor: str | None, roles: str | None,
+            state: str | None, timeout: float, max_result_bytes: int, audit_arguments: bool, config: str | None,
+            isolated: bool) -> None:
     """Serve the tools of TOOLS.json, or of the annotated PATHS, over MCP."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     from axag.serve.app import ServeConfig, binding_of, unbound_tools
+
+    settings = _settings(config, isolated)
+    base_url = base_url if base_url is not None else settings.serve_base_url
+    actor = actor if actor is not None else settings.serve_actor
+    role_list = tuple(r.strip() for r in roles.split(",") if r.strip()) if roles is not None else settings.serve_roles
+    state = _state_path(state, settings)
 
     doc = load_tools(inputs, openapi)
     handler_map = load_handlers(handlers)
@@ -135,8 +156,7 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
         raise fail("--base-url is required: these tools call the site's backend: " + ", ".join(needs_base))
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise fail(f"--base-url {base_url}: expected an http:// or https:// URL")
-    role_list = tuple(r.strip() for r in roles.split(",") if r.strip())
-    config = ServeConfig(tools_doc=doc, base_url=base_url, handlers=handler_map, allow_unbound=allow_unbound,
+    serve_config = ServeConfig(tools_doc=doc, base_url=base_url, handlers=handler_map, allow_unbound=allow_unbound,
                          actor=actor, roles=role_list, timeout=timeout, max_result_bytes=max_result_bytes,
                          audit_arguments=audit_arguments, guards_dir=guards_dir)
     hostport = _host_port(http) if http is not None else None
@@ -146,7 +166,7 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     from axag.serve.run import serve_http, serve_stdio
     from axag.serve.state import SqliteStore
 
-    tools = ToolServer(config, SqliteStore(state))
+    tools = ToolServer(serve_config, SqliteStore(state))
     if hostport is None:
         anyio.run(serve_stdio, tools)
     else:
@@ -161,14 +181,16 @@ def token() -> None:
 @token.command("add")
 @click.argument("name")
 @click.option("--roles", default="", help="Roles of the token's holder, comma-separated.")
-@click.option("--state", default=DEFAULT_STATE, show_default=True, help="SQLite state database.")
+@click.option("--state", default=None, help=f"SQLite state database (default: serve.state, else {DEFAULT_STATE}).")
+@click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @guard_errors
-def token_add(name: str, roles: str, state: str) -> None:
+def token_add(name: str, roles: str, state: str | None, config: str | None, isolated: bool) -> None:
     """Make a token for NAME; it is printed once and only its hash is kept."""
     from axag.serve.state import SqliteStore
 
     if not name.strip():
         raise fail("the token needs a non-empty NAME")
-    store = SqliteStore(state)
+    store = SqliteStore(_state_path(state, _settings(config, isolated)))
     click.echo(store.add_token(name, [r.strip() for r in roles.split(",") if r.strip()]))
     store.close()
