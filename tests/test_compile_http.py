@@ -130,3 +130,21 @@ def test_openapi_binding_and_drift(tmp_path: Path) -> None:
     bad.write_text('{"openapi": "3.0.3", "paths": {}}', encoding="utf-8")
     with pytest.raises(InputError, match="not a valid OpenAPI"):
         bind_openapi(doc, bad)
+
+
+def test_compile_openapi_option(tmp_path: Path) -> None:
+    from conftest import run_axag
+
+    shop = ROOT / "tests" / "data" / "serve"
+    res = run_axag(["compile", "--isolated", "--root", str(shop / "site"), str(shop / "site"), "--openapi",
+                    str(shop / "openapi.yaml"), "-o", str(tmp_path / "tools.json")])
+    assert res.exit_code == 0, res.stderr
+    assert ("axag: warning: OpenAPI drift: getStock: operation getStock has the header parameter 'X-Trace', "
+            "which the annotation does not declare") in res.stderr
+    doc = json.loads((tmp_path / "tools.json").read_text(encoding="utf-8"))
+    assert binding(doc, "getStock")["openapi"]["path"] == "/api/stock/{sku}"
+    res = run_axag(["compile", "--isolated", "--root", str(shop / "site"), str(shop / "site"), "--openapi",
+                    str(shop / "openapi.yaml"), "-o", str(tmp_path / "tools.json"), "--check"])
+    assert res.exit_code == 0
+    res = run_axag(["compile", "--isolated", str(shop / "site"), "--openapi", str(tmp_path / "none.yaml")])
+    assert res.exit_code == 2 and "cannot read the OpenAPI document" in res.stderr

@@ -560,3 +560,40 @@ def test_serve_settings_come_from_the_configuration(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.axag.serve]\nactr = "ann"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match='unknown key "serve.actr"; did you mean "serve.actor"'):
         load_raw(tmp_path / "pyproject.toml")
+
+
+def test_a_client_that_disconnects_mid_call_does_not_hurt_the_server(
+        backend: Backend, shop_http: tuple[str, Path, dict[str, str]]) -> None:
+    url, _, tokens = shop_http
+
+    async def leave_early() -> None:
+        async with http_client(url, tokens["bob"], "legacy") as bob:
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(bob.call_tool("thing_find", {"x": "gone"}), 0.3)
+
+    async def next_client() -> types.CallToolResult:
+        async with http_client(url, tokens["bob"], "legacy") as bob:
+            return await bob.call_tool("note_add", {"text": "still here"})
+
+    backend.mode = "hang"
+    try:
+        asyncio.run(leave_early())
+    finally:
+        backend.mode = "ok"
+    res = asyncio.run(next_client())
+    assert not res.is_error and res.structured_content["result"] == {"stored": "still here"}
+
+
+def test_long_answers_are_cut_at_max_result_bytes() -> None:
+    import httpx
+
+    from axag.serve.binding import _answer
+
+    text = httpx.Response(200, content=b"a" * 100, headers={"content-type": "text/plain"})
+    assert _answer(text, 10).result == {"status": 200, "content_type": "text/plain", "body": "a" * 10,
+                                        "truncated": True}
+    big_json = httpx.Response(200, content=b'{"k": "' + b"v" * 100 + b'"}', headers={"content-type": "application/json"})
+    assert _answer(big_json, 20).result["body"] == '{"k": "vvvvvvvvvvvvv'
+    small = httpx.Response(404, content=b'{"e": 1}', headers={"content-type": "application/json"})
+    answer = _answer(small, 20)
+    assert answer.result["body"] == {"e": 1} and not answer.ok

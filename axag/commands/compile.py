@@ -26,6 +26,8 @@ from axag.findings import Finding, Severity, fingerprint
 @click.option("--guards-lang", type=click.Choice(["python", "typescript"]), default=None)
 @click.option("--root", default=None, type=click.Path(file_okay=False), help="Compile root for source paths.")
 @click.option("--no-harvest", is_flag=True, help="Do not harvest parameters from form controls.")
+@click.option("--openapi", default=None, type=click.Path(dir_okay=False),
+              help="OpenAPI 3.0/3.1 document binding axag-operation-id actions (mcp target).")
 @click.option("--output-format", "output_format", multiple=True, help="Diagnostics format FMT[:PATH].")
 @common_options
 @guard_errors
@@ -98,13 +100,18 @@ def run_compile(opts: dict[str, Any]) -> int:
     guards_dir = opts["guards_dir"] or (str(settings.compile_guards) if settings.compile_guards else None)
     # the default target is written from the tool texts made with the contracts (no document is built) unless
     # something needs the document itself
-    direct = target == "mcp" and not opts["self_check"] and not guards_dir
+    direct = target == "mcp" and not opts["self_check"] and not guards_dir and not opts["openapi"]
 
     def render_target(contracts: list[Any]) -> Any:
         return render(target, contracts, __version__, strict=strict, paths=rel_inputs,
                       dynamic_actions=[DynamicAction(*d) for d in dynamic])
 
     tools = [] if direct else [m.contract() for m in merged]
+    if opts["openapi"]:
+        from axag.compile.openapi import bind_openapi
+
+        for problem in bind_openapi({"tools": [c.tool for c in tools]}, opts["openapi"]):
+            click.echo(f"axag: warning: OpenAPI drift: {problem}", err=True)
     rendered = render_target(tools)
     if rendered.code is not None and rendered.problems:
         by_subject = {}

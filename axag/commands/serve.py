@@ -156,6 +156,11 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
         raise fail("--base-url is required: these tools call the site's backend: " + ", ".join(needs_base))
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise fail(f"--base-url {base_url}: expected an http:// or https:// URL")
+    for t in doc["tools"]:
+        left_out = (binding_of(t) or {}).get("unsupported")
+        if left_out:
+            click.echo(f"axag serve: warning: {t['name']}: an agent cannot supply the file input(s) "
+                       f"{', '.join(left_out)}; calls are sent without them", err=True)
     serve_config = ServeConfig(tools_doc=doc, base_url=base_url, handlers=handler_map, allow_unbound=allow_unbound,
                          actor=actor, roles=role_list, timeout=timeout, max_result_bytes=max_result_bytes,
                          audit_arguments=audit_arguments, guards_dir=guards_dir)

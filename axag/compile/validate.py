@@ -52,8 +52,8 @@ __all__ = [
 JSON_SCHEMA_2020_12: Final = "https://json-schema.org/draft/2020-12/schema"
 TOOL_KEYS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta")
 TOOL_REQUIRED: Final = ("name", "title", "description", "inputSchema", "annotations", "_meta")
-HTTP_KEYS: Final = ("method", "action", "enctype", "fields", "constants", "checkbox", "refresh", "page",
-                    "unsupported", "openapi")
+HTTP_KEYS: Final = ("openapi", "method", "action", "enctype", "fields", "constants", "checkbox", "refresh",
+                    "page", "unsupported")
 OPENAPI_KEYS: Final = ("operation_id", "method", "path", "in")
 INPUT_SCHEMA_KEYS: Final = ("$schema", "type", "properties", "required", "additionalProperties")
 ANNOTATION_KEYS: Final = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
