@@ -148,3 +148,20 @@ def test_compile_openapi_option(tmp_path: Path) -> None:
     assert res.exit_code == 0
     res = run_axag(["compile", "--isolated", str(shop / "site"), "--openapi", str(tmp_path / "none.yaml")])
     assert res.exit_code == 2 and "cannot read the OpenAPI document" in res.stderr
+
+
+def test_documents_are_v2_and_v1_documents_are_still_read(tmp_path: Path) -> None:
+    from conftest import run_axag
+
+    doc = compile_pages(tmp_path, {"a.html": f'<form action="/x" axag-intent="a.b" {ACTION}>'
+                                             '<label>Q <input name="q"></label></form>'})
+    assert doc["$schema"] == "https://axag.org/schema/tools/v2/tools.schema.json"
+    old = json.loads((ROOT / "tests" / "data" / "guards" / "booking.tools.json").read_text(encoding="utf-8"))
+    assert old["$schema"] == "https://axag.org/schema/tools/v1/tools.schema.json"
+    assert check_structure(old, "mcp", ordered=False) == [] and self_check(old, "mcp") == []
+    assert check_structure(old, "mcp") == [
+        ("/$schema: expected 'https://axag.org/schema/tools/v2/tools.schema.json', got \"https://axag.org/schema/"
+         "tools/v1/tools.schema.json\"")]
+    res = run_axag(["guards", str(ROOT / "tests" / "data" / "guards" / "booking.tools.json"), "-o",
+                    str(tmp_path / "g")])
+    assert res.exit_code == 0, res.stderr

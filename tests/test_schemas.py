@@ -17,7 +17,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema_specifications import REGISTRY
 
 from axag.compile.contract import ToolContract
-from axag.compile.targets import SCHEMA_FILES, SCHEMA_IDS, TARGETS, render
+from axag.compile.targets import LEGACY_SCHEMA_IDS, SCHEMA_FILES, SCHEMA_IDS, TARGETS, render
 from axag.compile.validate import META_KEYS, check_structure, emitted_schemas, self_check
 from axag.schemas_path import SCHEMA_FILES as SHIPPED
 from axag.schemas_path import load_schema, schema_dir, schema_path
@@ -50,7 +50,9 @@ def test_schema_files_and_ids() -> None:
         else:
             assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
             Draft202012Validator.check_schema(schema)
-            assert schema["properties"]["$schema"] == {"const": SCHEMA_IDS[target]}
+            accepted = [SCHEMA_IDS[target], *LEGACY_SCHEMA_IDS.get(target, ())]
+            assert schema["properties"]["$schema"] == ({"const": accepted[0]} if len(accepted) == 1 else
+                                                       {"enum": accepted})
 
 
 def test_schema_files_are_serialised_by_axag() -> None:
@@ -230,7 +232,7 @@ META = ("tools", 0, "_meta", "org.axag/action")
     ("target", "path", "value", "delete", "message"),
     [
         ("mcp", ("axag",), "1.0", False, "/axag: expected '1.1', got \"1.0\""),
-        ("mcp", ("$schema",), "x", False, "/$schema: expected 'https://axag.org/schema/tools/v1/tools.schema.json'"),
+        ("mcp", ("$schema",), "x", False, "/$schema: expected 'https://axag.org/schema/tools/v2/tools.schema.json'"),
         ("mcp", ("extra",), 1, False, "/: unexpected key 'extra'"),
         ("mcp", ("tools", 0, "_meta"), None, True, "/tools/0: missing key '_meta'"),
         ("mcp", ("tools", 0, "name"), "bad name", False, "/tools/0/name: expected a tool name"),

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
-from axag.compile.targets import MANIFEST_FORMATS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
+from axag.compile.targets import LEGACY_SCHEMA_IDS, MANIFEST_FORMATS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
 from axag.compile.targets.openai import STRICT_FORMATS
 from axag.vocabulary import (
     ACTION_TYPES,
@@ -286,7 +286,8 @@ class _Checker:
         d = self.obj(doc, (), ("$schema", "axag", "generator", "tools"), ("$schema", "axag", "generator", "tools"))
         if d is None:
             return []
-        self.val(d, "$schema", (), lambda x: x == SCHEMA_IDS[target], repr(SCHEMA_IDS[target]))
+        accepted = (SCHEMA_IDS[target],) if self.ordered else (SCHEMA_IDS[target], *LEGACY_SCHEMA_IDS.get(target, ()))
+        self.val(d, "$schema", (), lambda x: x in accepted, repr(SCHEMA_IDS[target]))
         self.val(d, "axag", (), lambda x: x == "1.1", "'1.1'")
         gen = self.obj(d.get("generator"), ("generator",), ("name", "version"), ("name", "version"))
         if gen is not None:
