@@ -411,7 +411,8 @@ def test_roles_come_from_the_token(backend: Backend, guards_dir: Path, tmp_path:
     state = tmp_path / "state.sqlite"
     staff = add_token(state, "sam", "staff")
     guest = add_token(state, "gus", "guest")
-    args = serve_args(state, str(SITE), "--base-url", backend.url, "--allow-unbound", "--guards", str(guards_dir))
+    args = serve_args(state, str(SITE), "--base-url", backend.url, "--allow-unbound", "--guards", str(guards_dir),
+                      "--audit-arguments")
     call = {"category": "suite", "rate": 90, "valid_from": "2026-05-01", "valid_until": "2026-05-02"}
 
     async def go(url: str) -> None:
@@ -426,6 +427,13 @@ def test_roles_come_from_the_token(backend: Backend, guards_dir: Path, tmp_path:
 
     with http_server(args) as url:
         asyncio.run(go(url))
+    from axag.serve.state import SqliteStore
+
+    rows = SqliteStore(state).audit_rows()
+    assert [(r["actor"], r["tool"], r["permission"], r["backend_status"]) for r in rows] == [
+        ("gus", "rate_update", "denied", None), ("sam", "rate_update", "approval_required", None)]
+    assert [json.loads(r["arguments"]) for r in rows] == [call, call]  # --audit-arguments
+    assert len({r["fingerprint"] for r in rows}) == 1 and all(r["duration_ms"] >= 0 for r in rows)
 
 
 def test_kill_9_and_restart_keep_a_consumed_confirmation(backend: Backend, guards_dir: Path,
