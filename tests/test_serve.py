@@ -389,6 +389,8 @@ def test_connection_refused_and_default_guards(tmp_path: Path) -> None:
             assert res.is_error and res.structured_content["permission"] == "precondition_failed"
             assert '"room_available" (used by booking_create) is not implemented' in (
                 res.structured_content["guidance"])
+            res = await client.call_tool("booking_cancel", {"booking_id": "B000001"})  # unbound: refused first
+            assert res.is_error and res.structured_content["permission"] == "denied"
 
     asyncio.run(go())
 

@@ -287,13 +287,10 @@ class ToolServer:
 
     # ------------------------------------------------------------------ refusals that are not the guard's
     def _unbound_envelope(self, guard: Any) -> dict[str, Any]:
-        envelope: dict[str, Any] = guard.check({}, self._context(Caller(None, frozenset()), None)).for_model()
-        envelope.update({"success": False, "permission": "denied", "violations": [],
-                         "guidance": f"{guard.tool} is not connected to anything on this server (no HTTP binding and "
-                                     "no handler), so it cannot run here. Do not retry; tell the user."})
-        envelope.pop("result", None)
-        envelope["active_constraints"] = dict(guard.active_constraints)
-        return envelope
+        return {"success": False, "permission": "denied", "violations": [],
+                "guidance": f"{guard.tool} is not connected to anything on this server (no HTTP binding and no "
+                            "handler), so it cannot run here. Do not retry; tell the user.",
+                "tool": guard.tool, "active_constraints": dict(guard.active_constraints)}
 
     @staticmethod
     def _no_approvals(guard: Any) -> str:
