@@ -92,11 +92,12 @@ class SqliteStore:
                     db.execute("DELETE FROM calls WHERE intent = ? AND actor = ? AND at <= ?",
                                (intent, who, now - window_seconds))
                 if limit is not None:
-                    stamps = [r[0] for r in db.execute(
-                        "SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? ORDER BY at",
-                        (intent, who, now - window_seconds))]
-                    if len(stamps) >= limit:
-                        oldest = stamps[len(stamps) - limit]
+                    since = (intent, who, now - window_seconds)
+                    count = db.execute("SELECT count(*) FROM calls WHERE intent = ? AND actor = ? AND at > ?",
+                                       since).fetchone()[0]
+                    if count >= limit:  # the call that must leave the window before another is admitted
+                        oldest = db.execute("SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? "
+                                            "ORDER BY at LIMIT 1 OFFSET ?", (*since, count - limit)).fetchone()[0]
                         wait = max(wait, oldest + window_seconds - now)
             last = db.execute("SELECT at FROM last_call WHERE intent = ? AND actor = ?", (intent, who)).fetchone()
             if cooldown_seconds is not None and last is not None:
