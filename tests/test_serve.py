@@ -515,6 +515,31 @@ def test_sigterm_lets_the_call_in_flight_finish(backend: Backend, guards_dir: Pa
     assert proc.returncode is not None
 
 
+def test_sigterm_in_stdio_mode_lets_the_call_finish(backend: Backend, guards_dir: Path, tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    cmd = " ".join([f'echo $$ > "{pidfile}";', "exec", f'"{sys.executable}"', *(f'"{a}"' for a in serve_args(
+        tmp_path / "s.sqlite", str(SITE), "--base-url", backend.url, "--allow-unbound", "--guards", str(guards_dir)))])
+    params = StdioServerParameters(command="/bin/sh", args=["-c", cmd], env=_env(), cwd=str(ROOT))
+
+    async def go() -> types.CallToolResult:
+        async with Client(params, mode="legacy") as client:
+            call = asyncio.ensure_future(client.call_tool("site_search", {"q": "stdio slow"}))
+            deadline = time.monotonic() + 5
+            while not backend.calls("/search") or backend.calls("/search")[-1].query != [("q", "stdio slow")]:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.02)
+            os.kill(int(pidfile.read_text()), signal.SIGTERM)
+            return await call
+
+    backend.mode = "slow"
+    try:
+        result = asyncio.run(go())
+    finally:
+        backend.mode = "ok"
+    assert not result.is_error, result.structured_content
+    assert result.structured_content["result"]["body"] == {"results": ["stdio slow"]}
+
+
 def test_state_store_buckets_by_actor_and_is_shared_between_processes(tmp_path: Path) -> None:
     from axag.serve.state import SqliteStore
 
