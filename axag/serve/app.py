@@ -125,10 +125,11 @@ class ToolServer:
         status: int | None = None
         envelope: dict[str, Any] | None = None
         fp: str | None = None
+        pending = "cancelled"  # what the audit records when no envelope was made (the client went away)
         try:
             if tool is None:
-                return types.CallToolResult(content=[types.TextContent(type="text", text=f"unknown tool {params.name!r}")],
-                                            is_error=True)
+                text = f"unknown tool {params.name!r}"
+                return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
             guard = self.guards[params.name]
             fp = self.guard_module.fingerprint(params.name, arguments) if isinstance(arguments, dict) else None
             if params.name in self.unbound:
@@ -142,6 +143,7 @@ class ToolServer:
                 log.exception("axag serve: %s failed", params.name)
                 outcome = self._internal_error(guard, exc), None
             if isinstance(outcome, types.InputRequiredResult):
+                pending = "input_required"
                 return outcome
             envelope, status = outcome
             return _envelope_result(envelope)
@@ -149,7 +151,7 @@ class ToolServer:
             self.in_flight -= 1
             if tool is not None:
                 self.store.audit(actor=caller.actor, tool=params.name, fingerprint=fp,
-                                 permission=str(envelope["permission"]) if envelope else "input_required",
+                                 permission=str(envelope["permission"]) if envelope else pending,
                                  backend_status=status, duration_ms=(time.monotonic() - started) * 1000.0,
                                  arguments=arguments if self.config.audit_arguments else None)
 
