@@ -375,12 +375,17 @@ def test_http_backend_failures_are_errors_quoting_the_backend(backend: Backend,
 
 def test_connection_refused_and_default_guards(tmp_path: Path) -> None:
     """Without --guards, serve runs the guards it renders itself; their opaque preconditions have no
-    implementation, so tools that need one refuse (nothing is sent)."""
-    args = serve_args(tmp_path / "s.sqlite", str(SITE), "--base-url", f"http://127.0.0.1:{free_port()}",
-                      "--allow-unbound")
+    implementation, so tools that need one refuse (nothing is sent). The tools come from a tools.json here."""
+    from axag.compile.serialize import dumps
+
+    doc, _ = compile_paths([SITE], root=str(SITE))
+    (tmp_path / "tools.json").write_text(dumps(doc), encoding="utf-8")
+    args = serve_args(tmp_path / "s.sqlite", str(tmp_path / "tools.json"), "--base-url",
+                      f"http://127.0.0.1:{free_port()}", "--allow-unbound")
 
     async def go() -> None:
         async with stdio_client(args, "legacy", accept()) as client:
+            assert [t.name for t in (await client.list_tools()).tools] == [t["name"] for t in doc["tools"]]
             res = await client.call_tool("site_search", {"q": "x"})
             assert res.is_error
             assert res.structured_content["result"]["error"] == "connection_failed"
