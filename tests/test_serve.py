@@ -465,6 +465,12 @@ def test_kill_9_and_restart_keep_a_consumed_confirmation(backend: Backend, guard
 
     async def replay(url: str, request_state: str) -> types.CallToolResult:
         async with http_client(url, token, "auto", accept()) as client:
+            body, mac = request_state.split(".")
+            forged = body[:-2] + ("AA" if body[-2:] != "AA" else "BB") + "." + mac
+            for bad in (forged, "", "x.y"):  # a state not signed by this database: the user is asked again
+                asked = await client.session.call_tool("booking_create", BOOK, input_responses=yes,
+                                                       request_state=bad, allow_input_required=True)
+                assert isinstance(asked, types.InputRequiredResult)
             again = await client.session.call_tool("booking_create", BOOK, input_responses=yes,
                                                    request_state=request_state, allow_input_required=True)
             assert isinstance(again, types.CallToolResult)
