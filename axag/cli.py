@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "context": "axag.commands.context:context",
     "rule": "axag.commands.rule:rule",
     "catalogue": "axag.commands.catalogue:catalogue",
+    "serve": "axag.commands.serve:serve",
 }
 
 

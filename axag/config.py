@@ -61,8 +61,12 @@ KEYS: Final[dict[str, str]] = {
     "compile.guards": "path",
     "compile.guards-lang": "guards-lang",
     "jsx.components": "components",
+    "serve.base-url": "text",
+    "serve.actor": "text",
+    "serve.roles": "names",
+    "serve.state": "path",
 }
-TABLES: Final = ("lint", "compile", "jsx")
+TABLES: Final = ("lint", "compile", "jsx", "serve")
 _ENUMS: Final[dict[str, tuple[str, ...]]] = {
     "level": LINT_LEVELS,
     "fail-on": FAIL_ON,
@@ -302,9 +306,9 @@ def _validate_value(where: str, key: str, kind: str, value: object) -> object:
         if not isinstance(value, bool):
             raise _type_error(where, key, "a boolean", value)
         return value
-    if kind in ("globs", "paths"):
+    if kind in ("globs", "paths", "names"):
         return _string_list(where, key, value)
-    if kind == "path":
+    if kind in ("path", "text"):
         if not isinstance(value, str):
             raise _type_error(where, key, "a string", value)
         return value
@@ -445,6 +449,10 @@ class Settings:
     @property
     def jsx_components(self) -> dict[str, str]:
         return dict(self.components)
+    serve_base_url: str | None = None  # [serve]: `axag serve` defaults (command-line options win)
+    serve_actor: str | None = None
+    serve_roles: tuple[str, ...] = ()
+    serve_state: Path | None = None
 
     def __post_init__(self) -> None:
         if self.compile_root is None:
@@ -502,6 +510,10 @@ class Settings:
             "compile_root": path("compile.root"),
             "compile_guards": path("compile.guards"),
             "compile_guards_lang": v.get("compile.guards-lang", "python"),
+            "serve_base_url": v.get("serve.base-url"),
+            "serve_actor": v.get("serve.actor"),
+            "serve_roles": v.get("serve.roles", ()),
+            "serve_state": path("serve.state"),
         }
         return cls(base=base, config_path=raw.path, **kwargs)
 

@@ -17,6 +17,7 @@ SCHEMA_FILES = (
     "anthropic-tools.schema.json",
     "axag-manifest-1.1.schema.json",
     "openai-responses-tools.schema.json",
+    "envelope.schema.json",
     "openai-tools.schema.json",
     "tools.schema.json",
 )

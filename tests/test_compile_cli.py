@@ -25,7 +25,7 @@ def test_spec_9_7_example_compiles_to_the_tool_shown() -> None:
     expected = json.loads((FIXTURES / "spec" / "booking_tool.json").read_text(encoding="utf-8"))
     assert doc["tools"] == [expected]
     assert list(doc) == ["$schema", "axag", "generator", "tools"]
-    assert doc["$schema"] == "https://axag.org/schema/tools/v1/tools.schema.json"
+    assert doc["$schema"] == "https://axag.org/schema/tools/v2/tools.schema.json"
     assert doc["axag"] == "1.1"
     assert out.endswith("}\n") and not out.endswith("\n\n")
 

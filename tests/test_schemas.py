@@ -17,7 +17,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema_specifications import REGISTRY
 
 from axag.compile.contract import ToolContract
-from axag.compile.targets import SCHEMA_FILES, SCHEMA_IDS, TARGETS, render
+from axag.compile.targets import LEGACY_SCHEMA_IDS, SCHEMA_FILES, SCHEMA_IDS, TARGETS, render
 from axag.compile.validate import META_KEYS, check_structure, emitted_schemas, self_check
 from axag.schemas_path import SCHEMA_FILES as SHIPPED
 from axag.schemas_path import load_schema, schema_dir, schema_path
@@ -40,7 +40,7 @@ def doc_for(target: str, strict: bool = False) -> dict[str, Any]:
 
 def test_schema_files_and_ids() -> None:
     assert sorted(p.name for p in (ROOT / "schemas").glob("*.json")) == sorted(SHIPPED)
-    assert sorted(SCHEMA_FILES.values()) == sorted(SHIPPED)
+    assert sorted(SCHEMA_FILES.values()) == sorted(n for n in SHIPPED if n != "envelope.schema.json")
     for target, name in SCHEMA_FILES.items():
         schema = load_schema(name)
         assert schema["$id"] == SCHEMA_IDS[target]
@@ -50,7 +50,9 @@ def test_schema_files_and_ids() -> None:
         else:
             assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
             Draft202012Validator.check_schema(schema)
-            assert schema["properties"]["$schema"] == {"const": SCHEMA_IDS[target]}
+            accepted = [SCHEMA_IDS[target], *LEGACY_SCHEMA_IDS.get(target, ())]
+            assert schema["properties"]["$schema"] == ({"const": accepted[0]} if len(accepted) == 1 else
+                                                       {"enum": accepted})
 
 
 def test_schema_files_are_serialised_by_axag() -> None:
@@ -79,12 +81,26 @@ def _objects(node: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
             yield from _objects(item, f"{path}/{i}")
 
 
-@pytest.mark.parametrize("name", SHIPPED)
+@pytest.mark.parametrize("name", [n for n in SHIPPED if n != "envelope.schema.json"])
 def test_fixed_key_objects_are_closed(name: str) -> None:
     found = list(_objects(load_schema(name)))
     assert len(found) > 3
     for path, obj in found:
         assert obj.get("additionalProperties") is False, path
+
+
+def test_envelope_schema_is_open_for_later_envelope_keys() -> None:
+    """The envelope (a tool's outputSchema) lists its keys but admits new ones, so that a client validating
+    structuredContent with this schema keeps accepting envelopes of a later runtime."""
+    schema = load_schema("envelope.schema.json")
+    Draft202012Validator.check_schema(schema)
+    assert "additionalProperties" not in schema
+    assert schema["required"] == ["success", "permission", "violations", "guidance", "tool"]
+    v = Draft202012Validator(schema)
+    ok = {"success": True, "result": {"status": 200}, "permission": "not_required", "violations": [],
+          "guidance": "The call succeeded.", "tool": "t", "later_key": 1}
+    assert not list(v.iter_errors(ok))
+    assert list(v.iter_errors({**ok, "permission": "maybe"}))
 
 
 def test_tools_schema_details() -> None:
@@ -216,7 +232,7 @@ META = ("tools", 0, "_meta", "org.axag/action")
     ("target", "path", "value", "delete", "message"),
     [
         ("mcp", ("axag",), "1.0", False, "/axag: expected '1.1', got \"1.0\""),
-        ("mcp", ("$schema",), "x", False, "/$schema: expected 'https://axag.org/schema/tools/v1/tools.schema.json'"),
+        ("mcp", ("$schema",), "x", False, "/$schema: expected 'https://axag.org/schema/tools/v2/tools.schema.json'"),
         ("mcp", ("extra",), 1, False, "/: unexpected key 'extra'"),
         ("mcp", ("tools", 0, "_meta"), None, True, "/tools/0: missing key '_meta'"),
         ("mcp", ("tools", 0, "name"), "bad name", False, "/tools/0/name: expected a tool name"),

@@ -127,7 +127,7 @@ def test_booking_golden(target: str, strict: bool, file: str) -> None:
 def test_mcp_document_is_the_section_9_7_tool() -> None:
     doc = render("mcp", [booking()], VERSION).doc
     assert list(doc) == ["$schema", "axag", "generator", "tools"]
-    assert doc["$schema"] == "https://axag.org/schema/tools/v1/tools.schema.json"
+    assert doc["$schema"] == "https://axag.org/schema/tools/v2/tools.schema.json"
     assert doc["axag"] == "1.1"
     assert doc["generator"] == {"name": "axag", "version": VERSION}
     assert doc["tools"] == [booking_tool()]

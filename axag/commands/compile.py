@@ -46,6 +46,8 @@ from axag.report import FORMATS
               help="Compile root: every input is inside it and source paths are relative to it (default: the "
                    "project root).")
 @click.option("--no-harvest", is_flag=True, help="Do not harvest parameters from form controls.")
+@click.option("--openapi", default=None, type=click.Path(dir_okay=False),
+              help="OpenAPI 3.0/3.1 document binding axag-operation-id actions (mcp target).")
 @click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
               help=f"Diagnostics format, one of {', '.join(FORMATS)}; :PATH writes it to a file. Repeatable.")
 @click.option("--catalogue", default=None, metavar="FILE", help="Also write the page of what agents will see to FILE.")
@@ -148,13 +150,19 @@ def run_compile(opts: dict[str, Any]) -> int:
     guards_dir = opts["guards_dir"] or (str(settings.compile_guards) if settings.compile_guards else None)
     # the default target is written from the tool texts made with the contracts (no document is built) unless
     # something needs the document itself
-    direct = target == "mcp" and not opts["self_check"] and not guards_dir and not opts["catalogue"]
+    direct = (target == "mcp" and not opts["self_check"] and not guards_dir and not opts["catalogue"]
+              and not opts["openapi"])
 
     def render_target(contracts: list[Any]) -> Any:
         return render(target, contracts, __version__, strict=strict, paths=rel_inputs,
                       dynamic_actions=[DynamicAction(*d) for d in dynamic])
 
     tools = [] if direct else [m.contract() for m in merged]
+    if opts["openapi"]:
+        from axag.compile.openapi import bind_openapi
+
+        for problem in bind_openapi({"tools": [c.tool for c in tools]}, opts["openapi"]):
+            click.echo(f"axag: warning: OpenAPI drift: {problem}", err=True)
     rendered = render_target(tools)
     if rendered.code is not None and rendered.problems:
         by_subject = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from axag import vocabulary as V
@@ -207,15 +208,31 @@ def input_schema(act: Action) -> dict[str, Any]:
     }
 
 
-def contract_for(act: Action, source: dict[str, Any]) -> ToolContract:
+@cache
+def output_schema() -> dict[str, Any]:
+    """Every tool's `outputSchema`: the envelope's model view (schemas/envelope.schema.json without its
+    `$id`, `title` and `description`), one shared object."""
+    from axag.schemas_path import load_schema
+
+    doc = load_schema("envelope.schema.json")
+    return {k: v for k, v in doc.items() if k not in ("$id", "title", "description")}
+
+
+def contract_for(act: Action, source: dict[str, Any], binding: dict[str, Any] | None = None) -> ToolContract:
     title = V.humanise_intent(act.intent or "")
+    meta_: dict[str, Any] = {"org.axag/action": meta(act, [source])}
+    if binding is not None:
+        from axag.compile.http import BINDING_KEY
+
+        meta_[BINDING_KEY] = binding
     tool = {
         "name": tool_name(act),
         "title": title,
         "description": "\n".join(describe(act)),
         "inputSchema": input_schema(act),
+        "outputSchema": output_schema(),
         "annotations": hints(act, title),
-        "_meta": {"org.axag/action": meta(act, [source])},
+        "_meta": meta_,
     }
     desc = act.v("axag-description")
     return ToolContract(
@@ -259,7 +276,9 @@ def build_contracts(model: FileModel, out: Any, request: Any, error_elements: se
         if act.intent is None or act.action_type is None:
             continue
         has_errors = id(act.element) in error_elements
-        contract = contract_for(act, {"file": rel, "line": line, "column": col})
+        from axag.compile.http import http_binding
+
+        contract = contract_for(act, {"file": rel, "line": line, "column": col}, http_binding(model, act, rel))
         if not has_errors:
             from axag.compile.merge import contract_key
 

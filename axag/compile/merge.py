@@ -18,8 +18,17 @@ from axag.spans import LineIndex, context_rows
 
 
 def _without_sources(tool: dict[str, Any]) -> dict[str, Any]:
-    meta = {k: v for k, v in tool["_meta"]["org.axag/action"].items() if k != "sources"}
-    return {**tool, "_meta": {"org.axag/action": meta}}
+    """The tool without what differs between the pages of one action: its sources and its binding's page."""
+    wrapper = tool["_meta"]
+    meta = {k: v for k, v in wrapper["org.axag/action"].items() if k != "sources"}
+    out = {"org.axag/action": meta}
+    http = wrapper.get("org.axag/http")
+    if isinstance(http, dict):
+        # a form without action submits to its own page: the same action on every page that has it
+        own = f"/{str(http.get('page', '')).lstrip('/')}"
+        out["org.axag/http"] = {k: v for k, v in http.items()
+                                if k != "page" and not (k == "action" and v == own)}
+    return {**tool, "_meta": out}
 
 
 def contract_key(tool: dict[str, Any]) -> str:

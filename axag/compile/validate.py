@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
-from axag.compile.targets import MANIFEST_FORMATS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
+from axag.compile.targets import LEGACY_SCHEMA_IDS, MANIFEST_FORMATS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
 from axag.compile.targets.openai import STRICT_FORMATS
 from axag.vocabulary import (
     ACTION_TYPES,
@@ -50,7 +50,11 @@ __all__ = [
 ]
 
 JSON_SCHEMA_2020_12: Final = "https://json-schema.org/draft/2020-12/schema"
-TOOL_KEYS: Final = ("name", "title", "description", "inputSchema", "annotations", "_meta")
+TOOL_KEYS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta")
+TOOL_REQUIRED: Final = ("name", "title", "description", "inputSchema", "annotations", "_meta")
+HTTP_KEYS: Final = ("openapi", "method", "action", "enctype", "fields", "constants", "checkbox", "refresh",
+                    "page", "unsupported")
+OPENAPI_KEYS: Final = ("operation_id", "method", "path", "in")
 INPUT_SCHEMA_KEYS: Final = ("$schema", "type", "properties", "required", "additionalProperties")
 ANNOTATION_KEYS: Final = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 META_KEYS: Final = (
@@ -282,7 +286,8 @@ class _Checker:
         d = self.obj(doc, (), ("$schema", "axag", "generator", "tools"), ("$schema", "axag", "generator", "tools"))
         if d is None:
             return []
-        self.val(d, "$schema", (), lambda x: x == SCHEMA_IDS[target], repr(SCHEMA_IDS[target]))
+        accepted = (SCHEMA_IDS[target],) if self.ordered else (SCHEMA_IDS[target], *LEGACY_SCHEMA_IDS.get(target, ()))
+        self.val(d, "$schema", (), lambda x: x in accepted, repr(SCHEMA_IDS[target]))
         self.val(d, "axag", (), lambda x: x == "1.1", "'1.1'")
         gen = self.obj(d.get("generator"), ("generator",), ("name", "version"), ("name", "version"))
         if gen is not None:
@@ -302,7 +307,7 @@ class _Checker:
             self.err(path, f"repeated {what}")
 
     def mcp_tool(self, v: Any, path: Path) -> str | None:
-        t = self.obj(v, path, TOOL_KEYS, TOOL_KEYS)
+        t = self.obj(v, path, TOOL_KEYS, TOOL_REQUIRED)
         if t is None:
             return None
         self.fields(t, path, {
@@ -317,11 +322,51 @@ class _Checker:
             self.val(ann, "title", apath, lambda x: x == t.get("title"), "the tool title")
             for hint in ANNOTATION_KEYS[1:]:
                 self.val(ann, hint, apath, _is_bool, "a boolean")
-        wrapper = self.obj(t.get("_meta"), (*path, "_meta"), ("org.axag/action",), ("org.axag/action",))
+        out = t.get("outputSchema", {"type": "object"})
+        if not isinstance(out, dict) or out.get("type") != "object":
+            self.err((*path, "outputSchema"), f"expected an object schema, got {_short(out)}")
+        wrapper = self.obj(t.get("_meta"), (*path, "_meta"), ("org.axag/action", "org.axag/http"),
+                           ("org.axag/action",))
         if wrapper is not None:
             self.meta(wrapper.get("org.axag/action"), (*path, "_meta", "org.axag/action"))
+            if "org.axag/http" in wrapper:
+                self.http(wrapper["org.axag/http"], (*path, "_meta", "org.axag/http"))
         name = t.get("name")
         return name if isinstance(name, str) else None
+
+    def http(self, v: Any, path: Path) -> None:
+        """`_meta["org.axag/http"]`: a form binding or an OpenAPI binding (see axag/compile/http.py)."""
+        form = ("method", "action", "enctype", "fields", "constants", "checkbox", "refresh", "page")
+        b = self.obj(v, path, HTTP_KEYS, ("openapi", "page") if isinstance(v, dict) and "openapi" in v else form)
+        if b is None:
+            return
+        self.fields(b, path, {
+            "method": (lambda x: x in ("GET", "POST"), "'GET' or 'POST'"),
+            "action": (_is_text, "a non-empty string"),
+            "enctype": (lambda x: x in ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain"),
+                        "a form encoding"),
+            "fields": (lambda x: isinstance(x, dict) and all(isinstance(n, str) for n in x.values()),
+                       "an object of control names"),
+            "constants": (lambda x: isinstance(x, list) and all(
+                isinstance(c, list) and len(c) == 2 and isinstance(c[0], str) and (c[1] is None or isinstance(
+                    c[1], str)) for c in x), "an array of [name, value] pairs"),
+            "checkbox": (lambda x: isinstance(x, dict) and all(isinstance(n, str) for n in x.values()),
+                         "an object of checkbox values"),
+            "refresh": (_is_bool, "a boolean"),
+            "page": (_is_text, "a non-empty string"),
+            "unsupported": (lambda x: isinstance(x, list) and all(isinstance(n, str) for n in x),
+                            "an array of control names"),
+        })
+        if "openapi" in b:
+            op = self.obj(b["openapi"], (*path, "openapi"), OPENAPI_KEYS, OPENAPI_KEYS)
+            if op is not None:
+                self.fields(op, (*path, "openapi"), {
+                    "operation_id": (_is_text, "a non-empty string"),
+                    "method": (_is_text, "a non-empty string"),
+                    "path": (_is_text, "a non-empty string"),
+                    "in": (lambda x: isinstance(x, dict) and all(
+                        w in ("path", "query", "header", "body") for w in x.values()), "an object of locations"),
+                })
 
     def meta(self, v: Any, path: Path) -> None:
         m = self.obj(v, path, META_KEYS, ("intent", "entity", "action_type", "sources"))

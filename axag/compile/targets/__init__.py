@@ -15,17 +15,21 @@ if TYPE_CHECKING:
     from axag.compile.contract import ToolContract
     from axag.compile.targets.manifest import DynamicAction
 
-__all__ = ["MANIFEST_FORMATS", "SCHEMA_FILES", "SCHEMA_IDS", "STRICT_TARGETS", "TARGETS", "Rendered", "render"]
+__all__ = ["LEGACY_SCHEMA_IDS", "MANIFEST_FORMATS", "SCHEMA_FILES", "SCHEMA_IDS", "STRICT_TARGETS", "TARGETS", "Rendered",
+           "render"]
 
 TARGETS: Final = ("mcp", "openai", "openai-responses", "anthropic", "manifest")
 STRICT_TARGETS: Final = ("openai", "openai-responses")  # the targets `--strict` applies to
 SCHEMA_IDS: Final = {
-    "mcp": "https://axag.org/schema/tools/v1/tools.schema.json",
+    "mcp": "https://axag.org/schema/tools/v2/tools.schema.json",
     "openai": "https://axag.org/schema/tools/v1/openai-tools.schema.json",
     "openai-responses": "https://axag.org/schema/tools/v1/openai-responses-tools.schema.json",
     "anthropic": "https://axag.org/schema/tools/v1/anthropic-tools.schema.json",
     "manifest": "https://axag.org/schema/v1.1/axag-manifest.schema.json",
 }
+# earlier document versions still accepted as input (`axag guards`, `axag context`, `axag serve`): v2 added
+# outputSchema and _meta["org.axag/http"], so every v1 document is a valid v2 document but not the reverse
+LEGACY_SCHEMA_IDS: Final = {"mcp": ("https://axag.org/schema/tools/v1/tools.schema.json",)}
 SCHEMA_FILES: Final = {
     "mcp": "tools.schema.json",
     "openai": "openai-tools.schema.json",

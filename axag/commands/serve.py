@@ -1,0 +1,201 @@
+"""`axag serve TOOLS.json | PATHS…`: the compiled tools as a guarded MCP server; `axag serve token add`."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from axag.commands.common import fail, guard_errors
+from axag.errors import InputError
+
+__all__ = ["serve"]
+
+DEFAULT_STATE = ".axag/state.sqlite"
+
+
+class _DefaultRun(click.Group):
+    """`axag serve ARGS` runs the server; `axag serve token …` manages tokens."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args[:1] != ["-h"] and args[:1] != ["--help"] and (not args or args[0] not in self.commands):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group("serve", cls=_DefaultRun, context_settings={"help_option_names": ["-h", "--help"]})
+def serve() -> None:
+    """Serve compiled tools as a guarded MCP server (`axag serve run --help` lists the options)."""
+
+
+def load_tools(inputs: tuple[str, ...], openapi: str | None) -> dict[str, Any]:
+    """A tools.json, or the tools compiled from PATHS (a single folder is the site root of page URLs)."""
+    doc = _tools_document(inputs)
+    if openapi is not None:
+        from axag.compile.openapi import bind_openapi
+
+        for problem in bind_openapi(doc, openapi):
+            click.echo(f"axag serve: warning: OpenAPI drift: {problem}", err=True)
+    return doc
+
+
+def _tools_document(inputs: tuple[str, ...]) -> dict[str, Any]:
+    if len(inputs) == 1 and inputs[0].endswith(".json") and Path(inputs[0]).is_file():
+        from axag.commands.guards import load_tools_document
+
+        return load_tools_document(Path(inputs[0]))
+    from axag.api import compile_paths
+    from axag.findings import Severity
+
+    for p in inputs:
+        if not Path(p).exists():
+            raise InputError(f"{p}: no such file or folder")
+    root = inputs[0] if len(inputs) == 1 and Path(inputs[0]).is_dir() else None
+    doc, findings = compile_paths(list(inputs), root=os.path.abspath(root) if root else None)
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    if errors:
+        shown = "; ".join(f"{f.path}:{f.line}:{f.column}: AXAG-LINT-{f.code:03d} {f.message}" for f in errors[:5])
+        raise InputError(f"the pages do not compile ({len(errors)} error(s)): {shown}")
+    if not doc["tools"]:
+        raise InputError("no tools to serve: the inputs have no annotated actions")
+    return doc
+
+
+def load_handlers(spec: str | None) -> Mapping[str, Any]:
+    if spec is None:
+        return {}
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise InputError(f"--handlers {spec}: expected module:attribute")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:
+        raise InputError(f"--handlers {spec}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    handlers = getattr(module, attr, None)
+    if not isinstance(handlers, Mapping) or not all(callable(h) for h in handlers.values()):
+        raise InputError(f"--handlers {spec}: {attr} is not a mapping of tool names to callables")
+    return handlers
+
+
+def _settings(config: str | None, isolated: bool) -> Any:
+    from axag.config import Resolver
+
+    return Resolver(Path.cwd(), config=config, isolated=isolated).run_settings()
+
+
+def _state_path(state: str | None, settings: Any) -> str:
+    if state is not None:
+        return state
+    return str(settings.serve_state) if settings.serve_state is not None else DEFAULT_STATE
+
+
+def _host_port(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep:
+        host, port = "127.0.0.1", value
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise fail(f"--http {value}: expected HOST:PORT")
+    return host, int(port)
+
+
+@serve.command("run")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--base-url", default=None, help="Origin of the site's backend (needed for HTTP-bound tools).")
+@click.option("--http", "http", default=None, metavar="HOST:PORT",
+              help="Serve streamable HTTP (default host 127.0.0.1) instead of stdio.")
+@click.option("--guards", "guards_dir", default=None, type=click.Path(file_okay=False),
+              help="Use this generated guard package (and its preconditions.py).")
+@click.option("--handlers", default=None, metavar="MODULE:ATTR", help="A mapping of tool names to callables.")
+@click.option("--openapi", default=None, type=click.Path(dir_okay=False),
+              help="OpenAPI 3.0/3.1 document binding axag-operation-id buttons.")
+@click.option("--allow-unbound", is_flag=True, help="Serve tools without binding or handler (they refuse).")
+@click.option("--actor", default=None, help="Caller identity in stdio mode (default: serve.actor).")
+@click.option("--roles", default=None, help="Caller roles in stdio mode, comma-separated (default: serve.roles).")
+@click.option("--state", default=None, help=f"SQLite state database (default: serve.state, else {DEFAULT_STATE}).")
+@click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.1),
+              help="Backend timeout in seconds.")
+@click.option("--max-result-bytes", default=65536, show_default=True, type=click.IntRange(min=1))
+@click.option("--audit-arguments", is_flag=True, help="Store argument values in the audit log.")
+@click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@guard_errors
+def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, guards_dir: str | None,
+            handlers: str | None, openapi: str | None, allow_unbound: bool, actor: str | None, roles: str | None,
+            state: str | None, timeout: float, max_result_bytes: int, audit_arguments: bool, config: str | None,
+            isolated: bool) -> None:
+    """Serve the tools of TOOLS.json, or of the annotated PATHS, over MCP."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+    from axag.serve.app import ServeConfig, binding_of, unbound_tools
+
+    settings = _settings(config, isolated)
+    base_url = base_url if base_url is not None else settings.serve_base_url
+    actor = actor if actor is not None else settings.serve_actor
+    role_list = tuple(r.strip() for r in roles.split(",") if r.strip()) if roles is not None else settings.serve_roles
+    state = _state_path(state, settings)
+
+    doc = load_tools(inputs, openapi)
+    handler_map = load_handlers(handlers)
+    unknown = sorted(set(handler_map) - {t["name"] for t in doc["tools"]})
+    if unknown:
+        raise fail(f"--handlers: no served tool is named {', '.join(unknown)}")
+    unbound = unbound_tools(doc, handler_map)
+    if unbound and not allow_unbound:
+        raise fail("these tools have no HTTP binding and no handler: " + ", ".join(unbound)
+                   + " (bind them with --handlers or --openapi, or pass --allow-unbound to serve them as refusals)")
+    needs_base = [t["name"] for t in doc["tools"] if binding_of(t) is not None and t["name"] not in handler_map]
+    if needs_base and base_url is None:
+        raise fail("--base-url is required: these tools call the site's backend: " + ", ".join(needs_base))
+    if base_url is not None and not base_url.startswith(("http://", "https://")):
+        raise fail(f"--base-url {base_url}: expected an http:// or https:// URL")
+    for t in doc["tools"]:
+        left_out = (binding_of(t) or {}).get("unsupported")
+        if left_out:
+            click.echo(f"axag serve: warning: {t['name']}: an agent cannot supply the file input(s) "
+                       f"{', '.join(left_out)}; calls are sent without them", err=True)
+    serve_config = ServeConfig(tools_doc=doc, base_url=base_url, handlers=handler_map, allow_unbound=allow_unbound,
+                         actor=actor, roles=role_list, timeout=timeout, max_result_bytes=max_result_bytes,
+                         audit_arguments=audit_arguments, guards_dir=guards_dir)
+    hostport = _host_port(http) if http is not None else None
+    import anyio
+
+    from axag.serve.app import ToolServer
+    from axag.serve.run import serve_http, serve_stdio
+    from axag.serve.state import SqliteStore
+
+    tools = ToolServer(serve_config, SqliteStore(state))
+    if hostport is None:
+        anyio.run(serve_stdio, tools)
+    else:
+        anyio.run(serve_http, tools, *hostport)
+
+
+@serve.group("token")
+def token() -> None:
+    """Bearer tokens of HTTP mode (stored hashed in the state database)."""
+
+
+@token.command("add")
+@click.argument("name")
+@click.option("--roles", default="", help="Roles of the token's holder, comma-separated.")
+@click.option("--state", default=None, help=f"SQLite state database (default: serve.state, else {DEFAULT_STATE}).")
+@click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@guard_errors
+def token_add(name: str, roles: str, state: str | None, config: str | None, isolated: bool) -> None:
+    """Make a token for NAME; it is printed once and only its hash is kept."""
+    from axag.serve.state import SqliteStore
+
+    if not name.strip():
+        raise fail("the token needs a non-empty NAME")
+    store = SqliteStore(_state_path(state, _settings(config, isolated)))
+    click.echo(store.add_token(name, [r.strip() for r in roles.split(",") if r.strip()]))
+    store.close()

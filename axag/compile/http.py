@@ -1,0 +1,189 @@
+"""`_meta["org.axag/http"]`: how a browser submits an action's form, so that `axag serve` can replay it.
+
+For an action whose parameter scope (SPEC §5.1) is submitted by a form, the binding records the method, the
+action URL (resolved against the page's own path), the encoding, the control name behind each parameter, the
+constant name/value pairs the browser adds (hidden inputs, read-only controls, the submitter), the value a
+checked checkbox sends, whether constants must be refreshed from the live page (template values), the page,
+and the controls an agent cannot supply (file inputs).
+"""
+
+from __future__ import annotations
+
+from posixpath import normpath
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit
+
+from axag.model import harvest as H
+from axag.parse.document import attribute as _attr
+from axag.parse.document import tag_name as _tag
+
+if TYPE_CHECKING:
+    from axag.model.actions import Action, FileModel
+
+__all__ = ["BINDING_KEY", "ENCTYPES", "http_binding", "page_url"]
+
+BINDING_KEY = "org.axag/http"
+URLENCODED = "application/x-www-form-urlencoded"
+ENCTYPES = (URLENCODED, "multipart/form-data", "text/plain")
+
+
+def page_url(page: str) -> str:
+    """The URL path of a page file relative to the compile root (the site root): ``"a/b.html"`` -> ``/a/b.html``."""
+    return "/" + page.lstrip("/")
+
+
+def _form_of(model: FileModel, act: Action, scope: Any) -> Any:
+    """The form that submits the action: the scope itself, the action element's form, or the scope's form."""
+    if _tag(scope) == "form":
+        return scope
+    el = act.element.el
+    for start in (el, scope):
+        if start is None:
+            continue
+        owner = _attr(start, "form")
+        if owner is not None and H._is_submit(start):
+            target = H._state(model).by_id(owner)
+            if target is not None and _tag(target) == "form":
+                return target
+        for anc in start.iterancestors():
+            if _tag(anc) == "form":
+                return anc
+    return None
+
+
+def _submitter(model: FileModel, act: Action, form: Any) -> Any:
+    """The submit control used: the action element when it is one, else the form's default button."""
+    el = act.element.el
+    if el is not None and H._is_submit(el):
+        return el
+    form_id = _attr(form, "id")
+    for cand in form.iterdescendants():
+        if H._is_submit(cand) and (_attr(cand, "form") in (None, form_id)):
+            return cand
+    return None
+
+
+def _method(form: Any, sub: Any) -> str:
+    raw = (_attr(sub, "formmethod") if sub is not None else None)
+    if raw is None:
+        raw = _attr(form, "method")
+    m = (raw or "get").strip().lower()
+    return m if m in ("get", "post", "dialog") else "get"
+
+
+def _enctype(form: Any, sub: Any, method: str) -> str:
+    if method != "post":
+        return URLENCODED
+    raw = _attr(sub, "formenctype") if sub is not None else None
+    if raw is None:
+        raw = _attr(form, "enctype")
+    e = (raw or "").strip().lower()
+    return e if e in ENCTYPES else URLENCODED
+
+
+def _action(model: FileModel, form: Any, sub: Any, page: str) -> tuple[str | None, bool]:
+    """(resolved action, unknown): a template action is unknown (taken from the live page)."""
+    raw, unknown = (H._value_of(model, sub, "formaction") if sub is not None else (None, False))
+    if raw is None and not unknown:
+        raw, unknown = H._value_of(model, form, "action")
+    if unknown:
+        return None, True
+    base = page_url(page)
+    raw = (raw or "").strip()
+    if not raw:
+        return base, False
+    if urlsplit(raw).scheme:
+        return raw, False
+    joined = urljoin(base, raw)
+    parts = urlsplit(joined)
+    path = normpath(parts.path) if parts.path else "/"
+    if parts.path.endswith("/") and path != "/":
+        path += "/"
+    return path + (f"?{parts.query}" if parts.query else ""), False
+
+
+def _submitted_value(model: FileModel, el: Any) -> tuple[str | None, bool]:
+    if _tag(el) == "textarea":
+        text = "".join(el.itertext())
+        return text, H._state(model).unknown(text)
+    return H._value_of(model, el, "value")
+
+
+def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | None:
+    """The binding of ``act`` on the page file ``page`` (relative to the compile root), or None."""
+    scope = H.scope_of(model, act)
+    if scope is None:
+        return None
+    form = _form_of(model, act, scope)
+    if form is None:
+        return None
+    sub = _submitter(model, act, form)
+    method = _method(form, sub)
+    if method == "dialog":
+        return None
+    action, unknown_action = _action(model, form, sub, page)
+    if unknown_action:
+        return None
+    controls = {id(p.control.el): p for p in act.parameters if p.control is not None and p.control.el is not None}
+    fields: dict[str, str] = {}
+    checkbox: dict[str, str] = {}
+    constants: list[list[str | None]] = []
+    unsupported: list[str] = []
+    refresh = False
+    for p in act.parameters:
+        name = p.control.get("name") if p.control is not None else None
+        fields[p.name] = name if name is not None else p.name
+    scope_controls = H._scope_controls(model, scope) if scope is form else H._scope_controls(model, form)
+    for el in _with_submitter(scope_controls, sub, form):
+        if el is sub:
+            name, unknown = H._value_of(model, el, "name")
+            if name and not unknown:
+                value, unknown_value = H._value_of(model, el, "value")
+                refresh = refresh or unknown_value
+                constants.append([name, None if unknown_value else (value or "")])
+            continue
+        category = H._is_control(model, el)
+        if category is None:
+            continue
+        why = H._excluded(el, category)
+        harvested = controls.get(id(el))
+        if harvested is not None and category in ("checkbox", "role:checkbox") and harvested.type == "boolean":
+            value, unknown = H._value_of(model, el, "value")
+            checkbox[harvested.name] = "on" if value is None or unknown else value
+        if why is None or "disabled" in why:
+            continue
+        name, unknown = H._value_of(model, el, "name")
+        if not name or unknown:
+            continue
+        value, unknown_value = _submitted_value(model, el)
+        # a hidden value is what the server rendered into this copy of the page (a CSRF token, a nonce):
+        # the browser submits the live page's value, so serve reads it from the page again
+        refresh = refresh or unknown_value or category == "hidden"
+        constants.append([name, None if unknown_value else (value or "")])
+    for el in form.iterdescendants("input"):
+        if (_attr(el, "type") or "").strip().lower() == "file" and el.get("disabled") is None:
+            name = _attr(el, "name") or _attr(el, "id") or "(unnamed)"
+            if name not in unsupported:
+                unsupported.append(name)
+    binding: dict[str, Any] = {
+        "method": method.upper(),
+        "action": action,
+        "enctype": _enctype(form, sub, method),
+        "fields": fields,
+        "constants": constants,
+        "checkbox": checkbox,
+        "refresh": refresh,
+        "page": page,
+    }
+    if unsupported:
+        binding["unsupported"] = unsupported
+    return binding
+
+
+def _with_submitter(controls: list[Any], sub: Any, form: Any) -> list[Any]:
+    """The scope's controls with the submitter inserted at its document position."""
+    if sub is None or sub in controls:
+        return controls
+    root = form.getroottree().getroot()
+    order = {el: i for i, el in enumerate(root.iter())}
+    return sorted([*controls, sub], key=lambda e: order.get(e, 0))

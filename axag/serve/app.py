@@ -1,0 +1,384 @@
+"""The MCP server of `axag serve` on the official SDK's low-level `Server`.
+
+`tools/list` answers the compiled tools as they are. `tools/call` runs the tool's guard in-process, asks the
+user for confirmation through MCP elicitation when the guard needs it, then runs the binding (the page's form,
+an OpenAPI operation or a handler) and answers the envelope's model view as `structuredContent` (and as text).
+
+Confirmation, by protocol era (what the SDK offers):
+- handshake sessions (2025-11-25 and earlier) whose client declared form elicitation: the server sends
+  `elicitation/create` in the middle of the call and, when the user accepts, runs the call with a fresh
+  single-use confirmation;
+- 2026-07-28 sessions (no server-to-client requests): the call answers `InputRequiredResult` carrying the
+  elicitation and a signed `request_state`; the client's retry carries the user's answer;
+- clients without elicitation get `confirmation_required` with guidance saying that this client cannot ask
+  the user, so the call cannot proceed from here.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import inspect
+import json
+import logging
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import httpx
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from axag.serve.binding import BackendAnswer, run_form, run_openapi
+from axag.serve.state import SqliteStore
+
+__all__ = ["ServeConfig", "ToolServer"]
+
+log = logging.getLogger("axag.serve")
+
+CONFIRM_KEY = "confirm"
+_STATE_TTL = 600.0
+Handler = Callable[[Mapping[str, object]], Any]
+
+
+@dataclass
+class ServeConfig:
+    tools_doc: dict[str, Any]
+    base_url: str | None = None
+    handlers: Mapping[str, Handler] = field(default_factory=dict)
+    allow_unbound: bool = False
+    actor: str | None = None
+    roles: tuple[str, ...] = ()
+    timeout: float = 30.0
+    max_result_bytes: int = 65536
+    audit_arguments: bool = False
+    guards_dir: str | None = None
+
+
+@dataclass(frozen=True)
+class Caller:
+    actor: str | None
+    roles: frozenset[str]
+
+
+def binding_of(tool: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    meta = tool.get("_meta", {})
+    b = meta.get("org.axag/http") if isinstance(meta, dict) else None
+    return b if isinstance(b, dict) else None
+
+
+def unbound_tools(doc: Mapping[str, Any], handlers: Mapping[str, Any]) -> list[str]:
+    """Tools that have neither an HTTP/OpenAPI binding nor a handler."""
+    return [t["name"] for t in doc["tools"] if binding_of(t) is None and t["name"] not in handlers]
+
+
+def _envelope_result(envelope: dict[str, Any]) -> types.CallToolResult:
+    text = json.dumps(envelope, ensure_ascii=False)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=envelope,
+                                is_error=not envelope.get("success", False))
+
+
+def _start_of(body: object, limit: int = 200) -> str:
+    text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text[:limit] + ("…" if len(text) > limit else "")
+
+
+class ToolServer:
+    """The tools, their guards, the state store and the backend clients behind one MCP `Server`."""
+
+    def __init__(self, config: ServeConfig, store: SqliteStore) -> None:
+        from axag.serve.guards import load_guards
+
+        self.config = config
+        self.store = store
+        self.tools = {t["name"]: t for t in config.tools_doc["tools"]}
+        self.guard_module, self.guards = load_guards(config.tools_doc, config.guards_dir, store)
+        self.unbound = set(unbound_tools(config.tools_doc, config.handlers))
+        self._secret = store.secret()
+        self._clients: OrderedDict[str, httpx.AsyncClient] = OrderedDict()
+        self.in_flight = 0  # tools/call handlers running
+        self.requests_in_flight = 0  # HTTP POST requests being answered (set by the HTTP transport)
+        self.server: Server[Any] = Server("axag", version=_version(), on_list_tools=self._list_tools,
+                                          on_call_tool=self._call_tool)
+        listed = []
+        for t in config.tools_doc["tools"]:
+            listed.append(types.Tool.model_validate(t, by_alias=True))
+        self._listed = listed
+
+    # ------------------------------------------------------------------ MCP handlers
+    async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self._listed)
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> Any:
+        self.in_flight += 1
+        started = time.monotonic()
+        caller = self._caller(ctx)
+        tool = self.tools.get(params.name)
+        arguments: dict[str, Any] = dict(params.arguments or {})
+        status: int | None = None
+        envelope: dict[str, Any] | None = None
+        fp: str | None = None
+        pending = "cancelled"  # what the audit records when no envelope was made (the client went away)
+        try:
+            if tool is None:
+                text = f"unknown tool {params.name!r}"
+                return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+            guard = self.guards[params.name]
+            fp = self.guard_module.fingerprint(params.name, arguments) if isinstance(arguments, dict) else None
+            if params.name in self.unbound:
+                envelope = self._unbound_envelope(guard)
+                return _envelope_result(envelope)
+            try:
+                outcome = await self._guarded(ctx, params, tool, guard, caller, arguments)
+            except NotImplementedError as exc:
+                outcome = self._unimplemented_envelope(guard, str(exc)), None
+            except Exception as exc:  # a precondition or handler bug: the caller gets an error, the log the trace
+                log.exception("axag serve: %s failed", params.name)
+                outcome = self._internal_error(guard, exc), None
+            if isinstance(outcome, types.InputRequiredResult):
+                pending = "input_required"
+                return outcome
+            envelope, status = outcome
+            return _envelope_result(envelope)
+        finally:
+            self.in_flight -= 1
+            if tool is not None:
+                self.store.audit(actor=caller.actor, tool=params.name, fingerprint=fp,
+                                 permission=str(envelope["permission"]) if envelope else pending,
+                                 backend_status=status, duration_ms=(time.monotonic() - started) * 1000.0,
+                                 arguments=arguments if self.config.audit_arguments else None)
+
+    async def _guarded(self, ctx: Any, params: types.CallToolRequestParams, tool: Mapping[str, Any], guard: Any,
+                       caller: Caller, arguments: dict[str, Any]
+                       ) -> types.InputRequiredResult | tuple[dict[str, Any], int | None]:
+        """Confirmation (when the guard asks for it), then the guard with the binding as its handler:
+        an `InputRequiredResult`, or (the envelope's model view, the backend's HTTP status)."""
+        confirmation = None
+        if guard.confirmation_required:
+            checked = guard.check(arguments, self._context(caller, None))
+            if checked.permission == "confirmation_required":
+                asked = await self._confirm(ctx, params, guard, checked, caller)
+                if isinstance(asked, types.InputRequiredResult):
+                    return asked
+                if isinstance(asked, dict):
+                    return asked, None
+                confirmation = asked
+            elif not checked.success:
+                return self._refusal(guard, checked), None
+        answer: list[BackendAnswer] = []
+
+        async def handler(args: Mapping[str, object]) -> object:
+            got = await self._execute(ctx, caller, params.name, tool, args)
+            answer.append(got)
+            return got.result
+
+        result = await guard.arun(handler, arguments, self._context(caller, confirmation))
+        envelope = self._refusal(guard, result)
+        if not answer:
+            return envelope, None
+        if not answer[0].ok:
+            envelope = self._backend_failure(guard, envelope, answer[0])
+        return envelope, answer[0].status
+
+    def _refusal(self, guard: Any, result: Any) -> dict[str, Any]:
+        """The model view of a guard result; no approval workflow here, so nobody is said to be asked."""
+        envelope: dict[str, Any] = result.for_model()
+        if envelope["permission"] == "approval_required":
+            envelope["guidance"] = self._no_approvals(guard)
+        return envelope
+
+    # ------------------------------------------------------------------ identity
+    def _caller(self, ctx: Any) -> Caller:
+        request = getattr(ctx, "request", None)
+        scope = getattr(request, "scope", None)
+        user = scope.get("user") if isinstance(scope, dict) else None
+        token = getattr(user, "access_token", None)
+        if token is not None:
+            roles = (token.claims or {}).get("roles", [])
+            return Caller(token.client_id, frozenset(str(r) for r in roles))
+        return Caller(self.config.actor, frozenset(self.config.roles))
+
+    def _context(self, caller: Caller, confirmation: Any) -> Any:
+        return self.guard_module.GuardContext(actor=caller.actor, roles=caller.roles, confirmation=confirmation)
+
+    # ------------------------------------------------------------------ confirmation
+    async def _confirm(self, ctx: Any, params: types.CallToolRequestParams, guard: Any, checked: Any,
+                       caller: Caller) -> Any:
+        """A confirmation for the call, an `InputRequiredResult`, or a refusal envelope."""
+        fp = str(checked.caller_only["fingerprint"])
+        message = checked.caller_only.get("confirmation_message") or f"Run {guard.tool} with these arguments?"
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            state = self._read_state(params.request_state, guard.tool, fp)
+            reply = (params.input_responses or {}).get(CONFIRM_KEY)
+            if state is not None and reply is not None:
+                return self._decide(guard, checked, fp, state, caller, reply)
+            if not self._client_elicits(ctx):
+                return self._cannot_ask(guard, checked)
+            return types.InputRequiredResult(
+                input_requests={CONFIRM_KEY: types.ElicitRequest(params=self._elicit_params(str(message)))},
+                request_state=self._make_state(guard.tool, fp))
+        if not self._client_elicits(ctx):
+            return self._cannot_ask(guard, checked)
+        req = self._elicit_params(str(message))
+        reply = await ctx.session.elicit_form(message=req.message, requested_schema=req.requested_schema,
+                                              related_request_id=ctx.request_id)
+        return self._decide(guard, checked, fp, uuid.uuid4().hex, caller, reply)
+
+    def _decide(self, guard: Any, checked: Any, fp: str, confirmation_id: str, caller: Caller, reply: Any) -> Any:
+        content = getattr(reply, "content", None) or {}
+        if getattr(reply, "action", None) == "accept" and content.get(CONFIRM_KEY) is True:
+            return self.guard_module.Confirmation(fingerprint=fp, by=caller.actor, id=confirmation_id)
+        envelope = checked.for_model()
+        envelope["guidance"] = (f"{guard.tool} was not run: the user declined to confirm it. Do not repeat the call; "
+                                "ask the user what they want instead.")
+        return envelope
+
+    @staticmethod
+    def _elicit_params(message: str) -> types.ElicitRequestFormParams:
+        schema = {"type": "object", "properties": {CONFIRM_KEY: {
+            "type": "boolean", "title": "Confirm", "description": "Run this action now?"}},
+            "required": [CONFIRM_KEY]}
+        return types.ElicitRequestFormParams(mode="form", message=message, requested_schema=schema)
+
+    @staticmethod
+    def _client_elicits(ctx: Any) -> bool:
+        caps = ctx.session.client_capabilities
+        elicitation = getattr(caps, "elicitation", None) if caps is not None else None
+        if elicitation is None:
+            return False
+        # an empty elicitation capability means form mode (2025-06-18 clients)
+        return elicitation.form is not None or elicitation.url is None
+
+    def _cannot_ask(self, guard: Any, checked: Any) -> dict[str, Any]:
+        envelope: dict[str, Any] = checked.for_model()
+        envelope["guidance"] = (f"{guard.tool} needs the user's explicit confirmation, and this client cannot ask the "
+                                "user (it does not support MCP elicitation), so the call cannot proceed from here. "
+                                "Nobody is being asked. Do not repeat the call and do not confirm it yourself; tell "
+                                "the user to run it from a client that can ask them.")
+        return envelope
+
+    def _make_state(self, tool: str, fp: str) -> str:
+        body = json.dumps({"t": tool, "f": fp, "i": uuid.uuid4().hex, "e": time.time() + _STATE_TTL},
+                          separators=(",", ":")).encode()
+        mac = hmac.new(self._secret, body, hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(body).decode() + "." + base64.urlsafe_b64encode(mac).decode()
+
+    def _read_state(self, state: str | None, tool: str, fp: str) -> str | None:
+        """The confirmation id of a valid, unexpired state signed for this tool and these arguments."""
+        if not state or "." not in state:
+            return None
+        try:
+            body_text, mac_text = state.split(".", 1)
+            body = base64.urlsafe_b64decode(body_text)
+            mac = base64.urlsafe_b64decode(mac_text)
+            if not hmac.compare_digest(mac, hmac.new(self._secret, body, hashlib.sha256).digest()):
+                return None
+            data = json.loads(body)
+        except (ValueError, TypeError):
+            return None
+        if data.get("t") != tool or data.get("f") != fp or float(data.get("e", 0)) < time.time():
+            return None
+        return str(data["i"])
+
+    # ------------------------------------------------------------------ refusals that are not the guard's
+    def _unbound_envelope(self, guard: Any) -> dict[str, Any]:
+        return {"success": False, "permission": "denied", "violations": [],
+                "guidance": f"{guard.tool} is not connected to anything on this server (no HTTP binding and no "
+                            "handler), so it cannot run here. Do not retry; tell the user.",
+                "tool": guard.tool, "active_constraints": dict(guard.active_constraints)}
+
+    @staticmethod
+    def _no_approvals(guard: Any) -> str:
+        n = guard.approval_count
+        roles = ", ".join(guard.approval_roles)
+        return (f"{guard.tool} needs approval by {n} {'approver' if n == 1 else 'approvers'} holding one of the "
+                f"roles {roles}, and this server has no approval workflow: nobody has been asked, so the call cannot "
+                "proceed from here. Do not repeat the call or try to approve it yourself; tell the user.")
+
+    def _unimplemented_envelope(self, guard: Any, detail: str) -> dict[str, Any]:
+        return {"success": False, "permission": "precondition_failed", "violations": [],
+                "guidance": f"{guard.tool} cannot run on this server: a precondition has no implementation "
+                            f"({detail}). Do not retry; tell the user.",
+                "tool": guard.tool, "active_constraints": dict(guard.active_constraints)}
+
+    def _internal_error(self, guard: Any, exc: Exception) -> dict[str, Any]:
+        return {"success": False, "permission": "precondition_failed", "violations": [],
+                "guidance": f"{guard.tool} failed on this server ({type(exc).__name__}); it may not have run. "
+                            "Do not retry; tell the user.",
+                "tool": guard.tool, "active_constraints": dict(guard.active_constraints)}
+
+    def _backend_failure(self, guard: Any, envelope: dict[str, Any], answer: BackendAnswer) -> dict[str, Any]:
+        if answer.error is not None:
+            what = f"the backend call failed ({answer.error}: {answer.result.get('detail', '')})"
+        else:
+            what = (f"the backend answered HTTP {answer.status}: "
+                    f"\"{_start_of(answer.result.get('body', ''))}\"")
+        out = dict(envelope)
+        out["success"] = False
+        out["guidance"] = (f"{guard.tool} passed its checks but {what}. It was not retried. Tell the user; do not "
+                           "repeat the call unless the user asks.")
+        out["active_constraints"] = dict(guard.active_constraints)
+        return out
+
+    # ------------------------------------------------------------------ execution
+    def _client_key(self, ctx: Any, caller: Caller) -> str:
+        request = getattr(ctx, "request", None)
+        headers = getattr(request, "headers", None)
+        sid = headers.get("mcp-session-id") if headers is not None else None
+        return f"s:{sid}" if sid else f"a:{caller.actor}"
+
+    async def _client(self, key: str) -> httpx.AsyncClient:
+        client = self._clients.get(key)
+        if client is None:
+            client = httpx.AsyncClient(timeout=self.config.timeout,
+                                       limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+                                       transport=httpx.AsyncHTTPTransport(retries=0))
+            self._clients[key] = client
+            while len(self._clients) > 256:
+                _, old = self._clients.popitem(last=False)
+                await old.aclose()
+        else:
+            self._clients.move_to_end(key)
+        return client
+
+    async def _execute(self, ctx: Any, caller: Caller, name: str, tool: Mapping[str, Any],
+                       arguments: Mapping[str, object]) -> BackendAnswer:
+        handler = self.config.handlers.get(name)
+        if handler is not None:
+            return await _run_handler(handler, arguments)
+        binding = binding_of(tool)
+        assert binding is not None and self.config.base_url is not None
+        client = await self._client(self._client_key(ctx, caller))
+        if "openapi" in binding:
+            return await run_openapi(client, self.config.base_url, binding["openapi"], arguments,
+                                     self.config.max_result_bytes)
+        return await run_form(client, self.config.base_url, binding, arguments, self.config.max_result_bytes)
+
+    async def aclose(self) -> None:
+        for client in self._clients.values():
+            await client.aclose()
+        self._clients.clear()
+
+
+async def _run_handler(handler: Handler, arguments: Mapping[str, object]) -> BackendAnswer:
+    if inspect.iscoroutinefunction(handler):
+        value = await handler(arguments)
+    else:
+        value = await anyio.to_thread.run_sync(handler, arguments)
+        if inspect.isawaitable(value):
+            value = await value
+    return BackendAnswer(value)
+
+
+def _version() -> str:
+    from axag import __version__
+
+    return __version__
+

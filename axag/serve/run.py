@@ -1,0 +1,136 @@
+"""Transports of `axag serve`: stdio (default) and streamable HTTP under uvicorn with bearer tokens.
+
+Logs go to stderr only: in stdio mode stdout carries the protocol. On SIGTERM (and SIGINT) the server stops
+taking new work and lets the calls in flight finish (bounded by the backend timeout) before it exits.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from typing import Any
+
+import anyio
+
+from axag.serve.app import ToolServer
+
+__all__ = ["StoreTokenVerifier", "serve_http", "serve_stdio"]
+
+log = logging.getLogger("axag.serve")
+
+
+class StoreTokenVerifier:
+    """The SDK's `TokenVerifier`: a bearer token is valid when its SHA-256 is in the state database."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    async def verify_token(self, token: str) -> Any:
+        from mcp.server.auth.provider import AccessToken
+
+        found = self.store.token_identity(token)
+        if found is None:
+            return None
+        name, roles = found
+        return AccessToken(token=token, client_id=name, scopes=[], subject=name, claims={"roles": list(roles)})
+
+
+async def _drain(tools: ToolServer, grace: float) -> None:
+    """Wait (at most ``grace`` seconds) until no call and no answer has been in flight for 0.3 s."""
+    quiet = 0
+    with anyio.move_on_after(grace):
+        while quiet < 15:
+            quiet = 0 if tools.in_flight or tools.requests_in_flight else quiet + 1
+            await anyio.sleep(0.02)
+
+
+def _counting(app: Any, tools: ToolServer) -> Any:
+    """The ASGI app, counting the POST requests being answered (a call's answer is complete only when its
+    response stream is, after the call itself has returned)."""
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or scope.get("method") != "POST":
+            await app(scope, receive, send)
+            return
+        tools.requests_in_flight += 1
+        try:
+            await app(scope, receive, send)
+        finally:
+            tools.requests_in_flight -= 1
+
+    return counted
+
+
+async def serve_stdio(tools: ToolServer) -> None:
+    from mcp.server.stdio import stdio_server
+
+    server = tools.server
+    async with anyio.create_task_group() as tg:
+
+        async def on_signal() -> None:
+            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                async for _ in signals:
+                    log.warning("axag serve: stopping; waiting for %d call(s) in flight", tools.in_flight)
+                    await _drain(tools, tools.config.timeout + 5.0)
+                    tg.cancel_scope.cancel()
+                    return
+
+        tg.start_soon(on_signal)
+        try:
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+        finally:
+            tg.cancel_scope.cancel()
+            await tools.aclose()
+
+
+def _draining_server(config: Any, tools: ToolServer) -> Any:
+    """A uvicorn server whose first SIGTERM/SIGINT waits for the calls in flight before it shuts down: uvicorn
+    (and sse-starlette, which ends open SSE streams as soon as uvicorn is told to exit) would otherwise cut the
+    answers of calls still running. A second signal stops at once."""
+    import asyncio
+    from types import FrameType
+
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        draining = False
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.draining or not (tools.in_flight or tools.requests_in_flight):
+                super().handle_exit(sig, frame)
+                self._captured_signals.clear()  # a graceful stop exits 0
+                return
+            self.draining = True
+            log.warning("axag serve: stopping; waiting for %d call(s) in flight", tools.in_flight)
+            loop = asyncio.get_running_loop()
+
+            async def drain_then_exit() -> None:
+                await _drain(tools, tools.config.timeout + 5.0)
+                super(DrainingServer, self).handle_exit(sig, frame)
+                self._captured_signals.clear()
+
+            loop.call_soon_threadsafe(lambda: loop.create_task(drain_then_exit()))
+
+    return DrainingServer(config)
+
+
+async def serve_http(tools: ToolServer, host: str, port: int) -> None:
+    import uvicorn
+    from mcp.server.auth.settings import AuthSettings
+
+    if tools.store.token_count() == 0:
+        log.warning("axag serve: no tokens in %s; every request will get 401. Add one with "
+                    "`axag serve token add NAME --roles a,b`.", tools.store.path)
+    url_host = f"[{host}]" if ":" in host else host
+    auth = AuthSettings(issuer_url=f"http://{url_host}:{port}", resource_server_url=None)  # type: ignore[arg-type]
+    app = tools.server.streamable_http_app(host=host, auth=auth, token_verifier=StoreTokenVerifier(tools.store))
+    config = uvicorn.Config(_counting(app, tools), host=host, port=port, log_level="warning", lifespan="on",
+                            timeout_graceful_shutdown=int(tools.config.timeout) + 5)
+    server = _draining_server(config, tools)
+    print(f"axag serve: MCP endpoint http://{url_host}:{port}/mcp", file=sys.stderr, flush=True)
+    try:
+        await server.serve()
+    finally:
+        await tools.aclose()
