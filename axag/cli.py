@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "context": "axag.commands.context:context",
     "rule": "axag.commands.rule:rule",
     "serve": "axag.commands.serve:serve",
+    "approvals": "axag.commands.approvals:approvals",
 }
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from axag.commands.approvals import approval_options, make_server
 from axag.commands.common import fail, guard_errors
 from axag.errors import InputError
 
@@ -113,10 +114,11 @@ def _host_port(value: str) -> tuple[str, int]:
               help="Backend timeout in seconds.")
 @click.option("--max-result-bytes", default=65536, show_default=True, type=click.IntRange(min=1))
 @click.option("--audit-arguments", is_flag=True, help="Store argument values in the audit log.")
+@approval_options
 @guard_errors
 def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, guards_dir: str | None,
             handlers: str | None, openapi: str | None, allow_unbound: bool, actor: str | None, roles: str,
-            state: str, timeout: float, max_result_bytes: int, audit_arguments: bool) -> None:
+            state: str, timeout: float, max_result_bytes: int, audit_arguments: bool, **approval: Any) -> None:
     """Serve the tools of TOOLS.json, or of the annotated PATHS, over MCP."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     from axag.serve.app import ServeConfig, binding_of, unbound_tools
@@ -142,11 +144,10 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     hostport = _host_port(http) if http is not None else None
     import anyio
 
-    from axag.serve.app import ToolServer
     from axag.serve.run import serve_http, serve_stdio
     from axag.serve.state import SqliteStore
 
-    tools = ToolServer(config, SqliteStore(state))
+    tools = make_server(config, SqliteStore(state), approval, hostport)
     if hostport is None:
         anyio.run(serve_stdio, tools)
     else:
@@ -171,4 +172,26 @@ def token_add(name: str, roles: str, state: str) -> None:
         raise fail("the token needs a non-empty NAME")
     store = SqliteStore(state)
     click.echo(store.add_token(name, [r.strip() for r in roles.split(",") if r.strip()]))
+    store.close()
+
+
+@serve.group("approver")
+def approver() -> None:
+    """Approvers of the approval page and `axag approvals` (tokens stored hashed in the state database)."""
+
+
+@approver.command("add")
+@click.argument("name")
+@click.option("--roles", default="", help="The approver's roles, comma-separated.")
+@click.option("--state", default=DEFAULT_STATE, show_default=True, help="SQLite state database.")
+@guard_errors
+def approver_add(name: str, roles: str, state: str) -> None:
+    """Make (or replace) the token of approver NAME; it is printed once and only its hash is kept."""
+    from axag.serve.approvals import ApprovalDesk
+    from axag.serve.state import SqliteStore
+
+    if not name.strip():
+        raise fail("the approver needs a non-empty NAME")
+    store = SqliteStore(state)
+    click.echo(ApprovalDesk(store).add_approver(name, [r.strip() for r in roles.split(",") if r.strip()]))
     store.close()
