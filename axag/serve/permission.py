@@ -233,11 +233,8 @@ class DeskToolServer(ToolServer):
             now = time.monotonic()
             if current.granted != shown or now - last > 10.0:
                 shown, last = current.granted, now
-                try:
-                    await ctx.report_progress(current.granted, current.count,
-                                              f"waiting for approval: {current.granted} of {current.count}")
-                except Exception:  # progress is a courtesy; a client that cannot take it still gets the answer
-                    log.debug("axag serve: progress notification failed", exc_info=True)
+                await _progress(ctx, current.granted, current.count,
+                                f"waiting for approval: {current.granted} of {current.count}")
             await anyio.sleep(min(self.desk_config.poll, max(0.01, current.expires - time.time())))
 
     # ------------------------------------------------------------------ reaching a person
@@ -316,6 +313,20 @@ class DeskToolServer(ToolServer):
             log.warning("axag serve: the URL elicitation for request %s failed", req.id)
             return False
         return getattr(reply, "action", None) == "accept"
+
+
+async def _progress(ctx: Any, progress: int, total: int, message: str) -> None:
+    """A progress notification, when the client gave the call a progress token."""
+    meta = getattr(ctx, "meta", None)
+    token = meta.get("progress_token", meta.get("progressToken")) if isinstance(meta, dict) else \
+        getattr(meta, "progress_token", None)
+    if token is None:
+        return
+    try:
+        await ctx.session.send_progress_notification(token, progress, total, message,
+                                                     related_request_id=ctx.request_id)
+    except Exception:  # noqa: BLE001 - progress is a courtesy; the call still gets its answer
+        log.debug("axag serve: progress notification failed", exc_info=True)
 
 
 async def _never(arguments: Mapping[str, object]) -> object:
