@@ -221,7 +221,7 @@ def test_two_approvers_on_the_page_then_the_value_is_remembered(backend: Backend
     stderr = errfile.read()
     db = sqlite3.connect(state)
     stored = json.dumps([list(r) for t in ("audit", "approval_requests", "approval_decisions", "approval_codes",
-                                          "desk_sessions") for r in db.execute(f"SELECT * FROM {t}")])  # noqa: S608
+                                          "desk_sessions") for r in db.execute(f"SELECT * FROM {t}")])
     for code in codes:
         assert code not in stderr and code not in stored
     for token in tokens.values():
@@ -258,8 +258,8 @@ async def browse(link: str, tokens: dict[str, str], tmp_path: Path) -> None:
             assert await _decide(page, tokens["bob"], "approve_call") == (
                 200, "Recorded: bob approved this call (1 of 2 approvals; the request is pending).")
             status, note = await _decide(page, tokens["alice"], "approve_call")
-            assert (status, note) == (403, "Not recorded: alice asked for this call and cannot decide on it "
-                                           "(no self-approval).")
+            assert (status, note) == (403, ("Not recorded: alice asked for this call and cannot decide on it "
+                                           "(no self-approval)."))
             status, note = await _decide(page, tokens["dave"], "approve_call")
             assert status == 403 and "lacks the roles" in note
             status, note = await _decide(page, "axap_not-a-token", "deny")
@@ -335,3 +335,83 @@ def test_wait_mode_expires(backend: Backend, tmp_path: Path) -> None:
     asyncio.run(go())
     (row,) = run_axag(["approvals", "list", "--state", str(state), "--status", "expired", "--json"]).stdout.splitlines()
     assert json.loads(row)["approvals"] == "0 of 2"
+
+
+def test_webhook_retries_then_reaches_a_person(backend: Backend, tmp_path: Path) -> None:
+    """A failing webhook is retried with backoff (4 attempts), logged without the link and never fatal; the
+    guidance then says nobody could be notified. A working one gets the summary and the link."""
+    state = tmp_path / "state.sqlite"
+    log: list[tuple[str, str]] = []
+    errfile = (tmp_path / "stderr.txt").open("w+")
+    args = serve_args(state, backend, "--approval-mode", "tell", "--desk-http", f"127.0.0.1:{free_port()}",
+                      "--notify-webhook", backend.url + "/hook")
+
+    async def go() -> None:
+        async with recorded_client(args, log, errfile) as client:
+            backend.mode = "500"
+            try:
+                told = env_of(await client.call_tool("request_permission", {
+                    "tool": TOOL, "arguments": ARGS, "reason": "First try."}))
+            finally:
+                backend.mode = "ok"
+            assert "nobody could be notified" in told["guidance"]
+            assert len(backend.calls("/hook")) == 4
+            told = env_of(await client.call_tool("request_permission", {
+                "tool": TOOL, "arguments": {**ARGS, "amount": 7}, "reason": "Second try."}))
+            assert "A person is handling the request." in told["guidance"]
+
+    asyncio.run(go())
+    hooks = backend.calls("/hook")
+    assert len(hooks) == 5
+    body = json.loads(hooks[-1].body)
+    assert body["summary"] == "alice asks to run refund_issue: Second try."
+    assert body["request"]["arguments"] == {**ARGS, "amount": 7}
+    assert re.fullmatch(r"http://127\.0\.0\.1:[0-9]+/approvals/r[0-9a-f]{12}\?code=[A-Za-z0-9_-]+", body["link"])
+    errfile.seek(0)
+    stderr = errfile.read()
+    assert "the approval webhook failed for request r" in stderr and "(HTTP 500)" in stderr
+    codes = [json.loads(h.body)["link"].split("code=")[1] for h in hooks]
+    assert not any(code in stderr or code in json.dumps(log) for code in codes)
+
+
+def test_http_mode_serves_the_page_on_its_own_port(backend: Backend, tmp_path: Path) -> None:
+    import subprocess
+
+    import httpx
+
+    state = tmp_path / "state.sqlite"
+    token = run_axag(["serve", "token", "add", "alice", "--roles", "finance", "--state", str(state)]).stdout.strip()
+    notified = tmp_path / "notified.jsonl"
+    port = free_port()
+    args = [*serve_args(state, backend, "--approval-mode", "tell", "--notify-command",
+                        f"{sys.executable} -c \"{NOTIFY}\" {notified}"), "--http", f"127.0.0.1:{port}"]
+    proc = subprocess.Popen([sys.executable, *args], env=_env(), cwd=str(ROOT), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+
+    async def go() -> None:
+        from mcp.client.streamable_http import streamable_http_client
+
+        await _wait_port(port)
+        async with httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30) as hc, Client(
+                streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=hc), mode="legacy") as client:
+            told = env_of(await client.call_tool("request_permission", {"tool": TOOL, "arguments": ARGS,
+                                                                        "reason": "Over HTTP."}))
+            assert told["permission"] == "approval_required"
+
+    try:
+        asyncio.run(go())
+        link = json.loads(notified.read_text())["link"]
+        assert link.startswith(f"http://127.0.0.1:{port}/approvals/r")
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as web:
+            assert web.get("/mcp").status_code == 401  # the MCP endpoint still wants a bearer token
+            first = web.get(link)
+            assert first.status_code == 303 and first.headers["location"].startswith("/approvals/r")
+            assert "httponly" in first.headers["set-cookie"].lower()
+            assert "samesite=strict" in first.headers["set-cookie"].lower()
+            page = web.get(first.headers["location"])
+            assert page.status_code == 200 and 'name="csrf"' in page.text
+            assert web.get(link).status_code == 403  # single use
+    finally:
+        proc.kill()
+        _, err = proc.communicate(timeout=10)
+    assert link.split("code=")[1] not in err

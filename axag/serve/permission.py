@@ -325,7 +325,7 @@ async def _progress(ctx: Any, progress: int, total: int, message: str) -> None:
     try:
         await ctx.session.send_progress_notification(token, progress, total, message,
                                                      related_request_id=ctx.request_id)
-    except Exception:  # noqa: BLE001 - progress is a courtesy; the call still gets its answer
+    except Exception:
         log.debug("axag serve: progress notification failed", exc_info=True)
 
 
