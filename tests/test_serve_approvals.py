@@ -415,3 +415,25 @@ def test_http_mode_serves_the_page_on_its_own_port(backend: Backend, tmp_path: P
         proc.kill()
         _, err = proc.communicate(timeout=10)
     assert link.split("code=")[1] not in err
+
+
+def test_desk_flag_lists_request_permission_and_ungated_tools_need_none(backend: Backend, tmp_path: Path) -> None:
+    shop = ROOT / "tests" / "data" / "serve" / "site"
+    state = tmp_path / "state.sqlite"
+    args = ["-m", "axag", "serve", str(shop), "--base-url", backend.url, "--state", str(state), "--allow-unbound"]
+    errfile = (tmp_path / "stderr.txt").open("w+")
+
+    async def go() -> None:
+        async with recorded_client(args, [], errfile) as client:
+            assert "request_permission" not in [t.name for t in (await client.list_tools()).tools]
+        async with recorded_client([*args, "--desk"], [], errfile) as client:
+            listed = {t.name: t for t in (await client.list_tools()).tools}
+            assert "enum" not in listed["request_permission"].input_schema["properties"]["tool"]
+            answer = env_of(await client.call_tool("request_permission", {
+                "tool": "order_place", "arguments": {}, "reason": "Why not."}))
+            assert answer == {"success": True, "permission": "not_required", "violations": [],
+                              "guidance": "order_place needs no approval: call it directly. Nothing was requested.",
+                              "tool": "order_place"}
+
+    asyncio.run(go())
+    assert run_axag(["approvals", "list", "--state", str(state)]).stdout == ""

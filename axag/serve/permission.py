@@ -47,6 +47,9 @@ class DeskConfig:
 
 def permission_tool(gated: list[str]) -> dict[str, Any]:
     """The `request_permission` tool as tools/list shows it."""
+    tool: dict[str, Any] = {"type": "string", "description": "The tool that needs approval."}
+    if gated:
+        tool["enum"] = gated
     return {
         "name": REQUEST_PERMISSION,
         "title": "Request permission",
@@ -54,7 +57,7 @@ def permission_tool(gated: list[str]) -> dict[str, Any]:
                         "arguments of the call and why it is needed. The values are checked first; an approver "
                         "cannot make invalid values valid."),
         "inputSchema": {"type": "object", "properties": {
-            "tool": {"type": "string", "enum": gated, "description": "The tool that needs approval."},
+            "tool": tool,
             "arguments": {"type": "object", "description": "The exact arguments of the call."},
             "reason": {"type": "string", "minLength": 1, "maxLength": 500,
                        "description": "Why the call is needed, for the approver."}},
