@@ -83,7 +83,7 @@ def serve_args(state: Path, backend: Backend, *extra: str) -> list[str]:
 
 @asynccontextmanager
 async def recorded_client(args: list[str], log: list[tuple[str, str]], errlog: Any,
-                          elicit: Any = None) -> AsyncIterator[Client]:
+                          elicit: Any = None, mode: str = "legacy") -> AsyncIterator[Client]:
     """The SDK's client over stdio, with every message both ways appended to ``log`` as JSON text."""
     params = StdioServerParameters(command=sys.executable, args=args, env=_env(), cwd=str(ROOT))
 
@@ -110,7 +110,7 @@ async def recorded_client(args: list[str], log: list[tuple[str, str]], errlog: A
                 yield in_recv, out_send
                 tg.cancel_scope.cancel()
 
-    async with Client(transport(), mode="legacy", elicitation_callback=elicit) as client:
+    async with Client(transport(), mode=mode, elicitation_callback=elicit) as client:
         yield client
 
 
@@ -437,3 +437,47 @@ def test_desk_flag_lists_request_permission_and_ungated_tools_need_none(backend:
 
     asyncio.run(go())
     assert run_axag(["approvals", "list", "--state", str(state)]).stdout == ""
+
+
+def test_2026_session_gets_the_link_as_an_input_required_url_elicitation(backend: Backend, tmp_path: Path) -> None:
+    """2026-07-28 sessions take no mid-call requests: the URL elicitation travels in an `InputRequiredResult`, the
+    client's retry (carrying the signed state) waits on the same request; two approvers decide with the CLI."""
+    state = tmp_path / "state.sqlite"
+    approvers(state)
+    log: list[tuple[str, str]] = []
+    errfile = (tmp_path / "stderr.txt").open("w+")
+    links: list[str] = []
+    before = len(backend.calls("/refunds"))
+    args = serve_args(state, backend, "--desk-http", f"127.0.0.1:{free_port()}")
+
+    async def elicit(ctx: Any, params: Any) -> types.ElicitResult:
+        assert params.mode == "url"
+        links.append(params.url)
+        return types.ElicitResult(action="accept")
+
+    async def approve_when_asked() -> None:
+        with anyio.fail_after(20):
+            while not links:
+                await anyio.sleep(0.05)
+        rid = re.search(r"/approvals/(r[0-9a-f]{12})", links[0]).group(1)  # type: ignore[union-attr]
+        for name in ("bob", "carol"):
+            done = await anyio.run_process([sys.executable, "-m", "axag", "approvals", "approve", rid, "--as", name,
+                                            "--state", str(state)], env=_env(), cwd=str(ROOT), check=False)
+            assert done.returncode == 0, done.stderr
+
+    async def go() -> None:
+        async with recorded_client(args, log, errfile, elicit, mode="auto") as client:
+            assert client.protocol_version == "2026-07-28"
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(approve_when_asked)
+                result = env_of(await client.call_tool("request_permission", {
+                    "tool": TOOL, "arguments": ARGS, "reason": "Modern client."}))
+            assert result["permission"] == "approved" and result["result"]["status"] == 200
+
+    asyncio.run(go())
+    assert len(links) == 1 and len(backend.calls("/refunds")) == before + 1
+    code = links[0].split("code=")[1]
+    carriers = [text for _, text in log if code in text]
+    assert len(carriers) == 1 and '"resultType":"input_required"' in carriers[0] and '"mode":"url"' in carriers[0]
+    (row,) = run_axag(["approvals", "list", "--state", str(state), "--json"]).stdout.splitlines()
+    assert json.loads(row)["status"] == "approved"

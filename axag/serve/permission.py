@@ -32,6 +32,7 @@ __all__ = ["REQUEST_PERMISSION", "DeskConfig", "DeskToolServer", "permission_too
 log = logging.getLogger("axag.serve")
 
 REQUEST_PERMISSION = "request_permission"
+_LINK_KEY = "approval_link"
 _WEBHOOK_DELAYS = (0.5, 1.0, 2.0)  # backoff between the webhook's attempts (4 attempts in all)
 
 
@@ -154,7 +155,10 @@ class DeskToolServer(ToolServer):
                                   "Nothing was requested.")
                 return _envelope_result(envelope)
             fp = str(self.guard_module.fingerprint(name, arguments))
-            envelope, status = await self._request(ctx, caller, name, guard, arguments, str(args["reason"]), fp)
+            outcome = await self._request(ctx, params, caller, name, guard, arguments, str(args["reason"]), fp)
+            if isinstance(outcome, types.InputRequiredResult):
+                return outcome
+            envelope, status = outcome
             return _envelope_result(envelope)
         finally:
             self.in_flight -= 1
@@ -188,8 +192,9 @@ class DeskToolServer(ToolServer):
         confirmation = self.guard_module.Confirmation(fingerprint=fp, by=caller.actor, id=uuid.uuid4().hex)
         return self._context(caller, confirmation, **extra)
 
-    async def _request(self, ctx: Any, caller: Caller, name: str, guard: Any, arguments: dict[str, Any],
-                       reason: str, fp: str) -> tuple[dict[str, Any], int | None]:
+    async def _request(self, ctx: Any, asked: types.CallToolRequestParams, caller: Caller, name: str, guard: Any,
+                       arguments: dict[str, Any], reason: str, fp: str
+                       ) -> types.InputRequiredResult | tuple[dict[str, Any], int | None]:
         checked = guard.check(arguments, self._bypass(caller, fp, None))
         if checked.permission == "approved" and self.desk_config.mode == "tell":
             return _plain(name, True, "approved", f"{name} with these values is already approved: call it again "
@@ -201,12 +206,20 @@ class DeskToolServer(ToolServer):
             return await self._run_now(ctx, params, guard, caller, arguments)
         req = self.desk.latest(name, fp, caller.actor)
         link = None
-        if req is None or req.status != "pending":
+        answered = self._answered_elicitation(asked, req) if req is not None else None
+        if req is not None and answered is not None:  # the retry of a 2026 call that carried the link
+            if answered:
+                self.desk.mark_notified(req.id)  # the client's user was shown the link
+            req = self.desk.get(req.id) or req
+        elif req is None or req.status != "pending":  # else: the same call's pending request, asked again
             req = self.desk.create(tool=name, arguments=arguments, fingerprint=fp, reason=reason, actor=caller.actor,
                                    ttl=self.desk_config.ttl, count=guard.approval_count, roles=guard.approval_roles)
-            link = self._link(req)
+            modern = self._url_elicits(ctx) and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+            link = None if modern else self._link(req)
             if await self._reach_people(ctx, req, guard, link):
                 self.desk.mark_notified(req.id)
+            if modern:
+                return self._input_required(req, str(self._link(req)))
             req = self.desk.get(req.id) or req
         if self.desk_config.mode == "tell":
             told = await guard.arun(_never, arguments, self._bypass(caller, fp, req, link, approvals=False))
@@ -301,17 +314,40 @@ class DeskToolServer(ToolServer):
             return False
         return True
 
-    async def _elicit_url(self, ctx: Any, req: ApprovalRequest, link: str) -> bool:
-        """URL-mode elicitation to the calling client's user (handshake sessions whose client declared it)."""
+    def _url_elicits(self, ctx: Any) -> bool:
+        """The page exists and the calling client declared URL-mode elicitation."""
         caps = ctx.session.client_capabilities
         elicitation = getattr(caps, "elicitation", None) if caps is not None else None
-        if (elicitation is None or elicitation.url is None
-                or ctx.protocol_version in MODERN_PROTOCOL_VERSIONS):
+        return self.desk_config.page_url is not None and elicitation is not None and elicitation.url is not None
+
+    @staticmethod
+    def _elicit_message(req: ApprovalRequest) -> str:
+        return (f"{req.tool} needs approval by {req.count} approver(s). Open the approval page, or pass it to an "
+                "approver.")
+
+    def _input_required(self, req: ApprovalRequest, link: str) -> types.InputRequiredResult:
+        """2026-07-28 sessions (no mid-call requests): the URL elicitation travels in an `InputRequiredResult`; the
+        retried call, carrying the signed state, then waits (or tells) on the same request."""
+        params = types.ElicitRequestURLParams(mode="url", message=self._elicit_message(req), url=link)
+        return types.InputRequiredResult(input_requests={_LINK_KEY: types.ElicitRequest(params=params)},
+                                         request_state=self._make_state(f"{REQUEST_PERMISSION}:{req.id}",
+                                                                        req.fingerprint))
+
+    def _answered_elicitation(self, asked: types.CallToolRequestParams, req: ApprovalRequest) -> bool | None:
+        """None when the call is not the retry of `_input_required` for ``req``; else whether the user accepted."""
+        if self._read_state(asked.request_state, f"{REQUEST_PERMISSION}:{req.id}", req.fingerprint) is None:
+            return None
+        reply = (asked.input_responses or {}).get(_LINK_KEY)
+        action = reply.get("action") if isinstance(reply, dict) else getattr(reply, "action", None)
+        return action == "accept"
+
+    async def _elicit_url(self, ctx: Any, req: ApprovalRequest, link: str) -> bool:
+        """URL-mode elicitation to the calling client's user, mid-call (handshake sessions)."""
+        if not self._url_elicits(ctx) or ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
             return False
         try:
             reply = await ctx.session.elicit_url(
-                message=f"{req.tool} needs approval by {req.count} approver(s). Open the approval page, or pass it "
-                        "to an approver.", url=link, elicitation_id=req.id, related_request_id=ctx.request_id)
+                message=self._elicit_message(req), url=link, elicitation_id=req.id, related_request_id=ctx.request_id)
         except Exception:  # noqa: BLE001 - a client that fails the elicitation does not stop the request
             log.warning("axag serve: the URL elicitation for request %s failed", req.id)
             return False
