@@ -13,9 +13,11 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import sqlite3
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +96,16 @@ class ApprovalRequest:
                                "granted": d.granted, "at": _iso(d.at)} for d in self.decisions]}
 
 
+@contextmanager
+def _read(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One read transaction (a consistent snapshot in WAL mode, no write lock)."""
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.execute("COMMIT")
+
+
 def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
@@ -148,24 +160,32 @@ class ApprovalDesk:
         db.execute("UPDATE approval_requests SET status = 'expired', decided = expires "
                    "WHERE status = 'pending' AND expires <= ?", (now,))
 
+    def _reader(self) -> Any:
+        """A transaction for reading requests, after expiring the overdue ones; a write lock is taken only when
+        one is overdue (waiting calls poll these reads)."""
+        now = time.time()
+        db = self.store._db()
+        if db.execute("SELECT 1 FROM approval_requests WHERE status = 'pending' AND expires <= ? LIMIT 1",
+                      (now,)).fetchone() is not None:
+            with self.store._tx() as tx:
+                self._expire(tx, now)
+        return _read(db)
+
     def get(self, request_id: str) -> ApprovalRequest | None:
-        with self.store._tx() as db:
-            self._expire(db, time.time())
+        with self._reader() as db:
             row = db.execute(f"SELECT {_COLUMNS} FROM approval_requests WHERE id = ?", (request_id,)).fetchone()
             return None if row is None else self._request(db, row)
 
     def latest(self, tool: str, fingerprint: str, actor: str | None) -> ApprovalRequest | None:
         """The newest request for this call by this actor."""
-        with self.store._tx() as db:
-            self._expire(db, time.time())
+        with self._reader() as db:
             row = db.execute(f"SELECT {_COLUMNS} FROM approval_requests WHERE tool = ? AND fingerprint = ? "
                              "AND actor IS ? ORDER BY created DESC, rowid DESC LIMIT 1",
                              (tool, fingerprint, actor)).fetchone()
             return None if row is None else self._request(db, row)
 
     def list(self, status: str | None = None) -> list[ApprovalRequest]:
-        with self.store._tx() as db:
-            self._expire(db, time.time())
+        with self._reader() as db:
             sql = f"SELECT {_COLUMNS} FROM approval_requests"
             rows = db.execute(sql + " WHERE status = ? ORDER BY created, rowid", (status,)).fetchall() if status \
                 else db.execute(sql + " ORDER BY created, rowid").fetchall()
