@@ -3,6 +3,8 @@ expiry, single-use link codes and page sessions, and that secrets are stored onl
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import time
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 
 from axag.serve.approvals import ApprovalDesk, DeskRefusal
 from axag.serve.state import SqliteStore
+from tests.conftest import run_axag
 
 
 def desk(tmp_path: Path) -> ApprovalDesk:
@@ -76,3 +79,29 @@ def test_codes_sessions_and_tokens_are_hashed_and_single_use(tmp_path: Path) -> 
         p.read_bytes() for p in tmp_path.glob("state.sqlite-*"))
     for secret in (token, code, other, session):
         assert secret.encode() not in stored
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--approval-ttl", "soon"], "--approval-ttl soon: expected a duration such as 90s, 15m or 2h"),
+    (["--approval-ttl", "0m"], "--approval-ttl 0m: expected a duration"),
+    (["--notify-webhook", "ftp://x"], "--notify-webhook ftp://x: expected an http:// or https:// URL"),
+    (["--desk-http", "127.0.0.1:9", "--http", "127.0.0.1:9"], "--desk-http is for stdio mode"),
+])
+def test_bad_approval_flags_exit_2(flags: list[str], message: str, tmp_path: Path) -> None:
+    if importlib.util.find_spec("mcp") is None:  # the serve extra; CI installs it (.[test])
+        (pytest.fail if os.environ.get("CI") else pytest.skip)("axag[serve] is not installed")
+    site = Path(__file__).parent / "data" / "serve" / "approval"
+    res = run_axag(["serve", str(site), "--base-url", "http://127.0.0.1:9", "--state", str(tmp_path / "s.sqlite"),
+                    *flags])
+    assert res.exit_code == 2 and message in res.output
+
+
+def test_approvals_cli_on_an_unknown_request(tmp_path: Path) -> None:
+    state = str(tmp_path / "s.sqlite")
+    assert run_axag(["serve", "approver", "add", "bob", "--roles", "finance", "--state", state]).exit_code == 0
+    res = run_axag(["approvals", "show", "r404", "--state", state])
+    assert res.exit_code == 2 and "no approval request r404" in res.output
+    res = run_axag(["approvals", "approve", "r404", "--as", "zoe", "--state", state])
+    assert res.exit_code == 2 and "zoe is not an approver" in res.output
+    res = run_axag(["approvals", "deny", "r404", "--as", "bob", "--state", state])
+    assert res.exit_code == 2 and "not recorded: no approval request r404" in res.output

@@ -57,6 +57,10 @@ def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tup
     desk_http = approval.get("desk_http")
     if desk_http is not None and hostport is not None:
         raise fail("--desk-http is for stdio mode; with --http the approval page is on the HTTP port")
+    webhook = approval.get("notify_webhook")
+    if webhook is not None and not webhook.startswith(("http://", "https://")):
+        raise fail(f"--notify-webhook {webhook}: expected an http:// or https:// URL")
+    ttl = parse_ttl(approval["approval_ttl"])
     if not approval.get("desk") and not _needs_approval(config.tools_doc):
         return ToolServer(config, store)
     from axag.serve.permission import DeskConfig, DeskToolServer
@@ -66,8 +70,7 @@ def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tup
     if page is not None:
         host = f"[{page[0]}]" if ":" in page[0] else page[0]
         page_url = f"http://{host}:{page[1]}"
-    desk_config = DeskConfig(mode=approval["approval_mode"], ttl=parse_ttl(approval["approval_ttl"]),
-                             notify_webhook=approval.get("notify_webhook"),
+    desk_config = DeskConfig(mode=approval["approval_mode"], ttl=ttl, notify_webhook=webhook,
                              notify_command=approval.get("notify_command"), page_url=page_url)
     server = DeskToolServer(config, store, desk_config)
     if desk_http is not None:
