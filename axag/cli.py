@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "rule": "axag.commands.rule:rule",
     "catalogue": "axag.commands.catalogue:catalogue",
     "serve": "axag.commands.serve:serve",
+    "approvals": "axag.commands.approvals:approvals",
 }
 
 

@@ -146,7 +146,8 @@ def _tool_block(tool: Mapping[str, Any]) -> list[str]:
         n = meta.get("approval_count", 1)
         lines.append(
             f"    approval: {n} {'approver' if n == 1 else 'approvers'} holding "
-            f"{_roles_any(meta.get('approval_roles') or [])} must approve each call; no self-approval"
+            f"{_roles_any(meta.get('approval_roles') or [])} must approve each call; no self-approval; "
+            "ask for it with the request_permission tool (tool, arguments, reason) when the server lists it"
         )
     if meta.get("required_roles"):
         lines.append(f"    required roles: the caller must hold {_roles_all(meta['required_roles'])}")

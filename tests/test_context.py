@@ -133,7 +133,7 @@ def test_context_all_lines() -> None:
         geo (optional): object
           lat (optional): number
     confirmation: the user must confirm each call
-    approval: 2 approvers holding one of the roles manager, director must approve each call; no self-approval
+    approval: 2 approvers holding one of the roles manager, director must approve each call; no self-approval; ask for it with the request_permission tool (tool, arguments, reason) when the server lists it
     required roles: the caller must hold all of the roles admin, ops
     scope: tenant; tenant boundary: strict
     rate limit: at most 1 call per hour; cooldown 30s between calls
@@ -142,7 +142,7 @@ def test_context_all_lines() -> None:
 - mid (Mid):
     kind: delete
     parameters: none
-    approval: 1 approver holding any role must approve each call; no self-approval
+    approval: 1 approver holding any role must approve each call; no self-approval; ask for it with the request_permission tool (tool, arguments, reason) when the server lists it
     required roles: the caller must hold the role x
     tenant boundary: relaxed
     cooldown: at least 5m between calls
@@ -153,7 +153,9 @@ def test_context_all_lines() -> None:
 """
     assert block(doc, ["mid"]).endswith("- mid (Mid):\n    kind: delete\n    parameters: none\n"
                                         "    approval: 1 approver holding any role must approve each call; "
-                                        "no self-approval\n    required roles: the caller must hold the role x\n"
+                                        "no self-approval; ask for it with the request_permission tool (tool, "
+                                        "arguments, reason) when the server lists it\n"
+                                        "    required roles: the caller must hold the role x\n"
                                         "    tenant boundary: relaxed\n    cooldown: at least 5m between calls\n")
     with pytest.raises(InputError):
         block(doc, ["alpha", "nope"])

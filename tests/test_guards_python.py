@@ -370,10 +370,13 @@ def test_approvals(tmp_path: Path) -> None:
     assert res.permission == "approval_required" and calls == []
     assert res.to_dict()["caller_only"] == {"fingerprint": fp, "approval": None}
     assert res.guidance == ("account-close needs approval by 2 approvers holding one of the roles manager, director. "
-                            "A person is handling the request. Do not repeat the call or try to approve it yourself; "
-                            "tell the user approval is pending or continue with other work.")
+                            "Nobody has been asked yet: running the call will request approval. Do not try to approve "
+                            "it yourself.")
     # run: the hook is called with a ticket; its result travels only in caller_only
     res = guard.run(_book, CLOSE, ctx())
+    assert res.guidance == ("account-close needs approval by 2 approvers holding one of the roles manager, director. "
+                            "A person is handling the request. Do not repeat the call or try to approve it yourself; "
+                            "tell the user approval is pending or continue with other work.")
     assert res.caller_only == {"fingerprint": fp,
                                "approval": {"url": "https://approve.example/SECRET-TOKEN", "code": "C0DE-77"}}
     assert len(calls) == 1
@@ -414,6 +417,55 @@ def test_approvals(tmp_path: Path) -> None:
     res = guard.run(_book, CLOSE, ctx(_approval(mod, fp, "bob", id="b3"),
                                       _approval(mod, fp, "erin", ("director",), id="e3")))
     assert res.permission == "approved" and res.success
+
+
+def test_approval_guidance_is_honest_and_not_counted_explains(tmp_path: Path) -> None:
+    """Issue 15: `approval_required` says a person handles it only when a request was made and someone notified;
+    an approval past its `expires` does not count and the call is `expired`; `caller_only.not_counted` says why
+    each offered approval did not count."""
+    mod = build(FEATURES, tmp_path, FEATURES_PRE)
+    guard = mod.GUARDS["account-close"]
+    fp = mod.fingerprint("account-close", CLOSE)
+    head = "account-close needs approval by 2 approvers holding one of the roles manager, director. "
+    t = [0.0]
+
+    def ctx(*approvals: Any, hook: Any = None) -> Any:
+        t[0] += 100
+        return mod.GuardContext(actor="alice", roles=frozenset({"admin"}), approvals=tuple(approvals), now=t[0],
+                                request_approval=hook)
+
+    res = guard.run(_book, CLOSE, ctx())
+    assert res.guidance == head + ("No approval channel is configured, so nobody has been asked and the call cannot "
+                                   "proceed from here. Do not repeat the call or try to approve it yourself; tell the "
+                                   "user.")
+    res = guard.run(_book, CLOSE, ctx(hook=lambda t: {"request_id": "r1", "notified": False}))
+    assert res.guidance == head + ("The request was recorded, but nobody could be notified, so it waits until an "
+                                   "approver looks for it. Do not repeat the call or try to approve it yourself; tell "
+                                   "the user approval is pending.")
+    res = guard.run(_book, CLOSE, ctx(hook=lambda t: {"request_id": "r1", "status": "expired"}))
+    assert res.to_dict() == {
+        "success": False, "permission": "expired", "violations": [],
+        "guidance": "account-close's request for approval expired before it was decided, so the call did not run. "
+                    "Do not repeat the call by yourself; tell the user, who can ask for approval again.",
+        "tool": "account-close", "active_constraints": dict(guard.active_constraints),
+        "caller_only": {"fingerprint": fp, "approval": {"request_id": "r1", "status": "expired"}}}
+    now = t[0] + 100
+    offered = (_approval(mod, fp, "alice"), _approval(mod, fp, "carol", ("intern",)),
+               _approval(mod, "f" * 64, "dave"), mod.Approval("bob", ("manager",), fp, id="b", expires=now - 1))
+    res = guard.check(CLOSE, ctx(*offered))
+    assert res.permission == "expired"
+    assert res.caller_only["not_counted"] == [
+        {"approver": "alice", "id": "", "reason": "self-approval"},
+        {"approver": "carol", "id": "", "reason": "roles"},
+        {"approver": "dave", "id": "", "reason": "different arguments"},
+        {"approver": "bob", "id": "b", "reason": "expired"}]
+    pair = (mod.Approval("bob", ("manager",), fp, id="b2", expires=now + 1000),
+            mod.Approval("erin", ("director",), fp, id="e2", expires=now + 1000))
+    assert guard.run(_book, CLOSE, ctx(*pair)).permission == "approved"
+    res = guard.run(_book, CLOSE, ctx(*pair))
+    assert res.permission == "approval_required"
+    assert res.caller_only["not_counted"] == [{"approver": "bob", "id": "b2", "reason": "already used"},
+                                              {"approver": "erin", "id": "e2", "reason": "already used"}]
 
 
 def test_value_scoped_approval_remembered_not_by_check(tmp_path: Path) -> None:

@@ -558,6 +558,17 @@ def account_scenarios() -> list[dict[str, Any]]:
         {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx(approvals=two, now=1031)},
         {"tool": ACC, "op": "run", "args": ACC_ARGS,
          "context": ctx(approvals=[appr("bob", ["security"], id="3"), appr("carol", ["owner"], id="4")], now=1031)},
+        # issue 15: honest guidance, expiry, why offered approvals did not count
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(request_approval={"request_id": "r1", "notified": False}, now=1032)},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(request_approval={"request_id": "r1", "status": "expired"}, now=1032)},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(approvals=[appr("bob", ["security"], id="7", expires=1000),
+                                   appr("carol", ["owner"], id="8", expires=2000)], now=1032)},
+        {"tool": ACC, "op": "run", "args": ACC_ARGS,
+         "context": ctx(approvals=[appr("alice", ["owner"]), appr("dave", ["intern"]), appr("erin", ["owner"], fingerprint="x")],
+                        now=1032)},
         # rate limit (2/minute): third execution within the window
         {"tool": ACC, "op": "run", "args": ACC_ARGS,
          "context": ctx(approvals=[appr("bob", ["security"], id="5", scope="value"),
@@ -583,13 +594,21 @@ def test_account_scenarios_match_python(both: Any) -> None:
     assert perms == [
         "denied", "denied", "constraint_violated", "approval_required", "approval_required", "approval_required",
         "approval_required", "approval_required", "approval_required", "denied", "approval_required", "approved",
-        "approved", "rate_limited", "approval_required", "rate_limited", "approved", "approved", "approved",
+        "approved", "rate_limited", "approval_required", "rate_limited", "approval_required", "expired", "expired",
+        "approval_required", "approved", "approved", "approved",
         "rate_limited", "approved", "approved", "rate_limited", None, "approval_required",
     ]
+    assert ts[16]["guidance"].endswith("The request was recorded, but nobody could be notified, so it waits until an "
+                                       "approver looks for it. Do not repeat the call or try to approve it yourself; "
+                                       "tell the user approval is pending.")
+    assert ts[18]["caller_only"]["not_counted"] == [{"approver": "bob", "id": "7", "reason": "expired"}]
+    assert ts[19]["caller_only"]["not_counted"] == [
+        {"approver": "alice", "id": "", "reason": "self-approval"}, {"approver": "dave", "id": "", "reason": "roles"},
+        {"approver": "erin", "id": "", "reason": "different arguments"}]
     assert ts[13]["violations"][0]["constraint"] == "cooldown"
     assert ts[13]["violations"][0]["actual"] == {"retry_after_seconds": 20}
-    assert ts[22]["violations"][0]["message"] == "account-delete is rate limited (2/minute); retry after 1 seconds."
-    assert ts[18]["result"]["value"] == "remembered"
+    assert ts[26]["violations"][0]["message"] == "account-delete is rate limited (2/minute); retry after 1 seconds."
+    assert ts[22]["result"]["value"] == "remembered"
     # the same calls through a store whose methods return promises
     again = run_ts([{"op": "reset-async"}, *scenarios])
     assert again[1:] == ts

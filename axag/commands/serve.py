@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from axag.commands.approvals import approval_options, make_server
 from axag.commands.common import fail, guard_errors
 from axag.errors import InputError
 
@@ -127,11 +128,12 @@ def _host_port(value: str) -> tuple[str, int]:
 @click.option("--audit-arguments", is_flag=True, help="Store argument values in the audit log.")
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@approval_options
 @guard_errors
 def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, guards_dir: str | None,
             handlers: str | None, openapi: str | None, allow_unbound: bool, actor: str | None, roles: str | None,
             state: str | None, timeout: float, max_result_bytes: int, audit_arguments: bool, config: str | None,
-            isolated: bool) -> None:
+            isolated: bool, **approval: Any) -> None:
     """Serve the tools of TOOLS.json, or of the annotated PATHS, over MCP."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     from axag.serve.app import ServeConfig, binding_of, unbound_tools
@@ -167,11 +169,10 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     hostport = _host_port(http) if http is not None else None
     import anyio
 
-    from axag.serve.app import ToolServer
     from axag.serve.run import serve_http, serve_stdio
     from axag.serve.state import SqliteStore
 
-    tools = ToolServer(serve_config, SqliteStore(state))
+    tools = make_server(serve_config, SqliteStore(state), approval, hostport)
     if hostport is None:
         anyio.run(serve_stdio, tools)
     else:
@@ -198,4 +199,28 @@ def token_add(name: str, roles: str, state: str | None, config: str | None, isol
         raise fail("the token needs a non-empty NAME")
     store = SqliteStore(_state_path(state, _settings(config, isolated)))
     click.echo(store.add_token(name, [r.strip() for r in roles.split(",") if r.strip()]))
+    store.close()
+
+
+@serve.group("approver")
+def approver() -> None:
+    """Approvers of the approval page and `axag approvals` (tokens stored hashed in the state database)."""
+
+
+@approver.command("add")
+@click.argument("name")
+@click.option("--roles", default="", help="The approver's roles, comma-separated.")
+@click.option("--state", default=None, help=f"SQLite state database (default: serve.state, else {DEFAULT_STATE}).")
+@click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@guard_errors
+def approver_add(name: str, roles: str, state: str | None, config: str | None, isolated: bool) -> None:
+    """Make (or replace) the token of approver NAME; it is printed once and only its hash is kept."""
+    from axag.serve.approvals import ApprovalDesk
+    from axag.serve.state import SqliteStore
+
+    if not name.strip():
+        raise fail("the approver needs a non-empty NAME")
+    store = SqliteStore(_state_path(state, _settings(config, isolated)))
+    click.echo(ApprovalDesk(store).add_approver(name, [r.strip() for r in roles.split(",") if r.strip()]))
     store.close()

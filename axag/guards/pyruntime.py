@@ -77,6 +77,7 @@ class Approval:
     granted: bool = True
     scope: str = "call"
     id: str = ""
+    expires: float | None = None  # seconds since the epoch; an approval past it does not count ("expired")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -859,6 +860,21 @@ def _role_phrase(roles: Sequence[str]) -> str:
     return "one of the roles " + ", ".join(roles)
 
 
+def _approval_state(hook_result: object, execute: bool, ctx: GuardContext) -> str:
+    """The honest second half of `approval_required` guidance: is anyone actually handling the request?"""
+    if not execute and ctx.request_approval is not None:
+        return ("Nobody has been asked yet: running the call will request approval. Do not try to approve it "
+                "yourself.")
+    if hook_result is None:
+        return ("No approval channel is configured, so nobody has been asked and the call cannot proceed from "
+                "here. Do not repeat the call or try to approve it yourself; tell the user.")
+    if isinstance(hook_result, Mapping) and hook_result.get("notified") is False:
+        return ("The request was recorded, but nobody could be notified, so it waits until an approver looks for "
+                "it. Do not repeat the call or try to approve it yourself; tell the user approval is pending.")
+    return ("A person is handling the request. Do not repeat the call or try to approve it yourself; tell the user "
+            "approval is pending or continue with other work.")
+
+
 class _Outcome:
     """Internal: what the gates decided before the handler runs."""
 
@@ -1010,18 +1026,47 @@ class ToolGuard:
                             {"fingerprint": fp, "confirmation_message": message})
 
     def _approval_refusal(self, arguments: Mapping[str, object], fp: str, ctx: GuardContext,
-                          execute: bool) -> GuardResult:
+                          execute: bool, used: Collection[tuple[str, str]] = ()) -> GuardResult:
         hook_result: object = None
         if execute and ctx.request_approval is not None:
             ticket = ApprovalTicket(self.tool, self.intent, fp, self.approval_roles, self.approval_count,
                                     arguments)
             raw = ctx.request_approval(ticket)
             hook_result = _copy(dict(raw)) if isinstance(raw, Mapping) else raw
+        caller_only: dict[str, object] = {"fingerprint": fp, "approval": hook_result}
+        not_counted = self._not_counted(ctx, fp, used)
+        if not_counted:
+            caller_only["not_counted"] = not_counted
+        status = hook_result.get("status") if isinstance(hook_result, Mapping) else None
+        if status == "expired" or any(x["reason"] == "expired" for x in not_counted):
+            return self._result(False, "expired", (), f"{self.tool}'s request for approval expired before it was "
+                                "decided, so the call did not run. Do not repeat the call by yourself; tell the user, "
+                                "who can ask for approval again.", caller_only)
         n = self.approval_count
-        guidance = (f"{self.tool} needs approval by {n} {'approver' if n == 1 else 'approvers'} holding "
-                    f"{_role_phrase(self.approval_roles)}. A person is handling the request. Do not repeat the call "
-                    "or try to approve it yourself; tell the user approval is pending or continue with other work.")
-        return self._result(False, "approval_required", (), guidance, {"fingerprint": fp, "approval": hook_result})
+        return self._result(False, "approval_required", (), f"{self.tool} needs approval by {n} "
+                            f"{'approver' if n == 1 else 'approvers'} holding {_role_phrase(self.approval_roles)}. "
+                            + _approval_state(hook_result, execute, ctx), caller_only)
+
+    def _not_counted(self, ctx: GuardContext, fp: str, used: Collection[tuple[str, str]]) -> list[dict[str, str]]:
+        """Why each offered approval did not count (caller_only, for integrators)."""
+        now = ctx.now if ctx.now is not None else time.time()
+        declared = set(self.approval_roles)
+        out: list[dict[str, str]] = []
+        for a in ctx.approvals:
+            if a.fingerprint != fp:
+                reason = "different arguments"
+            elif ctx.actor is not None and a.approver == ctx.actor:
+                reason = "self-approval"
+            elif declared and not declared.intersection(a.roles):
+                reason = "roles"
+            elif a.expires is not None and a.expires <= now:
+                reason = "expired"
+            elif (a.approver, a.id) in used:
+                reason = "already used"
+            else:
+                continue
+            out.append({"approver": a.approver, "id": a.id, "reason": reason})
+        return out
 
     # ------------------------------------------------------------------ gates (§10.3)
     def _gates(self, arguments: object, ctx: GuardContext, *, execute: bool) -> _Outcome:
@@ -1106,12 +1151,15 @@ class ToolGuard:
         """Approvals that count, grouped by approver (each approver counts once)."""
         counting: dict[str, list[Approval]] = {}
         declared = set(self.approval_roles)
+        now = ctx.now if ctx.now is not None else time.time()
         for approval in ctx.approvals:
             if approval.fingerprint != fp:
                 continue
             if ctx.actor is not None and approval.approver == ctx.actor:
                 continue
             if declared and not declared.intersection(approval.roles):
+                continue
+            if approval.expires is not None and approval.expires <= now:
                 continue
             counting.setdefault(approval.approver, []).append(approval)
         return counting
@@ -1143,14 +1191,16 @@ class ToolGuard:
                 return self._confirmation_refusal(outcome.arguments, fp)
         if outcome.counting:
             remaining = 0
+            used: set[tuple[str, str]] = set()
             for approver, group in outcome.counting.items():
                 valid = any(a.scope == "value" for a in group)
                 for approval in group:
-                    if approval.scope == "call" and self.store.consume(
-                        self.tool, fp, f"approval:{approver}:{approval.id}"
-                    ):
-                        valid = True
+                    if approval.scope == "call":
+                        if self.store.consume(self.tool, fp, f"approval:{approver}:{approval.id}"):
+                            valid = True
+                        else:
+                            used.add((approver, approval.id))
                 remaining += valid
             if remaining < self.approval_count:
-                return self._approval_refusal(outcome.arguments, fp, ctx, True)
+                return self._approval_refusal(outcome.arguments, fp, ctx, True, used)
         return None

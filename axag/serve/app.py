@@ -179,7 +179,8 @@ class ToolServer:
             answer.append(got)
             return got.result
 
-        result = await guard.arun(handler, arguments, self._context(caller, confirmation))
+        result = await guard.arun(handler, arguments, self._context(caller, confirmation,
+                                                                    **self._approval_context(guard, arguments, caller)))
         envelope = self._refusal(guard, result)
         if not answer:
             return envelope, None
@@ -205,8 +206,13 @@ class ToolServer:
             return Caller(token.client_id, frozenset(str(r) for r in roles))
         return Caller(self.config.actor, frozenset(self.config.roles))
 
-    def _context(self, caller: Caller, confirmation: Any) -> Any:
-        return self.guard_module.GuardContext(actor=caller.actor, roles=caller.roles, confirmation=confirmation)
+    def _context(self, caller: Caller, confirmation: Any, **extra: Any) -> Any:
+        return self.guard_module.GuardContext(actor=caller.actor, roles=caller.roles, confirmation=confirmation,
+                                              **extra)
+
+    def _approval_context(self, guard: Any, arguments: dict[str, Any], caller: Caller) -> dict[str, Any]:
+        """Approvals and the approval hook of a call (none here; `axag.serve.permission` has a workflow)."""
+        return {}
 
     # ------------------------------------------------------------------ confirmation
     async def _confirm(self, ctx: Any, params: types.CallToolRequestParams, guard: Any, checked: Any,

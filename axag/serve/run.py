@@ -77,6 +77,11 @@ async def serve_stdio(tools: ToolServer) -> None:
                     return
 
         tg.start_soon(on_signal)
+        desk_http = getattr(tools, "desk_http", None)  # the approval page beside stdio (`--desk-http`)
+        if desk_http is not None:
+            from axag.serve.desk import serve_desk
+
+            tg.start_soon(serve_desk, tools, *desk_http)
         try:
             async with stdio_server() as (read, write):
                 await server.run(read, write, server.create_initialization_options())
@@ -126,6 +131,7 @@ async def serve_http(tools: ToolServer, host: str, port: int) -> None:
     url_host = f"[{host}]" if ":" in host else host
     auth = AuthSettings(issuer_url=f"http://{url_host}:{port}", resource_server_url=None)  # type: ignore[arg-type]
     app = tools.server.streamable_http_app(host=host, auth=auth, token_verifier=StoreTokenVerifier(tools.store))
+    app = getattr(tools, "wrap_asgi", lambda a: a)(app)  # the approval page on the same port
     config = uvicorn.Config(_counting(app, tools), host=host, port=port, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=int(tools.config.timeout) + 5)
     server = _draining_server(config, tools)

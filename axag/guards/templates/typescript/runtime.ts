@@ -1232,6 +1232,8 @@ export interface Approval {
   readonly granted?: boolean;
   readonly scope?: "call" | "value";
   readonly id?: string;
+  /** Seconds since the Unix epoch; an approval past it does not count ("expired"). */
+  readonly expires?: number | null;
 }
 
 export interface ApprovalTicket {
@@ -1335,7 +1337,8 @@ export type Permission =
   | "confirmation_required"
   | "approval_required"
   | "denied"
-  | "rate_limited";
+  | "rate_limited"
+  | "expired";
 
 export class GuardResult {
   constructor(
@@ -1437,6 +1440,26 @@ function rolePhrase(roles: readonly string[]): string {
   return roles.length === 1 ? "the role " + roles[0] : "one of the roles " + roles.join(", ");
 }
 
+function approvalState(approval: unknown, mode: Mode, context: GuardContext): string {
+  if (mode !== "run" && typeof context.requestApproval === "function") {
+    return "Nobody has been asked yet: running the call will request approval. Do not try to approve it yourself.";
+  }
+  if (approval === null) {
+    return "No approval channel is configured, so nobody has been asked and the call cannot proceed from here. " +
+      "Do not repeat the call or try to approve it yourself; tell the user.";
+  }
+  if (isPlainRecord(approval) && approval["notified"] === false) {
+    return "The request was recorded, but nobody could be notified, so it waits until an approver looks for it. " +
+      "Do not repeat the call or try to approve it yourself; tell the user approval is pending.";
+  }
+  return "A person is handling the request. Do not repeat the call or try to approve it yourself; tell the user " +
+    "approval is pending or continue with other work.";
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 function nowSeconds(context: GuardContext): number {
   return typeof context.now === "number" ? context.now : Date.now() / 1000;
 }
@@ -1489,7 +1512,9 @@ export class ToolGuard {
     );
   }
 
-  private async approvalRefusal(mode: Mode, args: Record<string, unknown>, fp: string, context: GuardContext): Promise<GuardResult> {
+  private async approvalRefusal(
+    mode: Mode, args: Record<string, unknown>, fp: string, context: GuardContext, used: ReadonlySet<string> = new Set(),
+  ): Promise<GuardResult> {
     const spec = this.spec;
     let approval: unknown = null;
     const hook = context.requestApproval;
@@ -1503,24 +1528,68 @@ export class ToolGuard {
     const callerOnly = newRecord();
     callerOnly["fingerprint"] = fp;
     callerOnly["approval"] = approval;
+    const notCounted = this.notCounted(fp, context, used);
+    if (notCounted.length > 0) {
+      callerOnly["not_counted"] = notCounted;
+    }
+    const status = isPlainRecord(approval) ? approval["status"] : undefined;
+    if (status === "expired" || notCounted.some((x) => x["reason"] === "expired")) {
+      return this.refuse(
+        "expired", [],
+        `${spec.tool}'s request for approval expired before it was decided, so the call did not run. ` +
+          "Do not repeat the call by yourself; tell the user, who can ask for approval again.",
+        callerOnly,
+      );
+    }
     const n = spec.approvalCount;
     return this.refuse(
       "approval_required", [],
       `${spec.tool} needs approval by ${n} ${plural(n, "approver", "approvers")} holding ${rolePhrase(spec.approvalRoles)}. ` +
-        "A person is handling the request. Do not repeat the call or try to approve it yourself; " +
-        "tell the user approval is pending or continue with other work.",
+        approvalState(approval, mode, context),
       callerOnly,
     );
+  }
+
+  /** Why each offered approval did not count (caller_only, for integrators). */
+  private notCounted(fp: string, context: GuardContext, used: ReadonlySet<string>): Record<string, string>[] {
+    const actor = context.actor ?? null;
+    const wanted = new Set(this.spec.approvalRoles);
+    const now = nowSeconds(context);
+    const out: Record<string, string>[] = [];
+    for (const a of context.approvals ?? []) {
+      let reason: string;
+      if (a.fingerprint !== fp) {
+        reason = "different arguments";
+      } else if (actor !== null && a.approver === actor) {
+        reason = "self-approval";
+      } else if (wanted.size > 0 && !a.roles.some((r) => wanted.has(r))) {
+        reason = "roles";
+      } else if (typeof a.expires === "number" && a.expires <= now) {
+        reason = "expired";
+      } else if (used.has(JSON.stringify([a.approver, a.id ?? ""]))) {
+        reason = "already used";
+      } else {
+        continue;
+      }
+      const entry = newRecord() as Record<string, string>;
+      entry["approver"] = a.approver;
+      entry["id"] = a.id ?? "";
+      entry["reason"] = reason;
+      out.push(entry);
+    }
+    return out;
   }
 
   private counting(args: Record<string, unknown>, fp: string, context: GuardContext): Approval[] {
     const actor = context.actor ?? null;
     const wanted = new Set(this.spec.approvalRoles);
+    const now = nowSeconds(context);
     return (context.approvals ?? []).filter(
       (a) =>
         a.fingerprint === fp &&
         (actor === null || a.approver !== actor) &&
-        (wanted.size === 0 || a.roles.some((r) => wanted.has(r))),
+        (wanted.size === 0 || a.roles.some((r) => wanted.has(r))) &&
+        !(typeof a.expires === "number" && a.expires <= now),
     );
   }
 
@@ -1642,15 +1711,18 @@ export class ToolGuard {
     }
     if (byApprovals.length > 0) {
       const remaining = new Set<string>();
+      const used = new Set<string>();
       for (const a of byApprovals) {
         if (a.scope === "value") {
           remaining.add(a.approver);
         } else if (await this.store.consume(tool, fp, `approval:${a.approver}:${a.id ?? ""}`)) {
           remaining.add(a.approver);
+        } else {
+          used.add(JSON.stringify([a.approver, a.id ?? ""]));
         }
       }
       if (remaining.size < spec.approvalCount) {
-        return this.approvalRefusal(mode, callArgs, fp, context);
+        return this.approvalRefusal(mode, callArgs, fp, context, used);
       }
     }
     const result: unknown = await handler(callArgs);

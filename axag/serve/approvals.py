@@ -1,0 +1,274 @@
+"""Approval requests of `axag serve` in its SQLite state database (issue 15).
+
+A request records the call an agent asked permission for (tool, arguments and their fingerprint, reason, actor),
+when it was made and when it expires, its status (pending, approved, denied, expired) and each approver's
+decision (approver, roles, scope `call`/`value`, granted, time). Approvers sign in with their own token (made by
+`axag serve approver add`, shown once, stored as its SHA-256). An approval link carries a single-use code that is
+stored hashed and compared in constant time; opening it starts a page session (also stored hashed) with its own
+CSRF token. Codes and sessions die with the request: once it is decided or expired nothing can change it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from axag.serve.state import SqliteStore, hash_token
+
+__all__ = ["ApprovalDesk", "ApprovalRequest", "Decision", "DeskRefusal"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS approval_requests (
+  id TEXT PRIMARY KEY, tool TEXT NOT NULL, arguments TEXT NOT NULL, fingerprint TEXT NOT NULL, reason TEXT NOT NULL,
+  actor TEXT, created REAL NOT NULL, expires REAL NOT NULL, status TEXT NOT NULL, decided REAL,
+  approval_count INTEGER NOT NULL, approval_roles TEXT NOT NULL, notified INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS approval_requests_call ON approval_requests (tool, fingerprint, created);
+CREATE TABLE IF NOT EXISTS approval_decisions (
+  request_id TEXT NOT NULL, approver TEXT NOT NULL, roles TEXT NOT NULL, scope TEXT NOT NULL, granted INTEGER NOT NULL,
+  at REAL NOT NULL, PRIMARY KEY (request_id, approver));
+CREATE TABLE IF NOT EXISTS approvers (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, roles TEXT NOT NULL,
+                                      created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS approval_codes (hash TEXT PRIMARY KEY, request_id TEXT NOT NULL, used REAL);
+CREATE TABLE IF NOT EXISTS desk_sessions (hash TEXT PRIMARY KEY, request_id TEXT NOT NULL, csrf TEXT NOT NULL,
+                                          created REAL NOT NULL);
+"""
+
+_COLUMNS = ("id, tool, arguments, fingerprint, reason, actor, created, expires, status, decided, approval_count, "
+            "approval_roles, notified")
+
+
+class DeskRefusal(Exception):
+    """A decision that cannot be recorded; the message says why (shown to the approver)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    approver: str
+    roles: tuple[str, ...]
+    scope: str
+    granted: bool
+    at: float
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    id: str
+    tool: str
+    arguments: dict[str, Any]
+    fingerprint: str
+    reason: str
+    actor: str | None
+    created: float
+    expires: float
+    status: str
+    decided: float | None
+    count: int
+    roles: tuple[str, ...]
+    notified: bool
+    decisions: tuple[Decision, ...]
+
+    @property
+    def granted(self) -> int:
+        return sum(1 for d in self.decisions if d.granted)
+
+    @property
+    def approvals_valid_until(self) -> float:
+        """Approvals of a pending request expire with it; those of a decided one stay usable for another TTL."""
+        if self.decided is None or self.status == "expired":
+            return self.expires
+        return self.decided + (self.expires - self.created)
+
+    def summary(self) -> dict[str, Any]:
+        """The request as JSON (CLI `show`, `list --json`); never a code or a link."""
+        return {"id": self.id, "tool": self.tool, "status": self.status, "actor": self.actor, "reason": self.reason,
+                "arguments": self.arguments, "fingerprint": self.fingerprint, "created": _iso(self.created),
+                "expires": _iso(self.expires), "approvals": f"{self.granted} of {self.count}",
+                "approval_roles": list(self.roles),
+                "decisions": [{"approver": d.approver, "roles": list(d.roles), "scope": d.scope,
+                               "granted": d.granted, "at": _iso(d.at)} for d in self.decisions]}
+
+
+@contextmanager
+def _read(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One read transaction (a consistent snapshot in WAL mode, no write lock)."""
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.execute("COMMIT")
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+class ApprovalDesk:
+    """Approval requests, approvers, link codes and page sessions in the state database of ``store``."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+        store._db().executescript(_SCHEMA)
+
+    # ------------------------------------------------------------------ approvers
+    def add_approver(self, name: str, roles: Sequence[str]) -> str:
+        """A new token for approver ``name`` (replacing an earlier one); only its hash is kept."""
+        token = "axap_" + secrets.token_urlsafe(32)
+        with self.store._tx() as db:
+            db.execute("INSERT OR REPLACE INTO approvers (name, hash, roles, created) VALUES (?, ?, ?, ?)",
+                       (name, hash_token(token), json.dumps(list(roles)), time.time()))
+        return token
+
+    def approver_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None:
+        """(name, roles) of the approver holding ``token``; compared as hashes in constant time."""
+        wanted = hash_token(token)
+        found = None
+        for name, stored, roles in self.store._db().execute("SELECT name, hash, roles FROM approvers"):
+            if hmac.compare_digest(str(stored), wanted):
+                found = str(name), tuple(str(r) for r in json.loads(roles))
+        return found
+
+    def approver_roles(self, name: str) -> tuple[str, ...] | None:
+        row = self.store._db().execute("SELECT roles FROM approvers WHERE name = ?", (name,)).fetchone()
+        return None if row is None else tuple(str(r) for r in json.loads(row[0]))
+
+    # ------------------------------------------------------------------ requests
+    def create(self, *, tool: str, arguments: dict[str, Any], fingerprint: str, reason: str, actor: str | None,
+               ttl: float, count: int, roles: Sequence[str], now: float | None = None) -> ApprovalRequest:
+        now = time.time() if now is None else now
+        rid = "r" + uuid.uuid4().hex[:12]
+        with self.store._tx() as db:
+            db.execute(f"INSERT INTO approval_requests ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (rid, tool, json.dumps(arguments, sort_keys=True, ensure_ascii=False), fingerprint, reason,
+                        actor, now, now + ttl, "pending", None, count, json.dumps(list(roles)), 0))
+        found = self.get(rid)
+        assert found is not None
+        return found
+
+    def mark_notified(self, request_id: str) -> None:
+        with self.store._tx() as db:
+            db.execute("UPDATE approval_requests SET notified = 1 WHERE id = ?", (request_id,))
+
+    def _expire(self, db: Any, now: float) -> None:
+        db.execute("UPDATE approval_requests SET status = 'expired', decided = expires "
+                   "WHERE status = 'pending' AND expires <= ?", (now,))
+
+    def _reader(self) -> Any:
+        """A transaction for reading requests, after expiring the overdue ones; a write lock is taken only when
+        one is overdue (waiting calls poll these reads)."""
+        now = time.time()
+        db = self.store._db()
+        if db.execute("SELECT 1 FROM approval_requests WHERE status = 'pending' AND expires <= ? LIMIT 1",
+                      (now,)).fetchone() is not None:
+            with self.store._tx() as tx:
+                self._expire(tx, now)
+        return _read(db)
+
+    def get(self, request_id: str) -> ApprovalRequest | None:
+        with self._reader() as db:
+            row = db.execute(f"SELECT {_COLUMNS} FROM approval_requests WHERE id = ?", (request_id,)).fetchone()
+            return None if row is None else self._request(db, row)
+
+    def latest(self, tool: str, fingerprint: str, actor: str | None) -> ApprovalRequest | None:
+        """The newest request for this call by this actor."""
+        with self._reader() as db:
+            row = db.execute(f"SELECT {_COLUMNS} FROM approval_requests WHERE tool = ? AND fingerprint = ? "
+                             "AND actor IS ? ORDER BY created DESC, rowid DESC LIMIT 1",
+                             (tool, fingerprint, actor)).fetchone()
+            return None if row is None else self._request(db, row)
+
+    def list(self, status: str | None = None) -> list[ApprovalRequest]:
+        with self._reader() as db:
+            sql = f"SELECT {_COLUMNS} FROM approval_requests"
+            rows = db.execute(sql + " WHERE status = ? ORDER BY created, rowid", (status,)).fetchall() if status \
+                else db.execute(sql + " ORDER BY created, rowid").fetchall()
+            return [self._request(db, row) for row in rows]
+
+    @staticmethod
+    def _request(db: Any, row: Sequence[Any]) -> ApprovalRequest:
+        decisions = tuple(Decision(str(a), tuple(json.loads(r)), str(s), bool(g), float(at)) for a, r, s, g, at in
+                          db.execute("SELECT approver, roles, scope, granted, at FROM approval_decisions "
+                                     "WHERE request_id = ? ORDER BY at, approver", (row[0],)))
+        return ApprovalRequest(id=str(row[0]), tool=str(row[1]), arguments=json.loads(row[2]),
+                               fingerprint=str(row[3]), reason=str(row[4]), actor=row[5], created=float(row[6]),
+                               expires=float(row[7]), status=str(row[8]),
+                               decided=None if row[9] is None else float(row[9]), count=int(row[10]),
+                               roles=tuple(json.loads(row[11])), notified=bool(row[12]), decisions=decisions)
+
+    def decide(self, request_id: str, approver: str, roles: Sequence[str], *, granted: bool,
+               scope: str = "call") -> ApprovalRequest:
+        """Record one approver's decision; raises `DeskRefusal` when it cannot count."""
+        if scope not in ("call", "value"):
+            raise DeskRefusal(f"unknown scope {scope!r} (call or value)")
+        now = time.time()
+        with self.store._tx() as db:
+            self._expire(db, now)
+            row = db.execute(f"SELECT {_COLUMNS} FROM approval_requests WHERE id = ?", (request_id,)).fetchone()
+            if row is None:
+                raise DeskRefusal(f"no approval request {request_id}")
+            req = self._request(db, row)
+            if req.status != "pending":
+                raise DeskRefusal(f"request {request_id} is already {req.status}; nothing can change it")
+            if req.actor is not None and approver == req.actor:
+                raise DeskRefusal(f"{approver} asked for this call and cannot decide on it (no self-approval)")
+            if req.roles and not set(req.roles).intersection(roles):
+                raise DeskRefusal(f"{approver} lacks the roles to decide on it (one of {', '.join(req.roles)} "
+                                  "is needed)")
+            if any(d.approver == approver for d in req.decisions):
+                raise DeskRefusal(f"{approver} has already decided on request {request_id}")
+            db.execute("INSERT INTO approval_decisions (request_id, approver, roles, scope, granted, at) "
+                       "VALUES (?, ?, ?, ?, ?, ?)", (request_id, approver, json.dumps(list(roles)), scope,
+                                                     int(granted), now))
+            given = req.granted + (1 if granted else 0)
+            status = "denied" if not granted else "approved" if given >= req.count else "pending"
+            if status != "pending":
+                db.execute("UPDATE approval_requests SET status = ?, decided = ? WHERE id = ?",
+                           (status, now, request_id))
+            return self._request(db, db.execute(f"SELECT {_COLUMNS} FROM approval_requests WHERE id = ?",
+                                                (request_id,)).fetchone())
+
+    # ------------------------------------------------------------------ link codes and page sessions
+    def mint_code(self, request_id: str) -> str:
+        """A fresh single-use code for a link to ``request_id`` (only its hash is stored)."""
+        code = secrets.token_urlsafe(24)
+        with self.store._tx() as db:
+            db.execute("INSERT INTO approval_codes (hash, request_id, used) VALUES (?, ?, NULL)",
+                       (hash_token(code), request_id))
+        return code
+
+    def redeem_code(self, request_id: str, code: str) -> tuple[str, str] | None:
+        """Spend ``code``: a new page session (session secret, CSRF token), or None when the code is unknown,
+        used, or its request is no longer pending."""
+        wanted = hash_token(code)
+        now = time.time()
+        with self.store._tx() as db:
+            self._expire(db, now)
+            status = db.execute("SELECT status FROM approval_requests WHERE id = ?", (request_id,)).fetchone()
+            match = None
+            for stored, used in db.execute("SELECT hash, used FROM approval_codes WHERE request_id = ?",
+                                           (request_id,)).fetchall():
+                if hmac.compare_digest(str(stored), wanted) and used is None:
+                    match = str(stored)
+            if match is None or status is None or status[0] != "pending":
+                return None
+            db.execute("UPDATE approval_codes SET used = ? WHERE hash = ?", (now, match))
+            session, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+            db.execute("INSERT INTO desk_sessions (hash, request_id, csrf, created) VALUES (?, ?, ?, ?)",
+                       (hash_token(session), request_id, csrf, now))
+        return session, csrf
+
+    def session_csrf(self, request_id: str, session: str) -> str | None:
+        """The CSRF token of a page session for ``request_id``, or None."""
+        wanted = hash_token(session)
+        for stored, csrf in self.store._db().execute("SELECT hash, csrf FROM desk_sessions WHERE request_id = ?",
+                                                     (request_id,)).fetchall():
+            if hmac.compare_digest(str(stored), wanted):
+                return str(csrf)
+        return None
