@@ -13,8 +13,25 @@ from typing import Any
 from lxml import etree
 
 from axag.parse.entities import decode_attribute
+from axag.parse.markers import (
+    annotated_or_interactive,
+    ascii_lower,
+    find_marked,
+    lxml_annotations,
+    marker,
+    marker_prefix,
+    same_start_tag,
+)
 from axag.parse.templates import blank_template_tags, is_dynamic_value
-from axag.parse.tokenizer import RawAttr, RawTag, find_tags, find_tags_in_bytes, scan_tag, utf8_size
+from axag.parse.tokenizer import (
+    RawAttr,
+    RawTag,
+    annotation_meaning,
+    find_tags,
+    find_tags_in_bytes,
+    scan_tag,
+    utf8_size,
+)
 from axag.source import SourceText
 from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
@@ -136,19 +153,19 @@ class ParsedFile:
         return e is not None and bool(e.attrs)
 
 
-def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int, int]]) -> Attr | None:
+def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int, int]],
+                   el: LxmlElement | None) -> Attr | None:
+    """``el``: lxml's element when this is the first occurrence of the name in its start tag; the value lxml
+    holds wins over the decoded source text if they ever differ (positions inside the value then approximate)."""
     written = ra.written
-    low = written.lower()
-    bound = False
-    if kind == "vue":
-        if low.startswith(":"):
-            low, bound = low[1:], True
-        elif low.startswith("v-bind:"):
-            low, bound = low[7:], True
+    low, bound = annotation_meaning(written, kind)
     if not is_annotation_name(low):
         return None
     raw_value = text[ra.value_start:ra.value_end]
     value, offsets = decode_attribute(raw_value) if ra.quote is not None else ("", None)
+    lxml_value = attribute(el, ascii_lower(written)) if el is not None else None
+    if lxml_value is not None and lxml_value != value:
+        value, offsets = lxml_value, None
     dynamic = bound
     if not dynamic and ra.quote is not None:
         dyn, unwrapped = is_dynamic_value(value, kind, low)
@@ -179,8 +196,11 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
                      dyn_ranges: list[tuple[int, int]]) -> Element:
     e = Element(tag=tag.tag, el=el, start=tag.start, tag_span=Span(tag.name_start, tag.name_end),
                 end=tag.end, raw=tag)
+    seen: set[str] = set()
     for ra in tag.attrs:
-        a = _attr_from_raw(text, ra, kind, dyn_ranges)
+        key = ascii_lower(ra.written)
+        a = _attr_from_raw(text, ra, kind, dyn_ranges, el if key not in seen else None)
+        seen.add(key)
         if a is None:
             continue
         e.attrs.append(a)
@@ -192,18 +212,17 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
 
 
 WALKED_TAGS = ("button", "input", "form", "label")  # what `ParsedFile.named` collects in its one walk
-MARKER = "__axag_m"  # id prefix of the marker inserted into annotated start tags before parsing
-_BY_ID = etree.XPath("id($i)")
 
 
 def parse_source(src: SourceText) -> ParsedFile:
     """Parse one decoded file. Raises nothing for malformed markup; returns root None when lxml
     produced no document (the caller reports 192).
 
-    The raw scan finds the annotated start tags first; each gets a marker `id` inserted right after
-    its tag name (same line, so lxml's line numbers do not move), and after the one lxml parse each
-    element is found through libxml2's id table in constant time, whatever the size of the page.
-    The element's own id (or its absence) is restored at once."""
+    The raw scan proposes the annotated (and interactive) start tags; each gets an unforgeable marker id
+    inserted right after its tag name (same line, so lxml's line numbers do not move), and after the one lxml
+    parse each is found through libxml2's id table in constant time and kept only when lxml's element is that
+    start tag (`markers`). The element's own id (or its absence) is restored at once. When the scan may have
+    missed something, lxml's tree is asked (`_complete`)."""
     text = src.text
     dyn_ranges: list[tuple[int, int]] = []
     if src.kind != "html":
@@ -215,47 +234,109 @@ def parse_source(src: SourceText) -> ParsedFile:
     whole_html = src.kind == "html" and src.window is None and ascii_compatible and not src.replaced
     if whole_html and (len(src.data) - skip == len(text) or src.encoding == "utf-8"):
         # equal lengths: one byte per code point (nothing was replaced, so no decoder merged bytes)
-        annotated_tags, interactive_tags = find_tags_in_bytes(
+        annotated_tags, interactive_tags, lost = find_tags_in_bytes(
             text, src.data, src.lower_data, skip, utf8=len(src.data) - skip != len(text))
     else:
-        annotated_tags, interactive_tags = find_tags(text, lo, hi, src.data if ascii_compatible else None,
-                                                     lowered=src.lower_data if ascii_compatible else None)
+        annotated_tags, interactive_tags, lost = find_tags(
+            text, lo, hi, src.data if ascii_compatible else None,
+            lowered=src.lower_data if ascii_compatible else None, kind=src.kind)
     raw_tags = sorted(annotated_tags + interactive_tags, key=lambda t: t.start)
-    if whole_html and src.encoding == "utf-8":
-        # the file's own UTF-8 bytes, marked, go to lxml: no second copy of a big page as text, no conversion
-        root = _parse_bytes(_marked_bytes(text, src.data, skip, raw_tags))
+    if ascii_compatible:
+        prefix = marker_prefix(lambda p: p.encode("ascii") in src.lower_data)
     else:
-        root = _parse_tree(_marked_text(text, raw_tags, lo, hi, src.kind))
+        prefix = marker_prefix(lambda p: p in text.lower())
+
+    def parse(tags: list[RawTag]) -> Any:
+        if whole_html and src.encoding == "utf-8":
+            # the file's own UTF-8 bytes, marked, go to lxml: no second copy of a big page as text, no conversion
+            return _parse_bytes(_marked_bytes(text, src.data, skip, tags, prefix))
+        return _parse_tree(_marked_text(text, tags, lo, hi, src.kind, prefix))
+
+    root: Any = None
+    pairs: list[tuple[RawTag, LxmlElement]] = []
+    for _attempt in range(3):
+        root = parse(raw_tags)
+        pairs, rejected = _vouched(root, text, raw_tags, prefix)
+        if not rejected:
+            break
+        lost = True  # a proposal lxml did not confirm: its marker text sits somewhere; parse again without it
+        raw_tags = [tag for tag, _ in pairs]
+    else:
+        root, pairs = parse([]), []
     pf = ParsedFile(src=src, text=text, root=root, elements=[], lines=lines, dynamic_ranges=dyn_ranges)
     annotated_starts = {t.start for t in annotated_tags}
-    for n, tag in enumerate(raw_tags):
-        el = None
-        if root is not None:
-            found = _BY_ID(root, i=f"{MARKER}{n}")
-            if found:
-                el = found[0]
-                own = _own_id(text, tag)
-                if own is None:
-                    del el.attrib["id"]
-                else:
-                    el.set("id", own)
-        if tag.start not in annotated_starts:
-            if el is not None:
-                pf.interactive.append(el)
+    if lost and root is not None:
+        found: list[tuple[RawTag | None, LxmlElement, bool]] = []
+        by_el = {el: tag for tag, el in pairs}
+        used = {tag.start for tag, _ in pairs}
+        for el, annotated in annotated_or_interactive(root, src.kind):
+            tag = by_el.get(el)
+            if tag is None and annotated:
+                tag = _locate_start_tag(pf, el, used)
+            found.append((tag, el, annotated))
+    else:
+        found = [(tag, el, tag.start in annotated_starts) for tag, el in pairs]
+    for tag, el, annotated in found:
+        if not annotated:
+            pf.interactive.append(el)
             continue
-        element = element_from_raw(text, tag, el, src.kind, dyn_ranges)
-        element.matched = el is not None
+        element = (element_from_raw(text, tag, el, src.kind, dyn_ranges) if tag is not None
+                   else _element_from_lxml(pf, el, src.kind))
         pf.elements.append(element)
-        if el is not None:
-            pf._by_el[el] = element
+        pf._by_el[el] = element
     return pf
 
 
-def _marker(n: int) -> str:
-    return f' id="{MARKER}{n}"'
+def _vouched(root: Any, text: str, tags: list[RawTag],
+             prefix: str) -> tuple[list[tuple[RawTag, LxmlElement]], bool]:
+    """The proposed start tags that lxml confirms, each with its element (marker removed, own id restored),
+    and whether any proposal was rejected."""
+    if root is None:
+        return [], bool(tags)
+    pairs: list[tuple[RawTag, LxmlElement]] = []
+    rejected = False
+    for n, tag in enumerate(tags):
+        el = find_marked(root, prefix, n)
+        if el is None or not same_start_tag(el, tag, marked=True):
+            rejected = True
+            continue
+        own = _own_id(text, tag)
+        if own is None:
+            del el.attrib["id"]
+        else:
+            el.set("id", own)
+        pairs.append((tag, el))
+    return pairs, rejected
 
 
-def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str) -> str:
+def _locate_start_tag(pf: ParsedFile, el: LxmlElement, used: set[int]) -> RawTag | None:
+    """The raw start tag of an lxml element that the scan missed: a ``<tag`` ending on lxml's line with the
+    same attribute names, not yet given to another element."""
+    for raw in _start_tags_ending_on(pf, str(el.tag), el.sourceline or 1):
+        if raw.start not in used and same_start_tag(el, raw, marked=False):
+            used.add(raw.start)
+            return raw
+    return None
+
+
+def _element_from_lxml(pf: ParsedFile, el: LxmlElement, kind: str) -> Element:
+    """An annotated element whose start tag cannot be found in the source: lxml's attributes, positioned at the
+    start of lxml's line without spans (§14.2)."""
+    line = min(max(el.sourceline or 1, 1), pf.lines.line_count())
+    start = pf.lines.starts[line - 1]
+    here = Span(start, start)
+    e = Element(tag=tag_name(el), el=el, start=start, tag_span=here, end=start, matched=False)
+    for written, value, bound in lxml_annotations(el, kind):
+        name = annotation_meaning(written, kind)[0]
+        dynamic = bound or is_dynamic_value(value, kind, name)[0]
+        a = Attr(name=name, written=written, value=value, raw=value, quote='"', name_span=here, value_span=here,
+                 offsets=[0] * (len(value) + 1), dynamic=dynamic)
+        e.attrs.append(a)
+        e.first.setdefault(name, a)
+    return e
+
+
+def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str, prefix: str) -> str:
     """``text`` with the marker id after the name of every raw start tag (and, for .vue, blanked outside the
     template section, padded so that lxml's line numbers stay those of the file)."""
     if raw_tags:
@@ -263,13 +344,13 @@ def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str)
         pos = 0
         for n, tag in enumerate(raw_tags):
             pieces.append(text[pos:tag.name_end])
-            pieces.append(_marker(n))
+            pieces.append(marker(prefix, n))
             pos = tag.name_end
         pieces.append(text[pos:])
         marked = "".join(pieces)
         shifted_lo, shifted_hi = lo, hi
         for n, tag in enumerate(raw_tags):
-            width = len(_marker(n))
+            width = len(marker(prefix, n))
             if tag.name_end <= lo:
                 shifted_lo += width
             if tag.name_end <= hi:
@@ -277,12 +358,12 @@ def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str)
     else:
         marked, shifted_lo, shifted_hi = text, lo, hi
     if kind == "vue":
-        prefix = re.sub(r"[^\r\n]", " ", marked[:shifted_lo])
-        return prefix + marked[shifted_lo:shifted_hi]
+        prefix_text = re.sub(r"[^\r\n]", " ", marked[:shifted_lo])
+        return prefix_text + marked[shifted_lo:shifted_hi]
     return marked
 
 
-def _marked_bytes(text: str, data: bytes, skip: int, raw_tags: list[RawTag]) -> bytes:
+def _marked_bytes(text: str, data: bytes, skip: int, raw_tags: list[RawTag], prefix: str) -> bytes:
     """`_marked_text` on the file's UTF-8 bytes (after the BOM): the byte offset of each tag name's end is
     counted from the text between the tags."""
     ascii_only = len(data) - skip == len(text)
@@ -298,7 +379,7 @@ def _marked_bytes(text: str, data: bytes, skip: int, raw_tags: list[RawTag]) -> 
             end = pos + utf8_size(text, char, tag.name_end)
             char = tag.name_end
         pieces.append(data[pos:end])
-        pieces.append(_marker(n).encode("ascii"))
+        pieces.append(marker(prefix, n).encode("ascii"))
         pos = end
     pieces.append(data[pos:])
     return b"".join(pieces)
@@ -344,29 +425,9 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
     `<tag` start tags ending on that line, matched to the lxml elements of that tag on that line in
     document order (several same-tag controls on one line, as in minified HTML, each get their own)."""
     tag = str(el.tag).lower() if isinstance(el.tag, str) else "?"
-    text = pf.text
     lines = pf.lines
     line = min(max(el.sourceline or 1, 1), lines.line_count())
-    line_end = lines.starts[line] if line < lines.line_count() else len(text)
-    pat = _BACK_TAG_CACHE.get(tag)
-    if pat is None:
-        pat = re.compile("<" + re.escape(tag) + r"(?=[\s/>])", re.IGNORECASE)
-        _BACK_TAG_CACHE[tag] = pat
-    # the raw start tags of that name that end on the line, searched backwards in growing windows
-    window = 512
-    found: list[RawTag] = []
-    while True:
-        lo = max(0, line_end - window)
-        found = []
-        for m in pat.finditer(text, lo, line_end):
-            raw = scan_tag(text, m.start())
-            if raw is not None and lines.position(max(raw.end - 1, raw.start))[0] == line:
-                found.append(raw)
-        complete = lo == 0 or (found and lines.position(found[0].start)[0] < line) or (
-            found and lines.position(lo)[0] < lines.position(found[0].start)[0])
-        if complete or window > 1 << 20:
-            break
-        window *= 4
+    found = _start_tags_ending_on(pf, tag, line)
     if not found:
         start = lines.starts[line - 1]
         return Element(tag=tag, el=el, start=start, tag_span=Span(start, start), end=start, matched=False)
@@ -381,3 +442,30 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
             best = found[same.index(el)]
     return Element(tag=tag, el=el, start=best.start, tag_span=Span(best.name_start, best.name_end),
                    end=best.end, raw=best)
+
+
+def _start_tags_ending_on(pf: ParsedFile, tag: str, line: int) -> list[RawTag]:
+    """The raw ``<tag`` start tags that end on ``line``, in document order, searched backwards from the line's
+    end in growing windows."""
+    text = pf.text
+    lines = pf.lines
+    line = min(max(line, 1), lines.line_count())
+    line_end = lines.starts[line] if line < lines.line_count() else len(text)
+    pat = _BACK_TAG_CACHE.get(tag)
+    if pat is None:
+        pat = re.compile("<" + re.escape(tag) + r"(?=[\s/>]|$)", re.IGNORECASE)
+        _BACK_TAG_CACHE[tag] = pat
+    window = 512
+    found: list[RawTag] = []
+    while True:
+        lo = max(0, line_end - window)
+        found = []
+        for m in pat.finditer(text, lo, line_end):
+            raw = scan_tag(text, m.start())
+            if raw is not None and lines.position(max(raw.end - 1, raw.start))[0] == line:
+                found.append(raw)
+        complete = lo == 0 or (found and lines.position(found[0].start)[0] < line) or (
+            found and lines.position(lo)[0] < lines.position(found[0].start)[0])
+        if complete or window > 1 << 20:
+            return found
+        window *= 4

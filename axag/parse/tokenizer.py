@@ -20,6 +20,9 @@ _ATTR = re.compile(
 _TAG_NAME = re.compile(r"<([A-Za-z][^\s/>]*)")
 # Regions whose content is not markup: comments, raw text and RCDATA elements.
 _SKIP_START = re.compile(r"<!--|<(script|style|textarea|title)(?=[\s/>])", re.IGNORECASE)
+# where a comment ends (HTML5): "<!-->" and "<!--->" at once, else at the first "-->" or "--!>"
+_COMMENT_END = re.compile(r"-?>|.*?--!?>", re.DOTALL)
+_COMMENT_END_BYTES = re.compile(rb"-?>|.*?--!?>", re.DOTALL)
 _CLOSERS = {n: re.compile("</" + n, re.IGNORECASE) for n in ("script", "style", "textarea", "title")}
 _AXAG_ANY_CASE = re.compile("axag", re.IGNORECASE)
 
@@ -93,10 +96,11 @@ def skipped_ranges(text: str) -> list[tuple[int, int]]:
         m = _CLOSERS[name.lower()].search(text, body)
         return m.start() if m else -1
 
-    return _skip_ranges(text, 0, len(text), _SKIP_START, "-->", ">", close)
+    return _skip_ranges(text, 0, len(text), _SKIP_START, _COMMENT_END, ">", close)
 
 
-def _skip_ranges(buf: AnyStr, pos: int, last: int, opener: re.Pattern[AnyStr], comment_end: AnyStr, gt: AnyStr,
+def _skip_ranges(buf: AnyStr, pos: int, last: int, opener: re.Pattern[AnyStr], comment_end: re.Pattern[AnyStr],
+                 gt: AnyStr,
                  close: Callable[[AnyStr, int], int]) -> list[tuple[int, int]]:
     """The skipped ranges of ``buf`` (text, or lower-cased bytes) from ``pos`` up to the one holding offset
     ``last``: a comment from its ``<!--``, a raw-text or RCDATA element from the end of its start tag to the
@@ -108,8 +112,8 @@ def _skip_ranges(buf: AnyStr, pos: int, last: int, opener: re.Pattern[AnyStr], c
         if not m:
             break
         if m.group(1) is None:
-            end = buf.find(comment_end, m.end())
-            end = n if end < 0 else end + len(comment_end)
+            c = comment_end.match(buf, m.end())
+            end = n if c is None else c.end()
             out.append((m.start(), end))
         else:
             tag_end = buf.find(gt, m.end())
@@ -176,13 +180,15 @@ _AFTER_BYTES = {
 
 
 def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int,
-                       utf8: bool) -> tuple[list[RawTag], list[RawTag]]:
+                       utf8: bool) -> tuple[list[RawTag], list[RawTag], bool]:
     """`find_tags` over a whole HTML file, searching its raw bytes (C-speed ``bytes.find`` on the lower-cased
     bytes instead of scans of the decoded text): ``text`` is ``data[skip:]`` decoded (``skip``: the BOM's
     length) either one byte per code point or, with ``utf8``, as valid UTF-8. Markers, the characters
     around them and the comment/raw-text boundaries are ASCII, so byte positions map to code points by
-    decoding only the stretches between the candidates."""
+    decoding only the stretches between the candidates. The third value: whether an ``axag`` that may start an
+    attribute name was left unplaced (see `find_tags`)."""
     candidates: list[int] = []
+    axag: set[int] = set()
     find = lowered.find
     for marker in ("axag", *_INTERACTIVE_MARKERS):
         mb = marker.encode()
@@ -196,27 +202,37 @@ def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int,
             if i > skip and lowered[i - 1] in before and (follow is None or follow.match(lowered, i)):
                 candidates.append(i)
             i = find(mb, i + step)
+        if marker == "axag":
+            axag.update(candidates)
     if not candidates:
-        return [], []
+        return [], [], False
     candidates = sorted(set(candidates))
     skips = _skipped_byte_ranges(lowered, skip, candidates[-1])
+    lost = False
     if skips:
         kept = []
         for b in candidates:
             k = bisect.bisect_right(skips, (b, len(lowered) + 1)) - 1
             if not (k >= 0 and skips[k][0] <= b < skips[k][1]):
                 kept.append(b)
+            elif b in axag:
+                lost = True
         candidates = kept
     positions: list[int] = []
+    placed: set[int] = set()
     if utf8:
         prev, chars = skip, 0
         for b in candidates:
             chars += utf8_length(data, prev, b)
             positions.append(chars)
+            if b in axag:
+                placed.add(chars)
             prev = b
     else:
         positions = [b - skip for b in candidates]
-    return _tags_at(text, positions, 0, len(text), None)
+        placed = {b - skip for b in candidates if b in axag}
+    annotated, interactive, unplaced = _tags_at(text, positions, 0, len(text), None, placed)
+    return annotated, interactive, lost or unplaced
 
 
 _PIECE = 1 << 16
@@ -246,18 +262,23 @@ def utf8_size(text: str, start: int, end: int) -> int:
 
 def _skipped_byte_ranges(lowered: bytes, skip: int, last: int) -> list[tuple[int, int]]:
     """`skipped_ranges` on lower-cased bytes, up to the range holding offset ``last``."""
-    return _skip_ranges(lowered, skip, last, _SKIP_START_BYTES, b"-->", b">",
+    return _skip_ranges(lowered, skip, last, _SKIP_START_BYTES, _COMMENT_END_BYTES, b">",
                         lambda name, body: lowered.find(b"</" + name, body))
 
 
-def find_tags(text: str, lo: int = 0, hi: int | None = None,
-              data: bytes | None = None, *, lowered: bytes | None = None) -> tuple[list[RawTag], list[RawTag]]:
+def find_tags(text: str, lo: int = 0, hi: int | None = None, data: bytes | None = None, *,
+              lowered: bytes | None = None, kind: str = "html") -> tuple[list[RawTag], list[RawTag], bool]:
     """Start tags within ``[lo, hi)``: those with annotation attributes, and the others that carry an
     attribute making them interactive (§12.2), each in document order. ``data``: the file's raw bytes
-    when they are ASCII-compatible (enables the fast search); ``lowered``: ``data.lower()`` if known."""
+    when they are ASCII-compatible (enables the fast search); ``lowered``: ``data.lower()`` if known.
+
+    The third value tells whether an ``axag`` that may start an attribute name (it follows a space, a quote or
+    a slash) lies in no start tag found here: in a comment, in raw text, or where this scan cannot tell. The
+    caller then asks lxml's tree, which alone decides what is an element (SPEC §14.2)."""
     hi = len(text) if hi is None else hi
     low = (lowered if lowered is not None else data.lower()) if data is not None else None
     candidates: list[int] = []
+    placed: set[int] = set()
     for marker in ("axag", *_INTERACTIVE_MARKERS):
         if low is not None and marker.encode() not in low:
             continue
@@ -266,31 +287,40 @@ def find_tags(text: str, lo: int = 0, hi: int | None = None,
         follow = _AFTER.get(marker)
         candidates.extend(p for p in marker_positions(text, lo, hi, data, marker, lowered=low)
                           if p > 0 and text[p - 1] in before and (follow is None or follow.match(text, p)))
+        if marker == "axag":
+            placed.update(candidates)
     if not candidates:
-        return [], []
-    return _tags_at(text, sorted(set(candidates)), lo, hi, skipped_ranges(text))
+        return [], [], False
+    return _tags_at(text, sorted(set(candidates)), lo, hi, skipped_ranges(text), placed, kind)
 
 
-def _tags_at(text: str, candidates: list[int], lo: int, hi: int,
-             skips: list[tuple[int, int]] | None) -> tuple[list[RawTag], list[RawTag]]:
-    """The start tags enclosing the sorted candidate offsets (outside ``skips``), classified."""
+def _tags_at(text: str, candidates: list[int], lo: int, hi: int, skips: list[tuple[int, int]] | None,
+             axag: set[int], kind: str = "html") -> tuple[list[RawTag], list[RawTag], bool]:
+    """The start tags enclosing the sorted candidate offsets (outside ``skips``), classified, and whether one
+    of the ``axag`` candidates found no start tag."""
     annotated: list[RawTag] = []
     interactive: list[RawTag] = []
     seen: set[int] = set()
     covered = (-1, -1)
+    lost = False
     for p in candidates:
         if covered[0] <= p < covered[1]:
             continue  # inside the start tag found last
         tag = _enclosing_tag(text, p, lo, hi, skips)
-        if tag is None or tag.start in seen:
+        if tag is None:
+            lost = lost or p in axag
+            continue
+        if tag.start in seen:
             continue
         covered = (tag.start, tag.end)
         seen.add(tag.start)
-        if any(_is_annotation(a.written) for a in tag.attrs):
+        if any(is_annotation_attr(a.written, kind) for a in tag.attrs):
             annotated.append(tag)
         elif any(is_interactive_attr(text, a) for a in tag.attrs):
             interactive.append(tag)
-    return annotated, interactive
+        else:
+            lost = lost or p in axag  # an "axag" inside a value of a tag that nothing will check
+    return annotated, interactive, lost
 
 
 def _enclosing_tag(text: str, p: int, lo: int, hi: int, skips: list[tuple[int, int]] | None) -> RawTag | None:
@@ -318,6 +348,18 @@ def find_annotated_tags(text: str, lo: int = 0, hi: int | None = None, data: byt
     return find_tags(text, lo, hi, data)[0]
 
 
-def _is_annotation(written: str) -> bool:
+def annotation_meaning(written: str, kind: str) -> tuple[str, bool]:
+    """(meaning name, bound?) of an attribute name: lower-cased; in .vue files without ``:`` / ``v-bind:``."""
     low = written.lower()
+    if kind == "vue":
+        if low.startswith(":"):
+            return low[1:], True
+        if low.startswith("v-bind:"):
+            return low[7:], True
+    return low, False
+
+
+def is_annotation_attr(written: str, kind: str = "html") -> bool:
+    """An annotation attribute (``axag`` or ``axag-*``, any case; bound forms in .vue files)."""
+    low = annotation_meaning(written, kind)[0]
     return low == "axag" or low.startswith("axag-")
