@@ -154,16 +154,17 @@ class ParsedFile:
 
 
 def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int, int]],
-                   el: LxmlElement | None) -> Attr | None:
-    """``el``: lxml's element when this is the first occurrence of the name in its start tag; the value lxml
-    holds wins over the decoded source text if they ever differ (positions inside the value then approximate)."""
+                   lxml_values: dict[str, str] | None) -> Attr | None:
+    """``lxml_values``: lxml's attributes of the element when this is the first occurrence of the name in its
+    start tag; the value lxml holds wins over the decoded source text if they ever differ (positions inside the
+    value then approximate)."""
     written = ra.written
     low, bound = annotation_meaning(written, kind)
     if not is_annotation_name(low):
         return None
     raw_value = text[ra.value_start:ra.value_end]
     value, offsets = decode_attribute(raw_value) if ra.quote is not None else ("", None)
-    lxml_value = attribute(el, ascii_lower(written)) if el is not None else None
+    lxml_value = lxml_values.get(ascii_lower(written)) if lxml_values is not None else None
     if lxml_value is not None and lxml_value != value:
         value, offsets = lxml_value, None
     dynamic = bound
@@ -197,9 +198,10 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
     e = Element(tag=tag.tag, el=el, start=tag.start, tag_span=Span(tag.name_start, tag.name_end),
                 end=tag.end, raw=tag)
     seen: set[str] = set()
+    values = {str(k): str(v) for k, v in el.items()} if el is not None else None
     for ra in tag.attrs:
         key = ascii_lower(ra.written)
-        a = _attr_from_raw(text, ra, kind, dyn_ranges, el if key not in seen else None)
+        a = _attr_from_raw(text, ra, kind, dyn_ranges, values if key not in seen else None)
         seen.add(key)
         if a is None:
             continue
@@ -312,7 +314,7 @@ def _vouched(root: Any, text: str, tags: list[RawTag],
 def _locate_start_tag(pf: ParsedFile, el: LxmlElement, used: set[int]) -> RawTag | None:
     """The raw start tag of an lxml element that the scan missed: a ``<tag`` ending on lxml's line with the
     same attribute names, not yet given to another element."""
-    for raw in _start_tags_ending_on(pf, str(el.tag), el.sourceline or 1):
+    for raw in _start_tags_ending_on(pf, str(el.tag), *_lxml_line(pf, el.sourceline or 1)):
         if raw.start not in used and same_start_tag(el, raw, marked=False):
             used.add(raw.start)
             return raw
@@ -427,7 +429,7 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
     tag = str(el.tag).lower() if isinstance(el.tag, str) else "?"
     lines = pf.lines
     line = min(max(el.sourceline or 1, 1), lines.line_count())
-    found = _start_tags_ending_on(pf, tag, line)
+    found = _start_tags_ending_on(pf, tag, *_lxml_line(pf, line))
     if not found:
         start = lines.starts[line - 1]
         return Element(tag=tag, el=el, start=start, tag_span=Span(start, start), end=start, matched=False)
@@ -444,16 +446,30 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
                    end=best.end, raw=best)
 
 
-def _start_tags_ending_on(pf: ParsedFile, tag: str, line: int) -> list[RawTag]:
-    """The raw ``<tag`` start tags that end on ``line``, in document order, searched backwards from the line's
-    end in growing windows."""
+def _lxml_line(pf: ParsedFile, line: int) -> tuple[int, int]:
+    """The text offsets [start, end) of lxml's line ``line`` (libxml2 counts LF and CRLF, not a lone CR)."""
     text = pf.text
-    lines = pf.lines
-    line = min(max(line, 1), lines.line_count())
-    line_end = lines.starts[line] if line < lines.line_count() else len(text)
+    if "\r" not in text:
+        lines = pf.lines
+        line = min(max(line, 1), lines.line_count())
+        return lines.starts[line - 1], (lines.starts[line] if line < lines.line_count() else len(text))
+    start = 0
+    for _ in range(line - 1):
+        nl = text.find("\n", start)
+        if nl < 0:
+            break
+        start = nl + 1
+    nl = text.find("\n", start)
+    return start, (len(text) if nl < 0 else nl + 1)
+
+
+def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: int) -> list[RawTag]:
+    """The raw ``<tag`` start tags whose end lies in ``[line_start, line_end)`` (one line), in document order,
+    searched backwards from the line's end in growing windows."""
+    text = pf.text
     pat = _BACK_TAG_CACHE.get(tag)
     if pat is None:
-        pat = re.compile("<" + re.escape(tag) + r"(?=[\s/>]|$)", re.IGNORECASE)
+        pat = re.compile("<" + re.escape(tag) + r"(?=[\t\n\x0c\r />]|$)", re.IGNORECASE)
         _BACK_TAG_CACHE[tag] = pat
     window = 512
     found: list[RawTag] = []
@@ -462,10 +478,13 @@ def _start_tags_ending_on(pf: ParsedFile, tag: str, line: int) -> list[RawTag]:
         found = []
         for m in pat.finditer(text, lo, line_end):
             raw = scan_tag(text, m.start())
-            if raw is not None and lines.position(max(raw.end - 1, raw.start))[0] == line:
+            if raw is not None and line_start <= max(raw.end - 1, raw.start) < line_end:
                 found.append(raw)
-        complete = lo == 0 or (found and lines.position(found[0].start)[0] < line) or (
-            found and lines.position(lo)[0] < lines.position(found[0].start)[0])
+        complete = lo == 0 or (found and (found[0].start < line_start or _has_break(text, lo, found[0].start)))
         if complete or window > 1 << 20:
             return found
         window *= 4
+
+
+def _has_break(text: str, lo: int, hi: int) -> bool:
+    return text.find("\n", lo, hi) >= 0 or text.find("\r", lo, hi) >= 0

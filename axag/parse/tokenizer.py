@@ -13,17 +13,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import AnyStr
 
+# HTML whitespace (not Python's \s, which also takes \v, NBSP and other Unicode spaces)
+_WS = r"\t\n\x0c\r "
 # Attribute: optional whitespace/slashes, then name [= value]. A name may start with '='.
 _ATTR = re.compile(
-    r"""[\s/]*(?:(?P<name>[^\s/>][^\s/>=]*)(?:\s*=\s*(?:"(?P<dq>[^"]*)"?|'(?P<sq>[^']*)'?|(?P<uq>[^\s>]*)))?)?"""
+    rf"""[{_WS}/]*(?:(?P<name>[^{_WS}/>][^{_WS}/>=]*)(?:[{_WS}]*=[{_WS}]*(?:"(?P<dq>[^"]*)"?|'(?P<sq>[^']*)'?"""
+    rf"""|(?P<uq>[^{_WS}>]*)))?)?"""
 )
-_TAG_NAME = re.compile(r"<([A-Za-z][^\s/>]*)")
+_TAG_NAME = re.compile(rf"<([A-Za-z][^{_WS}/>]*)")
 # Regions whose content is not markup: comments, raw text and RCDATA elements.
-_SKIP_START = re.compile(r"<!--|<(script|style|textarea|title)(?=[\s/>])", re.IGNORECASE)
+_SKIP_START = re.compile(rf"<!--|<(script|style|textarea|title)(?=[{_WS}/>])", re.IGNORECASE)
+_CLOSERS = {n: re.compile("</" + n, re.IGNORECASE) for n in ("script", "style", "textarea", "title")}
 # where a comment ends (HTML5): "<!-->" and "<!--->" at once, else at the first "-->" or "--!>"
 _COMMENT_END = re.compile(r"-?>|.*?--!?>", re.DOTALL)
 _COMMENT_END_BYTES = re.compile(rb"-?>|.*?--!?>", re.DOTALL)
-_CLOSERS = {n: re.compile("</" + n, re.IGNORECASE) for n in ("script", "style", "textarea", "title")}
 _AXAG_ANY_CASE = re.compile("axag", re.IGNORECASE)
 
 
@@ -154,7 +157,7 @@ _NAME_START = " \t\n\r\f\"'/"
 _BEFORE = {"axag": _NAME_START + ":", "click": "n@:(", "role": _NAME_START, "hx-": _NAME_START}
 # what must follow: role="button" (any case, any quoting), an htmx verb
 _AFTER = {
-    "role": re.compile(r"role\s*=\s*[\"']?\s*button", re.IGNORECASE),
+    "role": re.compile(rf"role[{_WS}]*=[{_WS}]*[\"']?[{_WS}]*button", re.IGNORECASE),
     "hx-": re.compile(r"hx-(?:post|put|patch|delete)", re.IGNORECASE),
 }
 _CLICK_PREFIXES = ("@click", "v-on:click", "x-on:click")
@@ -171,10 +174,10 @@ def is_interactive_attr(text: str, a: RawAttr) -> bool:
     return False
 
 
-_SKIP_START_BYTES = re.compile(rb"<!--|<(script|style|textarea|title)(?=[\s/>])")
+_SKIP_START_BYTES = re.compile(rb"<!--|<(script|style|textarea|title)(?=[\t\n\x0c\r />])")
 _BEFORE_BYTES = {k: frozenset(v.encode()) for k, v in _BEFORE.items()}
 _AFTER_BYTES = {
-    "role": re.compile(rb"role\s*=\s*[\"']?\s*button"),
+    "role": re.compile(rb"role[\t\n\x0c\r ]*=[\t\n\x0c\r ]*[\"']?[\t\n\x0c\r ]*button"),
     "hx-": re.compile(rb"hx-(?:post|put|patch|delete)"),
 }
 
