@@ -7,6 +7,7 @@ name/value spans, decoded values, duplicate and dynamic flags), and lazy lookups
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -306,7 +307,11 @@ def _vouched(root: Any, text: str, tags: list[RawTag],
         if own is None:
             del el.attrib["id"]
         else:
-            el.set("id", own)
+            try:
+                el.set("id", own)
+            except ValueError:  # a control character lxml's API refuses: find it in a tree without markers
+                rejected = True
+                continue
         pairs.append((tag, el))
     return pairs, rejected
 
@@ -314,11 +319,25 @@ def _vouched(root: Any, text: str, tags: list[RawTag],
 def _locate_start_tag(pf: ParsedFile, el: LxmlElement, used: set[int]) -> RawTag | None:
     """The raw start tag of an lxml element that the scan missed: a ``<tag`` ending on lxml's line with the
     same attribute names, not yet given to another element."""
-    for raw in _start_tags_ending_on(pf, str(el.tag), *_lxml_line(pf, el.sourceline or 1)):
-        if raw.start not in used and same_start_tag(el, raw, marked=False):
-            used.add(raw.start)
-            return raw
-    return None
+    values = [str(v) for v in el.values()]
+
+    def same(raw: RawTag) -> bool:
+        if raw.start in used or not same_start_tag(el, raw, marked=False):
+            return False
+        seen: dict[str, str] = {}
+        for ra in raw.attrs:
+            if ra.quote is None:
+                value = ""
+            else:
+                value = decode_attribute(pf.text[ra.value_start:ra.value_end])[0]
+            seen.setdefault(ascii_lower(ra.written), value)
+        return list(seen.values()) == values
+
+    hits = _start_tags_ending_on(pf, str(el.tag), *_lxml_line(pf, el.sourceline or 1), want=same)
+    if not hits:
+        return None
+    used.add(hits[0].start)
+    return hits[0]
 
 
 def _element_from_lxml(pf: ParsedFile, el: LxmlElement, kind: str) -> Element:
@@ -463,9 +482,11 @@ def _lxml_line(pf: ParsedFile, line: int) -> tuple[int, int]:
     return start, (len(text) if nl < 0 else nl + 1)
 
 
-def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: int) -> list[RawTag]:
+def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: int,
+                          want: Callable[[RawTag], bool] | None = None) -> list[RawTag]:
     """The raw ``<tag`` start tags whose end lies in ``[line_start, line_end)`` (one line), in document order,
-    searched backwards from the line's end in growing windows."""
+    searched backwards from the line's end in growing windows. With ``want``: only those it accepts, the window
+    growing until one is found or the text's start is reached."""
     text = pf.text
     pat = _BACK_TAG_CACHE.get(tag)
     if pat is None:
@@ -480,8 +501,12 @@ def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: i
             raw = scan_tag(text, m.start())
             if raw is not None and line_start <= max(raw.end - 1, raw.start) < line_end:
                 found.append(raw)
-        complete = lo == 0 or (found and (found[0].start < line_start or _has_break(text, lo, found[0].start)))
-        if complete or window > 1 << 20:
+        if want is not None:
+            found = [raw for raw in found if want(raw)]
+            if found or lo == 0:
+                return found
+        elif lo == 0 or window > 1 << 20 or (
+                found and (found[0].start < line_start or _has_break(text, lo, found[0].start))):
             return found
         window *= 4
 
