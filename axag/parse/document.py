@@ -200,18 +200,28 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
                 end=tag.end, raw=tag)
     seen: set[str] = set()
     values = {str(k): str(v) for k, v in el.items()} if el is not None else None
+    spread = kind == "vue" and any(_binds_any_attribute(ra.written) for ra in tag.attrs)
     for ra in tag.attrs:
         key = ascii_lower(ra.written)
         a = _attr_from_raw(text, ra, kind, dyn_ranges, values if key not in seen else None)
         seen.add(key)
         if a is None:
             continue
+        a.dynamic = a.dynamic or spread
         e.attrs.append(a)
-        if a.name in e.first:
-            e.duplicates.append(a)
-        else:
+        first = e.first.get(a.name)
+        if first is None:
             e.first[a.name] = a
+        elif not (a.dynamic and first.dynamic):
+            e.duplicates.append(a)
+        # else: alternatives of a template ({% if %}…{% else %}…), both dynamic (§3.9), not a repeat
     return e
+
+
+def _binds_any_attribute(written: str) -> bool:
+    """A Vue binding that can set any attribute at run time: ``v-bind="obj"``, ``v-bind:[name]``, ``:[name]``."""
+    low = written.lower()
+    return low == "v-bind" or low.startswith(("v-bind:[", ":[", "v-bind."))
 
 
 WALKED_TAGS = ("button", "input", "form", "label")  # what `ParsedFile.named` collects in its one walk
