@@ -247,13 +247,13 @@ def parse_source(src: SourceText) -> ParsedFile:
     whole_html = src.kind == "html" and src.window is None and ascii_compatible and not src.replaced
     if whole_html and (len(src.data) - skip == len(text) or src.encoding == "utf-8"):
         # equal lengths: one byte per code point (nothing was replaced, so no decoder merged bytes)
-        annotated_tags, interactive_tags, lost = find_tags_in_bytes(
+        annotated_tags, interactive_tags, plain_tags, lost = find_tags_in_bytes(
             text, src.data, src.lower_data, skip, utf8=len(src.data) - skip != len(text))
     else:
-        annotated_tags, interactive_tags, lost = find_tags(
+        annotated_tags, interactive_tags, plain_tags, lost = find_tags(
             text, lo, hi, src.data if ascii_compatible else None,
             lowered=src.lower_data if ascii_compatible else None, kind=src.kind)
-    raw_tags = sorted(annotated_tags + interactive_tags, key=lambda t: t.start)
+    raw_tags = sorted(annotated_tags + interactive_tags + plain_tags, key=lambda t: t.start)
     if ascii_compatible:
         prefix = marker_prefix(lambda p: p.encode("ascii") in src.lower_data)
     else:
@@ -278,6 +278,7 @@ def parse_source(src: SourceText) -> ParsedFile:
         root, pairs = parse([]), []
     pf = ParsedFile(src=src, text=text, root=root, elements=[], lines=lines, dynamic_ranges=dyn_ranges)
     annotated_starts = {t.start for t in annotated_tags}
+    interactive_starts = {t.start for t in interactive_tags}
     if lost and root is not None:
         found: list[tuple[RawTag | None, LxmlElement, bool]] = []
         by_el = {el: tag for tag, el in pairs}
@@ -288,7 +289,8 @@ def parse_source(src: SourceText) -> ParsedFile:
                 tag = _locate_start_tag(pf, el, used)
             found.append((tag, el, annotated))
     else:
-        found = [(tag, el, tag.start in annotated_starts) for tag, el in pairs]
+        found = [(tag, el, tag.start in annotated_starts) for tag, el in pairs
+                 if tag.start in annotated_starts or tag.start in interactive_starts]
     for tag, el, annotated in found:
         if not annotated:
             pf.interactive.append(el)

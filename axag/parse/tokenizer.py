@@ -41,6 +41,9 @@ class RawAttr:
     closed: bool = True  # a quoted value found its closing quote
 
 
+FoundTags = tuple[list["RawTag"], list["RawTag"], list["RawTag"], bool]  # annotated, interactive, plain, lost
+
+
 @dataclass(slots=True)
 class RawTag:
     tag: str  # lower-cased
@@ -182,14 +185,12 @@ _AFTER_BYTES = {
 }
 
 
-def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int,
-                       utf8: bool) -> tuple[list[RawTag], list[RawTag], bool]:
+def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int, utf8: bool) -> FoundTags:
     """`find_tags` over a whole HTML file, searching its raw bytes (C-speed ``bytes.find`` on the lower-cased
     bytes instead of scans of the decoded text): ``text`` is ``data[skip:]`` decoded (``skip``: the BOM's
     length) either one byte per code point or, with ``utf8``, as valid UTF-8. Markers, the characters
     around them and the comment/raw-text boundaries are ASCII, so byte positions map to code points by
-    decoding only the stretches between the candidates. The third value: whether an ``axag`` that may start an
-    attribute name was left unplaced (see `find_tags`)."""
+    decoding only the stretches between the candidates."""
     candidates: list[int] = []
     axag: set[int] = set()
     find = lowered.find
@@ -208,7 +209,7 @@ def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int,
         if marker == "axag":
             axag.update(candidates)
     if not candidates:
-        return [], [], False
+        return [], [], [], False
     candidates = sorted(set(candidates))
     skips = _skipped_byte_ranges(lowered, skip, candidates[-1])
     lost = False
@@ -234,8 +235,8 @@ def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int,
     else:
         positions = [b - skip for b in candidates]
         placed = {b - skip for b in candidates if b in axag}
-    annotated, interactive, unplaced = _tags_at(text, positions, 0, len(text), None, placed)
-    return annotated, interactive, lost or unplaced
+    annotated, interactive, plain, unplaced = _tags_at(text, positions, 0, len(text), None, placed)
+    return annotated, interactive, plain, lost or unplaced
 
 
 _PIECE = 1 << 16
@@ -270,13 +271,14 @@ def _skipped_byte_ranges(lowered: bytes, skip: int, last: int) -> list[tuple[int
 
 
 def find_tags(text: str, lo: int = 0, hi: int | None = None, data: bytes | None = None, *,
-              lowered: bytes | None = None, kind: str = "html") -> tuple[list[RawTag], list[RawTag], bool]:
+              lowered: bytes | None = None, kind: str = "html") -> FoundTags:
     """Start tags within ``[lo, hi)``: those with annotation attributes, and the others that carry an
     attribute making them interactive (§12.2), each in document order. ``data``: the file's raw bytes
     when they are ASCII-compatible (enables the fast search); ``lowered``: ``data.lower()`` if known.
 
-    The third value tells whether an ``axag`` that may start an attribute name (it follows a space, a quote or
-    a slash) lies in no start tag found here: in a comment, in raw text, or where this scan cannot tell. The
+    Also returned: the other start tags holding an ``axag`` that may start an attribute name (it follows a
+    space, a quote or a slash; here inside a value), which the caller has lxml confirm, and whether such an
+    ``axag`` lies in no start tag found here (in a comment, in raw text, or where this scan cannot tell): the
     caller then asks lxml's tree, which alone decides what is an element (SPEC §14.2)."""
     hi = len(text) if hi is None else hi
     low = (lowered if lowered is not None else data.lower()) if data is not None else None
@@ -293,16 +295,17 @@ def find_tags(text: str, lo: int = 0, hi: int | None = None, data: bytes | None 
         if marker == "axag":
             placed.update(candidates)
     if not candidates:
-        return [], [], False
+        return [], [], [], False
     return _tags_at(text, sorted(set(candidates)), lo, hi, skipped_ranges(text), placed, kind)
 
 
 def _tags_at(text: str, candidates: list[int], lo: int, hi: int, skips: list[tuple[int, int]] | None,
-             axag: set[int], kind: str = "html") -> tuple[list[RawTag], list[RawTag], bool]:
+             axag: set[int], kind: str = "html") -> FoundTags:
     """The start tags enclosing the sorted candidate offsets (outside ``skips``), classified, and whether one
     of the ``axag`` candidates found no start tag."""
     annotated: list[RawTag] = []
     interactive: list[RawTag] = []
+    plain: list[RawTag] = []
     seen: set[int] = set()
     covered = (-1, -1)
     lost = False
@@ -321,9 +324,9 @@ def _tags_at(text: str, candidates: list[int], lo: int, hi: int, skips: list[tup
             annotated.append(tag)
         elif any(is_interactive_attr(text, a) for a in tag.attrs):
             interactive.append(tag)
-        else:
-            lost = lost or p in axag  # an "axag" inside a value of a tag that nothing will check
-    return annotated, interactive, lost
+        elif p in axag:
+            plain.append(tag)  # an "axag" inside a value: lxml must confirm that it is one
+    return annotated, interactive, plain, lost
 
 
 def _enclosing_tag(text: str, p: int, lo: int, hi: int, skips: list[tuple[int, int]] | None) -> RawTag | None:
