@@ -16,7 +16,6 @@ from lxml import etree
 from axag.parse.entities import decode_attribute
 from axag.parse.markers import (
     annotated_or_interactive,
-    ascii_lower,
     find_marked,
     lxml_annotations,
     marker,
@@ -28,6 +27,7 @@ from axag.parse.tokenizer import (
     RawAttr,
     RawTag,
     annotation_meaning,
+    ascii_lower,
     find_tags,
     find_tags_in_bytes,
     scan_tag,
@@ -135,8 +135,11 @@ class ParsedFile:
                 src = self.src
                 links = (b"javascript:" in src.lower_data if not src.encoding.startswith("utf-16")
                          else "javascript:" in src.text.lower())
-                for el in self.root.iter(*WALKED_TAGS, *(("a",) if links else ())):
-                    walk[el.tag].append(el)
+                tags = (*WALKED_TAGS, *(("a",) if links else ()))
+                # after a self-closed <html/>, libxml2 puts the rest of the page in a second top-level element
+                for top in (self.root, *self.root.itersiblings()):
+                    for el in top.iter(*tags):
+                        walk[el.tag].append(el)
             self._walk = walk
         return self._walk[tag]
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from lxml import etree
 
-from axag.parse.tokenizer import RawTag, annotation_meaning, is_annotation_attr
+from axag.parse.tokenizer import RawTag, annotation_meaning, ascii_lower, is_annotation_attr
 
 _PROCESS_NONCE = secrets.token_hex(8)
 _BY_ID = etree.XPath("id($i)")
@@ -28,15 +28,8 @@ _BY_ID = etree.XPath("id($i)")
 _CANDIDATES = etree.XPath(
     "//*[@*[contains(name(), 'axag') or contains(name(), 'click') or starts-with(name(), 'hx-')"
     " or name() = 'role']]")
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_ASCII_LOWER = str.maketrans(_UPPER, _UPPER.lower())
 _HX = ("hx-post", "hx-put", "hx-patch", "hx-delete")
 _CLICK_PREFIXES = ("@click", "v-on:click", "x-on:click")
-
-
-def ascii_lower(name: str) -> str:
-    """Lower-case ASCII letters only, as libxml2 does with tag and attribute names."""
-    return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
 
 
 def marker_prefix(contains: Any) -> str:

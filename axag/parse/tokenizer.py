@@ -41,6 +41,15 @@ class RawAttr:
     closed: bool = True  # a quoted value found its closing quote
 
 
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ASCII_LOWER = str.maketrans(_UPPER, _UPPER.lower())
+
+
+def ascii_lower(name: str) -> str:
+    """Lower-case ASCII letters only, as libxml2 does with tag and attribute names."""
+    return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
+
+
 FoundTags = tuple[list["RawTag"], list["RawTag"], list["RawTag"], bool]  # annotated, interactive, plain, lost
 
 
@@ -92,7 +101,7 @@ def scan_tag(text: str, start: int) -> RawTag | None:
         end = a.end()
         pos = end if end != pos else pos + 1  # no progress cannot happen with a name, but be safe
     end = pos + 1 if pos < n and text[pos] == ">" else pos
-    return RawTag(m.group(1).lower(), start, m.start(1), m.end(1), min(end, n), attrs)
+    return RawTag(ascii_lower(m.group(1)), start, m.start(1), m.end(1), min(end, n), attrs)
 
 
 def skipped_ranges(text: str) -> list[tuple[int, int]]:
