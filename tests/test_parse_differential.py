@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from axag.parse.document import parse_source
+from axag.parse.entities import decode_attribute
 from axag.parse.tokenizer import ascii_lower
 from axag.source import load
 from axag.vocabulary import is_annotation_name
@@ -71,6 +72,11 @@ def check(data: bytes) -> None:
         for a in e.attrs:
             assert e.tag_span.end <= a.name_span.start < a.name_span.end <= e.end
             assert text[a.name_span.start:a.name_span.end] == a.written
+            # the value is read from its span (not taken from lxml because the decoding differed)
+            raw = text[a.value_span.start:a.value_span.end]
+            assert a.value == (decode_attribute(raw)[0] if a.quote is not None else ""), data
+            if a.quote:
+                assert text[a.value_span.start - 1] == a.quote
             off = a.name_span.start
             if "\r" not in text:  # line and column counted here by hand: LF line breaks, columns in code points
                 assert pf.lines.position(off) == (text.count("\n", 0, off) + 1, off - text.rfind("\n", 0, off))
@@ -190,7 +196,8 @@ _TEXT = st.sampled_from([
     "", "x", "a.b", "<", "<<<<<<<<<", ">", "&amp;", "&lt", "&#x3c;", "'", '"', "<!--", "-->", "--!>", "<!-->",
     "]]>", "<![CDATA[", "</script>", "</title>", "</textarea>", "__axag_m0", " id=__axag_m0 ", "{{ x }}",
     '<button axag-intent="admin.wipe">', "<button axag-intent=p.q>", " axag-intent=z ", "é", "\r\n", "\t",
-    "\x01", "İK", "&#0;", "&#13;", "<button title='", '<a title="'])
+    "\x01", "İK", "&#0;", "&#13;", "<button title='", '<a title="', "&amp", "&notin", "&noti", "&ampx", "&#x110000;",
+    "&#xD800;", "&#128;", "&#", "&#x;", "&Bogus;", "&lt=", "&ltb", "&#9999999999;"])
 
 
 @st.composite

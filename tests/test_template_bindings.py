@@ -25,8 +25,9 @@ def lint_and_compile(tmp_path: Path, name: str, text: str) -> tuple[list[tuple[s
 
 
 def dynamic(column: int, attrs: str) -> tuple[str, int, int, str]:
-    return ("AXAG-LINT-033", 1, column, f"<button> has dynamic values in {attrs}; they cannot be checked or "
-            "compiled at build time; compile leaves this action out")
+    message = (f"<button> has dynamic values in {attrs}; they cannot be checked or compiled at build time; "
+               "compile leaves this action out")
+    return ("AXAG-LINT-033", 1, column, message)
 
 
 @pytest.mark.parametrize(("name", "binding"), [

@@ -310,7 +310,7 @@ def _vouched(root: Any, text: str, tags: list[RawTag],
     """The proposed start tags that lxml confirms, each with its element (marker removed, own id restored),
     and whether any proposal was rejected."""
     if root is None:
-        return [], bool(tags)
+        return [], False  # no document at all: nothing to confirm, nothing to parse again
     pairs: list[tuple[RawTag, LxmlElement]] = []
     rejected = False
     for n, tag in enumerate(tags):
