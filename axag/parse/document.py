@@ -1,4 +1,5 @@
-"""PARSE: one lxml parse per file plus the raw start-tag scan for positions (SPEC §14.2).
+"""PARSE: one lxml parse per file plus the raw start-tag scan for positions (SPEC §14.2); lxml's tree decides
+which start tags are elements (a second parse only for pages whose markup fooled the scan).
 
 `parse_source` returns a `ParsedFile`: the lxml tree, the annotated elements (attributes with
 name/value spans, decoded values, duplicate and dynamic flags), and lazy lookups for any other element.
@@ -237,8 +238,11 @@ def parse_source(src: SourceText) -> ParsedFile:
     The raw scan proposes the annotated (and interactive) start tags; each gets an unforgeable marker id
     inserted right after its tag name (same line, so lxml's line numbers do not move), and after the one lxml
     parse each is found through libxml2's id table in constant time and kept only when lxml's element is that
-    start tag (`markers`). The element's own id (or its absence) is restored at once. When the scan may have
-    missed something, lxml's tree is asked (`_complete`)."""
+    start tag (`markers`). The element's own id (or its absence) is restored at once. A rejected proposal
+    (markup inside a value, a comment or raw text; a start tag lxml drops) means one more parse without it, so
+    that no marker text stays in the tree. When the scan may have missed an annotated element, one XPath over
+    lxml's tree lists them and each one no marker vouches for is located by its line and attributes
+    (`_locate_start_tag`), or else reported from lxml's attributes without positions."""
     text = src.text
     dyn_ranges: list[tuple[int, int]] = []
     if src.kind != "html":
