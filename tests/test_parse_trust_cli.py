@@ -82,3 +82,27 @@ def test_docs_pages_with_a_comment_in_the_start_tag_are_not_silently_empty(
         (line, 8) for line in lines]
     assert {f["message"] for f in findings if f["code"] == "AXAG-LINT-100"} == {
         'Unknown attribute "axag-highlight-start"'}
+
+
+def test_no_marker_reaches_the_output_and_runs_agree(tmp_path: Path) -> None:
+    """A start tag the scan proposes inside raw text (`<xmp>`) would carry its marker into the label's text;
+    lxml rejects it, the page is parsed again without it, and two processes (two nonces) write the same bytes."""
+    import subprocess
+    import sys
+
+    (tmp_path / "page.html").write_text(
+        '<form axag-intent="user.find" axag-action-type="read" axag-risk-level="none" axag-scope="user"\n'
+        '      axag-description="Find a user">\n'
+        '  <label for="q">Name <xmp><button axag-intent="x.y"></xmp></label><input id="q" name="q">\n'
+        "</form>\n", encoding="utf-8")
+    outputs = []
+    for _ in range(2):
+        res = subprocess.run([sys.executable, "-m", "axag", "compile", "--isolated", "page.html", "-o", "-"],
+                             cwd=tmp_path, capture_output=True, check=False)
+        assert res.returncode == 0, res.stderr
+        outputs.append(res.stdout)
+    assert outputs[0] == outputs[1]
+    assert b"__axag" not in outputs[0]
+    tool = json.loads(outputs[0])["tools"][0]
+    assert (tool["name"], tool["inputSchema"]["properties"]["q"]["description"]) == (
+        "user_find", 'Name <button axag-intent="x.y">')
