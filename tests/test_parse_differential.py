@@ -197,7 +197,7 @@ _TEXT = st.sampled_from([
     "]]>", "<![CDATA[", "</script>", "</title>", "</textarea>", "__axag_m0", " id=__axag_m0 ", "{{ x }}",
     '<button axag-intent="admin.wipe">', "<button axag-intent=p.q>", " axag-intent=z ", "é", "\r\n", "\t",
     "\x01", "İK", "&#0;", "&#13;", "<button title='", '<a title="', "&amp", "&notin", "&noti", "&ampx", "&#x110000;",
-    "&#xD800;", "&#128;", "&#", "&#x;", "&Bogus;", "&lt=", "&ltb", "&#9999999999;"])
+    "&#xD800;", "&#128;", "&#", "&#x;", "&Bogus;", "&lt=", "&ltb", "&#9999999999;", "&lté", "&amp²", "&not١"])
 
 
 @st.composite
@@ -243,7 +243,15 @@ _MARKUP = st.recursive(
     max_leaves=12)
 
 
+_ENCODINGS = {
+    "utf-8": lambda s: s.encode("utf-8"),
+    "bom8": lambda s: codecs.BOM_UTF8 + s.encode("utf-8"),
+    "utf-16": lambda s: codecs.BOM_UTF16_LE + s.encode("utf-16-le", "surrogatepass"),
+    "latin-1": lambda s: ('<meta charset="iso-8859-1">' + s).encode("latin-1", "replace"),
+}
+
+
 @settings(max_examples=400)
-@given(st.lists(_MARKUP, min_size=1, max_size=6))
-def test_generated_markup_matches_lxml(pieces: list[str]) -> None:
-    check("".join(pieces).encode("utf-8"))
+@given(st.lists(_MARKUP, min_size=1, max_size=6), st.sampled_from(sorted(_ENCODINGS)))
+def test_generated_markup_matches_lxml(pieces: list[str], encoding: str) -> None:
+    check(_ENCODINGS[encoding]("".join(pieces)))

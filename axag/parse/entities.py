@@ -63,7 +63,7 @@ def decode_attribute(raw: str) -> tuple[str, list[int] | None]:
                     cand = bare[:length]
                     if cand in _LEGACY:
                         nxt = raw[start + 1 + length] if start + 1 + length < n else ""
-                        if nxt and (nxt.isalnum() or nxt == "="):
+                        if nxt and ((nxt.isascii() and nxt.isalnum()) or nxt == "="):
                             break
                         replacement = html5[cand]
                         end = start + 1 + length

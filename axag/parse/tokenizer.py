@@ -364,8 +364,9 @@ def find_annotated_tags(text: str, lo: int = 0, hi: int | None = None, data: byt
 
 
 def annotation_meaning(written: str, kind: str) -> tuple[str, bool]:
-    """(meaning name, bound?) of an attribute name: lower-cased; in .vue files without ``:`` / ``v-bind:``."""
-    low = written.lower()
+    """(meaning name, bound?) of an attribute name: ASCII lower-cased (as lxml has it); in .vue files without
+    ``:`` / ``v-bind:``."""
+    low = ascii_lower(written)
     if kind == "vue":
         if low.startswith(":"):
             return low[1:], True
