@@ -46,11 +46,13 @@ def test_a_page_id_like_the_marker_cannot_swap_schemas(tmp_path: Path) -> None:
 ])
 def test_actions_after_html5_comment_endings_are_compiled(tmp_path: Path, before: str) -> None:
     assert compiled(tmp_path, f"{before}\n{REFRESH}\n") == (0, {"order_refresh": []})
+    assert lint_json(["page.html"], cwd=tmp_path) == (0, [])  # no 001 claiming the button has no intent
 
 
 def test_an_attribute_value_with_many_lt_keeps_its_action(tmp_path: Path) -> None:
     page = REFRESH.replace('type="button"', 'type="button" title="' + "<" * 12 + '"') + "\n"
     assert compiled(tmp_path, page) == (0, {"order_refresh": []})
+    assert lint_json(["page.html"], cwd=tmp_path) == (0, [])
 
 
 def test_comment_after_tag_name_shows_the_annotation(tmp_path: Path) -> None:
