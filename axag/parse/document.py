@@ -28,7 +28,6 @@ from axag.parse.tokenizer import (
     RawAttr,
     RawTag,
     annotation_meaning,
-    ascii_lower,
     find_tags,
     find_tags_in_bytes,
     scan_tag,
@@ -164,12 +163,12 @@ def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int
     start tag; the value lxml holds wins over the decoded source text if they ever differ (positions inside the
     value then approximate)."""
     written = ra.written
-    low, bound = annotation_meaning(written, kind)
+    low, bound = annotation_meaning(written, kind, ra.low)
     if not is_annotation_name(low):
         return None
     raw_value = text[ra.value_start:ra.value_end]
     value, offsets = decode_attribute(raw_value) if ra.quote is not None else ("", None)
-    lxml_value = lxml_values.get(ascii_lower(written)) if lxml_values is not None else None
+    lxml_value = lxml_values.get(ra.low) if lxml_values is not None else None
     if lxml_value is not None and lxml_value != value:
         value, offsets = lxml_value, None
     dynamic = bound
@@ -203,10 +202,10 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
     e = Element(tag=tag.tag, el=el, start=tag.start, tag_span=Span(tag.name_start, tag.name_end),
                 end=tag.end, raw=tag)
     seen: set[str] = set()
-    values = {str(k): str(v) for k, v in el.items()} if el is not None else None
-    spread = kind == "vue" and any(_binds_any_attribute(ra.written) for ra in tag.attrs)
+    values = dict(el.items()) if el is not None else None
+    spread = kind == "vue" and any(_binds_any_attribute(ra.low) for ra in tag.attrs)
     for ra in tag.attrs:
-        key = ascii_lower(ra.written)
+        key = ra.low
         a = _attr_from_raw(text, ra, kind, dyn_ranges, values if key not in seen else None)
         seen.add(key)
         if a is None:
@@ -222,9 +221,8 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
     return e
 
 
-def _binds_any_attribute(written: str) -> bool:
+def _binds_any_attribute(low: str) -> bool:
     """A Vue binding that can set any attribute at run time: ``v-bind="obj"``, ``v-bind:[name]``, ``:[name]``."""
-    low = written.lower()
     return low == "v-bind" or low.startswith(("v-bind:[", ":[", "v-bind."))
 
 
@@ -349,7 +347,7 @@ def _locate_start_tag(pf: ParsedFile, el: LxmlElement, used: set[int]) -> RawTag
                 value = ""
             else:
                 value = decode_attribute(pf.text[ra.value_start:ra.value_end])[0]
-            seen.setdefault(ascii_lower(ra.written), value)
+            seen.setdefault(ra.low, value)
         return list(seen.values()) == values
 
     hits = _start_tags_ending_on(pf, str(el.tag), *_lxml_line(pf, el.sourceline or 1), want=same)

@@ -20,7 +20,7 @@ from typing import Any
 
 from lxml import etree
 
-from axag.parse.tokenizer import RawTag, annotation_meaning, ascii_lower, is_annotation_attr
+from axag.parse.tokenizer import RawTag, annotation_meaning, is_annotation_attr
 
 _PROCESS_NONCE = secrets.token_hex(8)
 _BY_ID = etree.XPath("id($i)")
@@ -50,16 +50,13 @@ def marker(prefix: str, n: int) -> str:
 
 def raw_names(tag: RawTag) -> list[str]:
     """Attribute names of a raw start tag as lxml keeps them: ASCII lower-cased, first occurrence only."""
-    seen: dict[str, None] = {}
-    for a in tag.attrs:
-        seen.setdefault(ascii_lower(a.written), None)
-    return list(seen)
+    return list(dict.fromkeys(a.low for a in tag.attrs))
 
 
 def same_start_tag(el: Any, tag: RawTag, marked: bool) -> bool:
     """lxml's element ``el`` is the raw start tag ``tag``: same name and attribute names in order. ``marked``:
     ``el`` carries the marker id as its first attribute (lxml then dropped the tag's own id)."""
-    if not isinstance(el.tag, str) or el.tag != ascii_lower(tag.tag):
+    if not isinstance(el.tag, str) or el.tag != tag.tag:
         return False
     names = raw_names(tag)
     keys = list(el.keys())

@@ -25,8 +25,10 @@ _TAG_NAME = re.compile(rf"<([A-Za-z][^{_WS}/>]*)")
 _SKIP_START = re.compile(rf"<!--|<(script|style|textarea|title)(?=[{_WS}/>])", re.IGNORECASE)
 _CLOSERS = {n: re.compile("</" + n, re.IGNORECASE) for n in ("script", "style", "textarea", "title")}
 # where a comment ends (HTML5): "<!-->" and "<!--->" at once, else at the first "-->" or "--!>"
-_COMMENT_END = re.compile(r"-?>|.*?--!?>", re.DOTALL)
-_COMMENT_END_BYTES = re.compile(rb"-?>|.*?--!?>", re.DOTALL)
+_COMMENT_ABRUPT = re.compile(r"-?>")
+_COMMENT_ABRUPT_BYTES = re.compile(rb"-?>")
+_COMMENT_END = re.compile(r"--!?>")
+_COMMENT_END_BYTES = re.compile(rb"--!?>")
 _AXAG_ANY_CASE = re.compile("axag", re.IGNORECASE)
 
 
@@ -39,6 +41,11 @@ class RawAttr:
     value_start: int  # raw value span (inside quotes); == name_end when valueless
     value_end: int
     closed: bool = True  # a quoted value found its closing quote
+    low: str = ""  # the name ASCII lower-cased, as lxml has it
+
+    def __post_init__(self) -> None:
+        if not self.low:
+            self.low = ascii_lower(self.written)
 
 
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -97,7 +104,9 @@ def scan_tag(text: str, start: int) -> RawTag | None:
                     q = ""
                 else:
                     q, vs, ve = None, ne, ne
-        attrs.append(RawAttr(text[ns:ne], ns, ne, q, vs, ve, closed))
+        written = text[ns:ne]
+        attrs.append(RawAttr(written, ns, ne, q, vs, ve, closed,
+                             written.lower() if written.isascii() else written.translate(_ASCII_LOWER)))
         end = a.end()
         pos = end if end != pos else pos + 1  # no progress cannot happen with a name, but be safe
     end = pos + 1 if pos < n and text[pos] == ">" else pos
@@ -127,7 +136,8 @@ def _skip_ranges(buf: AnyStr, pos: int, last: int, opener: re.Pattern[AnyStr], c
         if not m:
             break
         if m.group(1) is None:
-            c = comment_end.match(buf, m.end())
+            c = (_COMMENT_ABRUPT if isinstance(buf, str) else _COMMENT_ABRUPT_BYTES).match(buf, m.end()) or \
+                comment_end.search(buf, m.end())
             end = n if c is None else c.end()
             out.append((m.start(), end))
         else:
@@ -363,10 +373,11 @@ def find_annotated_tags(text: str, lo: int = 0, hi: int | None = None, data: byt
     return find_tags(text, lo, hi, data)[0]
 
 
-def annotation_meaning(written: str, kind: str) -> tuple[str, bool]:
-    """(meaning name, bound?) of an attribute name: ASCII lower-cased (as lxml has it); in .vue files without
-    ``:`` / ``v-bind:``."""
-    low = ascii_lower(written)
+def annotation_meaning(written: str, kind: str, low: str | None = None) -> tuple[str, bool]:
+    """(meaning name, bound?) of an attribute name: ASCII lower-cased (as lxml has it; ``low`` when known); in
+    .vue files without ``:`` / ``v-bind:``."""
+    if low is None:
+        low = ascii_lower(written)
     if kind == "vue":
         if low.startswith(":"):
             return low[1:], True
