@@ -20,7 +20,7 @@ from typing import Any
 
 from lxml import etree
 
-from axag.parse.tokenizer import RawTag, annotation_meaning, is_annotation_attr
+from axag.parse.tokenizer import RawTag, annotation_meaning, is_annotation_attr, makes_interactive
 
 _PROCESS_NONCE = secrets.token_hex(8)
 _BY_ID = etree.XPath("id($i)")
@@ -28,8 +28,6 @@ _BY_ID = etree.XPath("id($i)")
 _CANDIDATES = etree.XPath(
     "//*[@*[contains(name(), 'axag') or contains(name(), 'click') or starts-with(name(), 'hx-')"
     " or name() = 'role']]")
-_HX = ("hx-post", "hx-put", "hx-patch", "hx-delete")
-_CLICK_PREFIXES = ("@click", "v-on:click", "x-on:click")
 
 
 def marker_prefix(contains: Any) -> str:
@@ -86,12 +84,7 @@ def annotated_or_interactive(root: Any, kind: str) -> list[tuple[Any, bool]]:
 
 def is_interactive_element(el: Any) -> bool:
     """`tokenizer.is_interactive_attr` on lxml's attributes."""
-    for k, v in el.items():
-        if k in ("onclick", "(click)") or k in _HX or k.startswith(_CLICK_PREFIXES):
-            return True
-        if k == "role" and v.strip().lower() == "button":
-            return True
-    return False
+    return any(makes_interactive(k, v) for k, v in el.items())
 
 
 def lxml_annotations(el: Any, kind: str) -> list[tuple[str, str, bool]]:

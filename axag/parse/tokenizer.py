@@ -188,12 +188,14 @@ _HX = ("hx-post", "hx-put", "hx-patch", "hx-delete")
 
 def is_interactive_attr(text: str, a: RawAttr) -> bool:
     """An attribute that makes any element interactive (§12.2): click listeners, htmx verbs, role=button."""
-    name = a.written.lower()
+    return makes_interactive(a.low, text[a.value_start:a.value_end] if a.quote is not None else None)
+
+
+def makes_interactive(name: str, value: str | None) -> bool:
+    """`is_interactive_attr` on a lower-cased name and its value (None when valueless)."""
     if name in ("onclick", "(click)") or name in _HX or name.startswith(_CLICK_PREFIXES):
         return True
-    if name == "role" and a.quote is not None:
-        return text[a.value_start:a.value_end].strip().lower() == "button"
-    return False
+    return name == "role" and value is not None and value.strip().lower() == "button"
 
 
 _SKIP_START_BYTES = re.compile(rb"<!--|<(script|style|textarea|title)(?=[\t\n\x0c\r />])")
