@@ -24,6 +24,7 @@ from axag.parse.entities import decode_attribute
 from axag.parse.tokenizer import ascii_lower
 from axag.source import load
 from axag.vocabulary import is_annotation_name
+from tests.conftest import shared_or_skip
 
 View = list[tuple[str, list[tuple[str, str]]]]
 
@@ -180,6 +181,14 @@ def test_forged_marker_cannot_swap_elements() -> None:
                                   "many_lt_in_value", "non_ascii", "odd_whitespace", "duplicates"])
 def test_hostile_fixture_encodings(name: str, encode: Any) -> None:
     check(encode(HOSTILE[name]))
+
+
+def test_corpus_pages_match_lxml() -> None:
+    """Markup others wrote (the AXAG docs, the reference's fixtures): the same elements, values and positions."""
+    pages = sorted(shared_or_skip("corpus").rglob("*.htm*"))
+    assert len(pages) > 100
+    for page in pages:
+        check(page.read_bytes())
 
 
 def test_nul_byte_file_is_reported_not_read() -> None:
