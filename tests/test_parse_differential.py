@@ -264,3 +264,29 @@ _ENCODINGS = {
 @given(st.lists(_MARKUP, min_size=1, max_size=6), st.sampled_from(sorted(_ENCODINGS)))
 def test_generated_markup_matches_lxml(pieces: list[str], encoding: str) -> None:
     check(_ENCODINGS[encoding]("".join(pieces)))
+
+
+@pytest.mark.parametrize("unit", [
+    '<button <!-- axag-intent="a.b{}" -->x</button>',  # all on one line
+    '<button <!--\n axag-intent="a.b{}" -->x</button>\n',  # each tag over two lines
+])
+def test_locating_missed_elements_is_linear(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start tags that only lxml's tree reveals are located once each: the tokenizer work grows with the page."""
+    from axag.parse import document
+
+    calls = 0
+    scan = document.scan_tag
+
+    def counted(text: str, start: int) -> Any:
+        nonlocal calls
+        calls += 1
+        return scan(text, start)
+
+    monkeypatch.setattr(document, "scan_tag", counted)
+    work = []
+    for n in (250, 1000):
+        calls = 0
+        view, pf = axag_view("".join(unit.format(i) for i in range(n)).encode())
+        assert len(view) == n and all(e.matched for e in pf.elements)
+        work.append(calls)
+    assert work[1] <= 4 * work[0] * 1.25

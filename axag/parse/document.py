@@ -8,7 +8,6 @@ name/value spans, decoded values, duplicate and dynamic flags), and lazy lookups
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,6 +122,9 @@ class ParsedFile:
     _by_el: dict[Any, Element] = field(default_factory=dict)
     _line_peers: dict[tuple[str, int], list[Any]] = field(default_factory=dict)
     _walk: dict[str, list[Any]] | None = None
+    _lf_starts: list[int] | None = None  # line starts as libxml2 counts lines (LF only), when the text has CR
+    # start tags found so far on a line by `_locate_start_tag`: (window start, tags, next index)
+    _line_tags: dict[tuple[str, int], tuple[int, list[RawTag], list[int]]] = field(default_factory=dict)
 
     def named(self, tag: str) -> list[Any]:
         """The lxml elements named ``tag`` in document order; ``tag`` is one of `WALKED_TAGS` or ``"a"``.
@@ -335,26 +337,48 @@ def _vouched(root: Any, text: str, tags: list[RawTag],
 
 def _locate_start_tag(pf: ParsedFile, el: LxmlElement, used: set[int]) -> RawTag | None:
     """The raw start tag of an lxml element that the scan missed: a ``<tag`` ending on lxml's line with the
-    same attribute names, not yet given to another element."""
-    values = [str(v) for v in el.values()]
+    same attribute names and values, after the one found last on that line (elements come in document order).
+    The tags of a line are searched backwards from its end in growing windows, kept for the line's next
+    element, so that a page of many such elements on one line is read once."""
+    values = list(el.values())
 
     def same(raw: RawTag) -> bool:
         if raw.start in used or not same_start_tag(el, raw, marked=False):
             return False
         seen: dict[str, str] = {}
         for ra in raw.attrs:
-            if ra.quote is None:
-                value = ""
-            else:
-                value = decode_attribute(pf.text[ra.value_start:ra.value_end])[0]
+            value = "" if ra.quote is None else decode_attribute(pf.text[ra.value_start:ra.value_end])[0]
             seen.setdefault(ra.low, value)
         return list(seen.values()) == values
 
-    hits = _start_tags_ending_on(pf, str(el.tag), *_lxml_line(pf, el.sourceline or 1), want=same)
-    if not hits:
-        return None
-    used.add(hits[0].start)
-    return hits[0]
+    tag = str(el.tag)
+    line_start, line_end = _lxml_line(pf, el.sourceline or 1)
+    entry = pf._line_tags.setdefault((tag, line_start), (line_end, [], [0]))
+    while True:
+        lo, found, pointer = entry
+        for j in range(pointer[0], len(found)):
+            if same(found[j]):
+                pointer[0] = j + 1
+                used.add(found[j].start)
+                return found[j]
+        if lo == 0 or line_end - lo > 1 << 22:
+            return None
+        new_lo = max(0, min(line_start, line_end - 512) if lo == line_end else line_end - 4 * (line_end - lo))
+        earlier = [raw for raw in _tags_starting_in(pf.text, tag, new_lo, lo)
+                   if line_start <= max(raw.end - 1, raw.start) < line_end]
+        entry = (new_lo, earlier + found, [0])
+        pf._line_tags[(tag, line_start)] = entry
+
+
+def _tags_starting_in(text: str, tag: str, lo: int, hi: int) -> list[RawTag]:
+    """The raw ``<tag`` start tags whose ``<`` lies in ``[lo, hi)``."""
+    pat = _BACK_TAG_CACHE.get(tag)
+    if pat is None:
+        pat = re.compile("<" + re.escape(tag) + r"(?=[\t\n\x0c\r />]|$)", re.IGNORECASE)
+        _BACK_TAG_CACHE[tag] = pat
+    # the match may run past ``hi`` (the name and the character after it): only its '<' must lie before it
+    return [raw for m in pat.finditer(text, lo, min(len(text), hi + len(tag) + 2))
+            if m.start() < hi and (raw := scan_tag(text, m.start())) is not None]
 
 
 def _element_from_lxml(pf: ParsedFile, el: LxmlElement, kind: str) -> Element:
@@ -489,40 +513,23 @@ def _lxml_line(pf: ParsedFile, line: int) -> tuple[int, int]:
         lines = pf.lines
         line = min(max(line, 1), lines.line_count())
         return lines.starts[line - 1], (lines.starts[line] if line < lines.line_count() else len(text))
-    start = 0
-    for _ in range(line - 1):
-        nl = text.find("\n", start)
-        if nl < 0:
-            break
-        start = nl + 1
-    nl = text.find("\n", start)
-    return start, (len(text) if nl < 0 else nl + 1)
+    if pf._lf_starts is None:
+        pf._lf_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    starts = pf._lf_starts
+    line = min(max(line, 1), len(starts))
+    return starts[line - 1], (starts[line] if line < len(starts) else len(text))
 
 
-def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: int,
-                          want: Callable[[RawTag], bool] | None = None) -> list[RawTag]:
+def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: int) -> list[RawTag]:
     """The raw ``<tag`` start tags whose end lies in ``[line_start, line_end)`` (one line), in document order,
-    searched backwards from the line's end in growing windows. With ``want``: only those it accepts, the window
-    growing until one is found or the text's start is reached."""
+    searched backwards from the line's end in growing windows."""
     text = pf.text
-    pat = _BACK_TAG_CACHE.get(tag)
-    if pat is None:
-        pat = re.compile("<" + re.escape(tag) + r"(?=[\t\n\x0c\r />]|$)", re.IGNORECASE)
-        _BACK_TAG_CACHE[tag] = pat
     window = 512
-    found: list[RawTag] = []
     while True:
         lo = max(0, line_end - window)
-        found = []
-        for m in pat.finditer(text, lo, line_end):
-            raw = scan_tag(text, m.start())
-            if raw is not None and line_start <= max(raw.end - 1, raw.start) < line_end:
-                found.append(raw)
-        if want is not None:
-            found = [raw for raw in found if want(raw)]
-            if found or lo == 0:
-                return found
-        elif lo == 0 or window > 1 << 20 or (
+        found = [raw for raw in _tags_starting_in(text, tag, lo, line_end)
+                 if line_start <= max(raw.end - 1, raw.start) < line_end]
+        if lo == 0 or window > 1 << 20 or (
                 found and (found[0].start < line_start or _has_break(text, lo, found[0].start))):
             return found
         window *= 4
