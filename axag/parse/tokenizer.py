@@ -41,11 +41,7 @@ class RawAttr:
     value_start: int  # raw value span (inside quotes); == name_end when valueless
     value_end: int
     closed: bool = True  # a quoted value found its closing quote
-    low: str = ""  # the name ASCII lower-cased, as lxml has it
-
-    def __post_init__(self) -> None:
-        if not self.low:
-            self.low = ascii_lower(self.written)
+    low: str = ""  # the name ASCII lower-cased, as lxml has it (`scan_tag` fills it in)
 
 
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
