@@ -323,13 +323,14 @@ def test_suppressed_findings_are_not_fixed(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------- verification
 def test_fix_keeps_a_template_construct_next_to_a_removed_attribute(tmp_path: Path) -> None:
-    """Removing the repeated attribute keeps the `{{ extra }}` before it: edits are computed on the original
-    text, where the construct is not whitespace (it is blanked only for parsing)."""
-    data = b'<button axag-intent="a.b" axag-action-type="read" {{ extra }} axag-action-type="read">x</button>\n'
+    """Removing the repeated attribute keeps the `{# extra #}` before it: edits are computed on the original
+    text, where the construct is not whitespace (it is blanked only for parsing). (An expression such as
+    `{{ extra }}` there could write any attribute: it makes the annotations dynamic, §3.9.)"""
+    data = b'<button axag-intent="a.b" axag-action-type="read" {# extra #} axag-action-type="read">x</button>\n'
     (tmp_path / "p.jinja").write_bytes(data)
     code, out, _ = run(["--fix", "--output-format", "concise", "p.jinja"], tmp_path)
     assert (tmp_path / "p.jinja").read_bytes() == (
-        b'<button axag-intent="a.b" axag-action-type="read" {{ extra }}>x</button>\n')
+        b'<button axag-intent="a.b" axag-action-type="read" {# extra #}>x</button>\n')
     assert code != 2
     assert b"AXAG-LINT-199" not in out
 

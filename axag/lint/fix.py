@@ -160,7 +160,7 @@ class _StartTags:
     def __init__(self, text: str) -> None:
         from axag.parse.tokenizer import find_tags
 
-        annotated, interactive = find_tags(text)
+        annotated, interactive = find_tags(text)[:2]
         self.text = text
         self.tags = sorted(annotated + interactive, key=lambda t: t.start)
         self.starts = [t.start for t in self.tags]

@@ -1,4 +1,5 @@
-"""PARSE: one lxml parse per file plus the raw start-tag scan for positions (SPEC §14.2).
+"""PARSE: one lxml parse per file plus the raw start-tag scan for positions (SPEC §14.2); lxml's tree decides
+which start tags are elements (a second parse only for pages whose markup fooled the scan).
 
 `parse_source` returns a `ParsedFile`: the lxml tree, the annotated elements (attributes with
 name/value spans, decoded values, duplicate and dynamic flags), and lazy lookups for any other element.
@@ -13,8 +14,24 @@ from typing import Any
 from lxml import etree
 
 from axag.parse.entities import decode_attribute
-from axag.parse.templates import blank_template_tags, is_dynamic_value, unbound_name
-from axag.parse.tokenizer import RawAttr, RawTag, find_tags, find_tags_in_bytes, scan_tag, utf8_size
+from axag.parse.markers import (
+    annotated_or_interactive,
+    find_marked,
+    lxml_annotations,
+    marker,
+    marker_prefix,
+    same_start_tag,
+)
+from axag.parse.templates import blank_template_tags, is_dynamic_value
+from axag.parse.tokenizer import (
+    RawAttr,
+    RawTag,
+    annotation_meaning,
+    find_tags,
+    find_tags_in_bytes,
+    scan_tag,
+    utf8_size,
+)
 from axag.source import SourceText
 from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
@@ -54,6 +71,7 @@ class Attr:
     dynamic: bool = False
     closed: bool = True  # quoted value with its closing quote
     origin: Any = None  # JSX: the module (another file) the value was written in; None = this file
+    repeat: bool = False  # a repeat of an earlier attribute of the same name (in its element's `duplicates`)
 
     @property
     def valueless(self) -> bool:
@@ -86,9 +104,10 @@ class Element:
     matched: bool = True  # False when no raw start tag could be matched (position from lxml)
 
     def is_repeat(self, attr: Attr) -> bool:
-        """``attr`` (one of this element's) repeats an earlier attribute of the same name: constant time, where
-        ``attr in duplicates`` compares dataclasses one by one (16k repeats of one attribute took minutes)."""
-        return self.first.get(attr.name) is not attr
+        """``attr`` (one of this element's) repeats an earlier attribute of the same name (it is in
+        ``duplicates``; template alternatives are not): constant time, where ``attr in duplicates`` compares
+        dataclasses one by one (16k repeats of one attribute took minutes)."""
+        return attr.repeat
 
     def get(self, name: str) -> str | None:
         """A non-annotation attribute from the lxml element (lower-case name)."""
@@ -113,8 +132,12 @@ class ParsedFile:
     # (tag, line) -> the lxml elements of that tag on that line (each with its index), and their raw start tags:
     # found once per line, not once per element (minified pages put thousands of controls on one line)
     _line_peers: dict[tuple[str, int], dict[Any, int]] = field(default_factory=dict)
-    _line_tags: dict[tuple[str, int], list[RawTag]] = field(default_factory=dict)
+    # (tag, line start) -> the raw start tags of that name ending on that line (`_start_tags_ending_on`)
+    _line_found: dict[tuple[str, int], list[RawTag]] = field(default_factory=dict)
     _walk: dict[str, list[Any]] | None = None
+    _lf_starts: list[int] | None = None  # line starts as libxml2 counts lines (LF only), when the text has CR
+    # start tags found so far on a line by `_locate_start_tag`: (window start, tags, next index)
+    _line_tags: dict[tuple[str, int], tuple[int, list[RawTag], list[int]]] = field(default_factory=dict)
 
     def named(self, tag: str) -> list[Any]:
         """The lxml elements named ``tag`` in document order; ``tag`` is one of `WALKED_TAGS` or ``"a"``.
@@ -127,8 +150,11 @@ class ParsedFile:
                 src = self.src
                 links = (b"javascript:" in src.lower_data if not src.encoding.startswith("utf-16")
                          else "javascript:" in src.text.lower())
-                for el in self.root.iter(*WALKED_TAGS, *(("a",) if links else ())):
-                    walk[el.tag].append(el)
+                tags = (*WALKED_TAGS, *(("a",) if links else ()))
+                # after a self-closed <html/>, libxml2 puts the rest of the page in a second top-level element
+                for top in (self.root, *self.root.itersiblings()):
+                    for el in top.iter(*tags):
+                        walk[el.tag].append(el)
             self._walk = walk
         return self._walk[tag]
 
@@ -146,18 +172,20 @@ class ParsedFile:
         return e is not None and bool(e.attrs)
 
 
-def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int, int]]) -> Attr | None:
+def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int, int]],
+                   lxml_values: dict[str, str] | None) -> Attr | None:
+    """``lxml_values``: lxml's attributes of the element when this is the first occurrence of the name in its
+    start tag; the value lxml holds wins over the decoded source text if they ever differ (positions inside the
+    value then approximate)."""
     written = ra.written
-    low = written.lower()
-    bound = False
-    if not is_annotation_name(low):
-        unbound = unbound_name(low, kind)  # Vue and Angular bindings: the value is an expression (§3.9)
-        if unbound is not None:
-            low, bound = unbound, True
+    low, bound = annotation_meaning(written, kind, ra.low)
     if not is_annotation_name(low):
         return None
     raw_value = text[ra.value_start:ra.value_end]
     value, offsets = decode_attribute(raw_value) if ra.quote is not None else ("", None)
+    lxml_value = lxml_values.get(ra.low) if lxml_values is not None else None
+    if lxml_value is not None and lxml_value != value:
+        value, offsets = lxml_value, None
     dynamic = bound
     if not dynamic and ra.quote is not None:
         dyn, unwrapped = is_dynamic_value(value, kind, low)
@@ -188,31 +216,47 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
                      dyn_ranges: list[tuple[int, int]]) -> Element:
     e = Element(tag=tag.tag, el=el, start=tag.start, tag_span=Span(tag.name_start, tag.name_end),
                 end=tag.end, raw=tag)
+    seen: set[str] = set()
+    values = dict(el.items()) if el is not None else None
+    spread = kind == "vue" and any(_binds_any_attribute(ra.low) for ra in tag.attrs)
     for ra in tag.attrs:
-        a = _attr_from_raw(text, ra, kind, dyn_ranges)
+        key = ra.low
+        a = _attr_from_raw(text, ra, kind, dyn_ranges, values if key not in seen else None)
+        seen.add(key)
         if a is None:
             continue
+        a.dynamic = a.dynamic or spread
         e.attrs.append(a)
-        if a.name in e.first:
-            e.duplicates.append(a)
-        else:
+        first = e.first.get(a.name)
+        if first is None:
             e.first[a.name] = a
+        elif not (a.dynamic and first.dynamic):
+            a.repeat = True
+            e.duplicates.append(a)
+        # else: alternatives of a template ({% if %}…{% else %}…), both dynamic (§3.9), not a repeat
     return e
 
 
+def _binds_any_attribute(low: str) -> bool:
+    """A Vue binding that can set any attribute at run time: ``v-bind="obj"``, ``v-bind:[name]``, ``:[name]``."""
+    return low == "v-bind" or low.startswith(("v-bind:[", ":[", "v-bind."))
+
+
 WALKED_TAGS = ("button", "input", "form", "label")  # what `ParsedFile.named` collects in its one walk
-MARKER = "__axag_m"  # id prefix of the marker inserted into annotated start tags before parsing
-_BY_ID = etree.XPath("id($i)")
 
 
 def parse_source(src: SourceText) -> ParsedFile:
     """Parse one decoded file. Raises nothing for malformed markup; returns root None when lxml
     produced no document (the caller reports 192).
 
-    The raw scan finds the annotated start tags first; each gets a marker `id` inserted right after
-    its tag name (same line, so lxml's line numbers do not move), and after the one lxml parse each
-    element is found through libxml2's id table in constant time, whatever the size of the page.
-    The element's own id (or its absence) is restored at once."""
+    The raw scan proposes the annotated (and interactive) start tags; each gets an unforgeable marker id
+    inserted right after its tag name (same line, so lxml's line numbers do not move), and after the one lxml
+    parse each is found through libxml2's id table in constant time and kept only when lxml's element is that
+    start tag (`markers`). The element's own id (or its absence) is restored at once. A rejected proposal
+    (markup inside a value, a comment or raw text; a start tag lxml drops) means one more parse without it, so
+    that no marker text stays in the tree. When the scan may have missed an annotated element, one XPath over
+    lxml's tree lists them and each one no marker vouches for is located by its line and attributes
+    (`_locate_start_tag`), or else reported from lxml's attributes without positions."""
     text = src.text
     dyn_ranges: list[tuple[int, int]] = []
     if src.kind in ("svelte", "astro"):
@@ -228,47 +272,151 @@ def parse_source(src: SourceText) -> ParsedFile:
     whole_html = src.kind == "html" and src.window is None and ascii_compatible and not src.replaced
     if whole_html and (len(src.data) - skip == len(text) or src.encoding == "utf-8"):
         # equal lengths: one byte per code point (nothing was replaced, so no decoder merged bytes)
-        annotated_tags, interactive_tags = find_tags_in_bytes(
+        annotated_tags, interactive_tags, plain_tags, lost = find_tags_in_bytes(
             text, src.data, src.lower_data, skip, utf8=len(src.data) - skip != len(text))
     else:
-        annotated_tags, interactive_tags = find_tags(text, lo, hi, src.data if ascii_compatible else None,
-                                                     lowered=src.lower_data if ascii_compatible else None)
-    raw_tags = sorted(annotated_tags + interactive_tags, key=lambda t: t.start)
-    if whole_html and src.encoding == "utf-8":
-        # the file's own UTF-8 bytes, marked, go to lxml: no second copy of a big page as text, no conversion
-        root = _parse_bytes(_marked_bytes(text, src.data, skip, raw_tags))
+        annotated_tags, interactive_tags, plain_tags, lost = find_tags(
+            text, lo, hi, src.data if ascii_compatible else None,
+            lowered=src.lower_data if ascii_compatible else None, kind=src.kind)
+    raw_tags = sorted(annotated_tags + interactive_tags + plain_tags, key=lambda t: t.start)
+    if ascii_compatible:
+        prefix = marker_prefix(lambda p: p.encode("ascii") in src.lower_data)
     else:
-        root = _parse_tree(_marked_text(text, raw_tags, lo, hi, src.kind))
+        prefix = marker_prefix(lambda p: p in text.lower())
+
+    def parse(tags: list[RawTag]) -> Any:
+        if whole_html and src.encoding == "utf-8":
+            # the file's own UTF-8 bytes, marked, go to lxml: no second copy of a big page as text, no conversion
+            return _parse_bytes(_marked_bytes(text, src.data, skip, tags, prefix))
+        return _parse_tree(_marked_text(text, tags, lo, hi, src.kind, prefix))
+
+    root: Any = None
+    pairs: list[tuple[RawTag, LxmlElement]] = []
+    for _attempt in range(3):
+        root = parse(raw_tags)
+        pairs, rejected = _vouched(root, text, raw_tags, prefix)
+        if not rejected:
+            break
+        lost = True  # a proposal lxml did not confirm: its marker text sits somewhere; parse again without it
+        raw_tags = [tag for tag, _ in pairs]
+    else:
+        root, pairs = parse([]), []
     pf = ParsedFile(src=src, text=text, root=root, elements=[], lines=lines, dynamic_ranges=dyn_ranges)
     annotated_starts = {t.start for t in annotated_tags}
-    for n, tag in enumerate(raw_tags):
-        el = None
-        if root is not None:
-            found = _BY_ID(root, i=f"{MARKER}{n}")
-            if found:
-                el = found[0]
-                own = _own_id(text, tag)
-                if own is None:
-                    del el.attrib["id"]
-                else:
-                    el.set("id", own)
-        if tag.start not in annotated_starts:
-            if el is not None:
-                pf.interactive.append(el)
+    interactive_starts = {t.start for t in interactive_tags}
+    if lost and root is not None:
+        found: list[tuple[RawTag | None, LxmlElement, bool]] = []
+        by_el = {el: tag for tag, el in pairs}
+        used = {tag.start for tag, _ in pairs}
+        for el, annotated in annotated_or_interactive(root, src.kind):
+            tag = by_el.get(el)
+            if tag is None and annotated:
+                tag = _locate_start_tag(pf, el, used)
+            found.append((tag, el, annotated))
+    else:
+        found = [(tag, el, tag.start in annotated_starts) for tag, el in pairs
+                 if tag.start in annotated_starts or tag.start in interactive_starts]
+    for tag, el, annotated in found:
+        if not annotated:
+            pf.interactive.append(el)
             continue
-        element = element_from_raw(text, tag, el, src.kind, dyn_ranges)
-        element.matched = el is not None
+        element = (element_from_raw(text, tag, el, src.kind, dyn_ranges) if tag is not None
+                   else _element_from_lxml(pf, el, src.kind))
         pf.elements.append(element)
-        if el is not None:
-            pf._by_el[el] = element
+        pf._by_el[el] = element
     return pf
 
 
-def _marker(n: int) -> str:
-    return f' id="{MARKER}{n}"'
+def _vouched(root: Any, text: str, tags: list[RawTag],
+             prefix: str) -> tuple[list[tuple[RawTag, LxmlElement]], bool]:
+    """The proposed start tags that lxml confirms, each with its element (marker removed, own id restored),
+    and whether any proposal was rejected."""
+    if root is None:
+        return [], False  # no document at all: nothing to confirm, nothing to parse again
+    pairs: list[tuple[RawTag, LxmlElement]] = []
+    rejected = False
+    for n, tag in enumerate(tags):
+        el = find_marked(root, prefix, n)
+        if el is None or not same_start_tag(el, tag, marked=True):
+            rejected = True
+            continue
+        own = _own_id(text, tag)
+        if own is None:
+            del el.attrib["id"]
+        else:
+            try:
+                el.set("id", own)
+            except ValueError:  # a control character lxml's API refuses: find it in a tree without markers
+                rejected = True
+                continue
+        pairs.append((tag, el))
+    return pairs, rejected
 
 
-def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str) -> str:
+def _locate_start_tag(pf: ParsedFile, el: LxmlElement, used: set[int]) -> RawTag | None:
+    """The raw start tag of an lxml element that the scan missed: a ``<tag`` ending on lxml's line with the
+    same attribute names and values, after the one found last on that line (elements come in document order).
+    The tags of a line are searched backwards from its end in growing windows, kept for the line's next
+    element, so that a page of many such elements on one line is read once."""
+    values = list(el.values())
+
+    def same(raw: RawTag) -> bool:
+        if raw.start in used or not same_start_tag(el, raw, marked=False):
+            return False
+        seen: dict[str, str] = {}
+        for ra in raw.attrs:
+            value = "" if ra.quote is None else decode_attribute(pf.text[ra.value_start:ra.value_end])[0]
+            seen.setdefault(ra.low, value)
+        return list(seen.values()) == values
+
+    tag = str(el.tag)
+    line_start, line_end = _lxml_line(pf, el.sourceline or 1)
+    entry = pf._line_tags.setdefault((tag, line_start), (line_end, [], [0]))
+    while True:
+        lo, found, pointer = entry
+        for j in range(pointer[0], len(found)):
+            if same(found[j]):
+                pointer[0] = j + 1
+                used.add(found[j].start)
+                return found[j]
+        if lo == 0 or line_end - lo > 1 << 22:
+            return None
+        new_lo = max(0, min(line_start, line_end - 512) if lo == line_end else line_end - 4 * (line_end - lo))
+        earlier = [raw for raw in _tags_starting_in(pf.text, tag, new_lo, lo)
+                   if line_start <= max(raw.end - 1, raw.start) < line_end]
+        entry = (new_lo, earlier + found, [0])
+        pf._line_tags[(tag, line_start)] = entry
+
+
+def _tags_starting_in(text: str, tag: str, lo: int, hi: int) -> list[RawTag]:
+    """The raw ``<tag`` start tags whose ``<`` lies in ``[lo, hi)``."""
+    pat = _BACK_TAG_CACHE.get(tag)
+    if pat is None:
+        pat = re.compile("<" + re.escape(tag) + r"(?=[\t\n\x0c\r />]|$)", re.IGNORECASE)
+        _BACK_TAG_CACHE[tag] = pat
+    # the match may run past ``hi`` (the name and the character after it): only its '<' must lie before it
+    return [raw for m in pat.finditer(text, lo, min(len(text), hi + len(tag) + 2))
+            if m.start() < hi and (raw := scan_tag(text, m.start())) is not None]
+
+
+def _element_from_lxml(pf: ParsedFile, el: LxmlElement, kind: str) -> Element:
+    """An annotated element whose start tag cannot be found in the source: lxml's attributes, positioned at the
+    start of lxml's line without spans (§14.2)."""
+    line = min(max(el.sourceline or 1, 1), pf.lines.line_count())
+    start = pf.lines.starts[line - 1]
+    here = Span(start, start)
+    e = Element(tag=tag_name(el), el=el, start=start, tag_span=here, end=start, matched=False)
+    for written, value, bound in lxml_annotations(el, kind):
+        name = annotation_meaning(written, kind)[0]
+        dynamic = bound or is_dynamic_value(value, kind, name)[0]
+        a = Attr(name=name, written=written, value=value, raw=value, quote='"', name_span=here, value_span=here,
+                 offsets=[0] * (len(value) + 1), dynamic=dynamic)
+        e.attrs.append(a)
+        e.first.setdefault(name, a)
+    return e
+
+
+def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str, prefix: str) -> str:
     """``text`` with the marker id after the name of every raw start tag (and, for .vue, blanked outside the
     template section, padded so that lxml's line numbers stay those of the file)."""
     if raw_tags:
@@ -276,13 +424,13 @@ def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str)
         pos = 0
         for n, tag in enumerate(raw_tags):
             pieces.append(text[pos:tag.name_end])
-            pieces.append(_marker(n))
+            pieces.append(marker(prefix, n))
             pos = tag.name_end
         pieces.append(text[pos:])
         marked = "".join(pieces)
         shifted_lo, shifted_hi = lo, hi
         for n, tag in enumerate(raw_tags):
-            width = len(_marker(n))
+            width = len(marker(prefix, n))
             if tag.name_end <= lo:
                 shifted_lo += width
             if tag.name_end <= hi:
@@ -290,12 +438,12 @@ def _marked_text(text: str, raw_tags: list[RawTag], lo: int, hi: int, kind: str)
     else:
         marked, shifted_lo, shifted_hi = text, lo, hi
     if kind in ("vue", "astro"):
-        prefix = re.sub(r"[^\r\n]", " ", marked[:shifted_lo])
-        return prefix + marked[shifted_lo:shifted_hi]
+        prefix_text = re.sub(r"[^\r\n]", " ", marked[:shifted_lo])
+        return prefix_text + marked[shifted_lo:shifted_hi]
     return marked
 
 
-def _marked_bytes(text: str, data: bytes, skip: int, raw_tags: list[RawTag]) -> bytes:
+def _marked_bytes(text: str, data: bytes, skip: int, raw_tags: list[RawTag], prefix: str) -> bytes:
     """`_marked_text` on the file's UTF-8 bytes (after the BOM): the byte offset of each tag name's end is
     counted from the text between the tags."""
     ascii_only = len(data) - skip == len(text)
@@ -311,7 +459,7 @@ def _marked_bytes(text: str, data: bytes, skip: int, raw_tags: list[RawTag]) -> 
             end = pos + utf8_size(text, char, tag.name_end)
             char = tag.name_end
         pieces.append(data[pos:end])
-        pieces.append(_marker(n).encode("ascii"))
+        pieces.append(marker(prefix, n).encode("ascii"))
         pos = end
     pieces.append(data[pos:])
     return b"".join(pieces)
@@ -357,37 +505,15 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
     `<tag` start tags ending on that line, matched to the lxml elements of that tag on that line in
     document order (several same-tag controls on one line, as in minified HTML, each get their own)."""
     tag = str(el.tag).lower() if isinstance(el.tag, str) else "?"
-    text = pf.text
     lines = pf.lines
     line = min(max(el.sourceline or 1, 1), lines.line_count())
-    line_end = lines.starts[line] if line < lines.line_count() else len(text)
-    pat = _BACK_TAG_CACHE.get(tag)
-    if pat is None:
-        pat = re.compile("<" + re.escape(tag) + r"(?=[\s/>])", re.IGNORECASE)
-        _BACK_TAG_CACHE[tag] = pat
-    # the raw start tags of that name that end on the line, searched backwards in growing windows
-    key = (tag, line)
-    cached = pf._line_tags.get(key)
-    found: list[RawTag] = [] if cached is None else cached
-    window = 512
-    while cached is None:
-        lo = max(0, line_end - window)
-        found = []
-        for m in pat.finditer(text, lo, line_end):
-            raw = scan_tag(text, m.start())
-            if raw is not None and lines.position(max(raw.end - 1, raw.start))[0] == line:
-                found.append(raw)
-        complete = lo == 0 or (found and lines.position(found[0].start)[0] < line) or (
-            found and lines.position(lo)[0] < lines.position(found[0].start)[0])
-        if complete or window > 1 << 20:
-            pf._line_tags[key] = found
-            break
-        window *= 4
+    found = _start_tags_ending_on(pf, tag, *_lxml_line(pf, line))
     if not found:
         start = lines.starts[line - 1]
         return Element(tag=tag, el=el, start=start, tag_span=Span(start, start), end=start, matched=False)
     best = found[-1]
     if len(found) > 1 and pf.root is not None:
+        key = (tag, line)
         same = pf._line_peers.get(key)
         if same is None:
             peers = (e for e in pf.root.iter(el.tag) if e.sourceline == el.sourceline)
@@ -398,3 +524,42 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
             best = found[index]
     return Element(tag=tag, el=el, start=best.start, tag_span=Span(best.name_start, best.name_end),
                    end=best.end, raw=best)
+
+
+def _lxml_line(pf: ParsedFile, line: int) -> tuple[int, int]:
+    """The text offsets [start, end) of lxml's line ``line`` (libxml2 counts LF and CRLF, not a lone CR)."""
+    text = pf.text
+    if "\r" not in text:
+        lines = pf.lines
+        line = min(max(line, 1), lines.line_count())
+        return lines.starts[line - 1], (lines.starts[line] if line < lines.line_count() else len(text))
+    if pf._lf_starts is None:
+        pf._lf_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    starts = pf._lf_starts
+    line = min(max(line, 1), len(starts))
+    return starts[line - 1], (starts[line] if line < len(starts) else len(text))
+
+
+def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: int) -> list[RawTag]:
+    """The raw ``<tag`` start tags whose end lies in ``[line_start, line_end)`` (one line), in document order,
+    searched backwards from the line's end in growing windows; found once per line (minified pages put
+    thousands of controls on one line, each located here)."""
+    key = (tag, line_start)
+    cached = pf._line_found.get(key)
+    if cached is not None:
+        return cached
+    text = pf.text
+    window = 512
+    while True:
+        lo = max(0, line_end - window)
+        found = [raw for raw in _tags_starting_in(text, tag, lo, line_end)
+                 if line_start <= max(raw.end - 1, raw.start) < line_end]
+        if lo == 0 or window > 1 << 20 or (
+                found and (found[0].start < line_start or _has_break(text, lo, found[0].start))):
+            pf._line_found[key] = found
+            return found
+        window *= 4
+
+
+def _has_break(text: str, lo: int, hi: int) -> bool:
+    return text.find("\n", lo, hi) >= 0 or text.find("\r", lo, hi) >= 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from html.entities import html5
 
-_REF = re.compile(r"&(?:#[xX]([0-9A-Fa-f]+);?|#([0-9]+);?|([A-Za-z][A-Za-z0-9]*;?))")
+_REF = re.compile(r"&(?:#[xX]([0-9A-Fa-f]+);?|#([0-9]+);?|([A-Za-z][A-Za-z0-9]*;?))|(\r\n?)")
 # legacy names that may appear without ';' (html5 table keys without the semicolon)
 _LEGACY = {k for k in html5 if not k.endswith(";")}
 _MAX_LEGACY = max(len(k) for k in _LEGACY)
@@ -25,12 +25,13 @@ def _numeric(n: int) -> str:
 
 
 def decode_attribute(raw: str) -> tuple[str, list[int] | None]:
-    """Decode ``raw`` per the HTML5 attribute-value rules.
+    """Decode ``raw`` per the HTML5 attribute-value rules (a CR or CRLF line break reads as LF, as in any input
+    stream).
 
     Returns (decoded, offsets) where ``offsets[i]`` is the offset in ``raw`` of decoded character i
     (with one extra entry for the end), or None when nothing was decoded (identity map).
     """
-    if "&" not in raw:
+    if "&" not in raw and "\r" not in raw:
         return raw, None
     out: list[str] = []
     offsets: list[int] = []
@@ -42,7 +43,9 @@ def decode_attribute(raw: str) -> tuple[str, list[int] | None]:
             continue
         replacement: str | None = None
         end = m.end()
-        if m.group(1) is not None:
+        if m.group(4) is not None:
+            replacement = "\n"
+        elif m.group(1) is not None:
             try:
                 replacement = _numeric(int(m.group(1), 16))
             except (ValueError, OverflowError):
@@ -60,7 +63,7 @@ def decode_attribute(raw: str) -> tuple[str, list[int] | None]:
                     cand = bare[:length]
                     if cand in _LEGACY:
                         nxt = raw[start + 1 + length] if start + 1 + length < n else ""
-                        if nxt and (nxt.isalnum() or nxt == "="):
+                        if nxt and ((nxt.isascii() and nxt.isalnum()) or nxt == "="):
                             break
                         replacement = html5[cand]
                         end = start + 1 + length

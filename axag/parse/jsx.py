@@ -323,6 +323,7 @@ class _Builder:
     def _add(element: Element, a: Attr) -> None:
         element.attrs.append(a)
         if a.name in element.first:
+            a.repeat = True
             element.duplicates.append(a)
         else:
             element.first[a.name] = a

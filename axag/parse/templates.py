@@ -7,6 +7,8 @@ import re
 _OPEN_JINJA = re.compile(r"\{%-?\s*(if|for|unless|with|macro|call|filter|block|case|capture|raw)\b")
 _CLOSE_JINJA = re.compile(r"\{%-?\s*end")
 _CONSTRUCT_END = {"{{": "}}", "{%": "%}", "{#": "#}"}
+# statements that write markup where they stand (an include or macro call can write any attribute)
+_OUTPUT_STATEMENT = re.compile(r"\{%-?\s*(include|call|render|echo)\b")
 
 
 def _blank(chars: list[str], start: int, end: int) -> None:
@@ -20,7 +22,9 @@ def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]
 
     Returns (blanked text, dynamic ranges): the ranges between an opening construct
     (`{% if … %}`, `{% for … %}`, `{{#…}}`) and its closing construct within the same start tag;
-    annotation attributes whose names start inside a range are dynamic.
+    annotation attributes whose names start inside a range are dynamic. A construct that writes
+    attributes itself (`{{ attrs|xmlattr }}`, `{{ attrs }}`, `{% include %}`: an expression where an
+    attribute name may stand) can override every annotation of the tag: the whole tag is one range.
     """
     if "{" not in text:
         return text, []
@@ -43,6 +47,7 @@ def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]
         j = lt + 1
         quote = ""
         stack: list[int] = []
+        spread = False
         while j < n:
             c = text[j]
             if quote:
@@ -77,16 +82,22 @@ def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]
                         stack.append(end)
                     elif body.startswith("{{/") and stack:
                         ranges.append((stack.pop(), j))
+                    elif not body.startswith(("{{!", "{{else", "{{^")):
+                        spread = True
                 else:
                     if _OPEN_JINJA.match(body):
                         stack.append(end)
                     elif _CLOSE_JINJA.match(body) and stack:
                         ranges.append((stack.pop(), j))
+                    elif two == "{{" or _OUTPUT_STATEMENT.match(body):
+                        spread = True
                 j = end
                 continue
             j += 1
         for s in stack:  # unclosed construct: dynamic to the end of the tag
             ranges.append((s, j))
+        if spread:
+            ranges.append((lt, j))
         i = j + 1
     return ("".join(chars) if chars is not None else text), sorted(ranges)
 

@@ -15,14 +15,22 @@ from typing import AnyStr
 
 from axag.parse.templates import unbound_name
 
+# HTML whitespace (not Python's \s, which also takes \v, NBSP and other Unicode spaces)
+_WS = r"\t\n\x0c\r "
 # Attribute: optional whitespace/slashes, then name [= value]. A name may start with '='.
 _ATTR = re.compile(
-    r"""[\s/]*(?:(?P<name>[^\s/>][^\s/>=]*)(?:\s*=\s*(?:"(?P<dq>[^"]*)"?|'(?P<sq>[^']*)'?|(?P<uq>[^\s>]*)))?)?"""
+    rf"""[{_WS}/]*(?:(?P<name>[^{_WS}/>][^{_WS}/>=]*)(?:[{_WS}]*=[{_WS}]*(?:"(?P<dq>[^"]*)"?|'(?P<sq>[^']*)'?"""
+    rf"""|(?P<uq>[^{_WS}>]*)))?)?"""
 )
-_TAG_NAME = re.compile(r"<([A-Za-z][^\s/>]*)")
+_TAG_NAME = re.compile(rf"<([A-Za-z][^{_WS}/>]*)")
 # Regions whose content is not markup: comments, raw text and RCDATA elements.
-_SKIP_START = re.compile(r"<!--|<(script|style|textarea|title)(?=[\s/>])", re.IGNORECASE)
+_SKIP_START = re.compile(rf"<!--|<(script|style|textarea|title)(?=[{_WS}/>])", re.IGNORECASE)
 _CLOSERS = {n: re.compile("</" + n, re.IGNORECASE) for n in ("script", "style", "textarea", "title")}
+# where a comment ends (HTML5): "<!-->" and "<!--->" at once, else at the first "-->" or "--!>"
+_COMMENT_ABRUPT = re.compile(r"-?>")
+_COMMENT_ABRUPT_BYTES = re.compile(rb"-?>")
+_COMMENT_END = re.compile(r"--!?>")
+_COMMENT_END_BYTES = re.compile(rb"--!?>")
 _AXAG_ANY_CASE = re.compile("axag", re.IGNORECASE)
 
 
@@ -35,6 +43,19 @@ class RawAttr:
     value_start: int  # raw value span (inside quotes); == name_end when valueless
     value_end: int
     closed: bool = True  # a quoted value found its closing quote
+    low: str = ""  # the name ASCII lower-cased, as lxml has it (`scan_tag` fills it in)
+
+
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ASCII_LOWER = str.maketrans(_UPPER, _UPPER.lower())
+
+
+def ascii_lower(name: str) -> str:
+    """Lower-case ASCII letters only, as libxml2 does with tag and attribute names."""
+    return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
+
+
+FoundTags = tuple[list["RawTag"], list["RawTag"], list["RawTag"], bool]  # annotated, interactive, plain, lost
 
 
 @dataclass(slots=True)
@@ -81,11 +102,13 @@ def scan_tag(text: str, start: int) -> RawTag | None:
                     q = ""
                 else:
                     q, vs, ve = None, ne, ne
-        attrs.append(RawAttr(text[ns:ne], ns, ne, q, vs, ve, closed))
+        written = text[ns:ne]
+        attrs.append(RawAttr(written, ns, ne, q, vs, ve, closed,
+                             written.lower() if written.isascii() else written.translate(_ASCII_LOWER)))
         end = a.end()
         pos = end if end != pos else pos + 1  # no progress cannot happen with a name, but be safe
     end = pos + 1 if pos < n and text[pos] == ">" else pos
-    return RawTag(m.group(1).lower(), start, m.start(1), m.end(1), min(end, n), attrs)
+    return RawTag(ascii_lower(m.group(1)), start, m.start(1), m.end(1), min(end, n), attrs)
 
 
 def skipped_ranges(text: str) -> list[tuple[int, int]]:
@@ -95,10 +118,11 @@ def skipped_ranges(text: str) -> list[tuple[int, int]]:
         m = _CLOSERS[name.lower()].search(text, body)
         return m.start() if m else -1
 
-    return _skip_ranges(text, 0, len(text), _SKIP_START, "-->", ">", close)
+    return _skip_ranges(text, 0, len(text), _SKIP_START, _COMMENT_END, ">", close)
 
 
-def _skip_ranges(buf: AnyStr, pos: int, last: int, opener: re.Pattern[AnyStr], comment_end: AnyStr, gt: AnyStr,
+def _skip_ranges(buf: AnyStr, pos: int, last: int, opener: re.Pattern[AnyStr], comment_end: re.Pattern[AnyStr],
+                 gt: AnyStr,
                  close: Callable[[AnyStr, int], int]) -> list[tuple[int, int]]:
     """The skipped ranges of ``buf`` (text, or lower-cased bytes) from ``pos`` up to the one holding offset
     ``last``: a comment from its ``<!--``, a raw-text or RCDATA element from the end of its start tag to the
@@ -110,8 +134,9 @@ def _skip_ranges(buf: AnyStr, pos: int, last: int, opener: re.Pattern[AnyStr], c
         if not m:
             break
         if m.group(1) is None:
-            end = buf.find(comment_end, m.end())
-            end = n if end < 0 else end + len(comment_end)
+            c = (_COMMENT_ABRUPT if isinstance(buf, str) else _COMMENT_ABRUPT_BYTES).match(buf, m.end()) or \
+                comment_end.search(buf, m.end())
+            end = n if c is None else c.end()
             out.append((m.start(), end))
         else:
             tag_end = buf.find(gt, m.end())
@@ -152,7 +177,7 @@ _NAME_START = " \t\n\r\f\"'/"
 _BEFORE = {"axag": _NAME_START + ":[.-", "click": "n@:(", "role": _NAME_START, "hx-": _NAME_START}
 # what must follow: role="button" (any case, any quoting), an htmx verb
 _AFTER = {
-    "role": re.compile(r"role\s*=\s*[\"']?\s*button", re.IGNORECASE),
+    "role": re.compile(rf"role[{_WS}]*=[{_WS}]*[\"']?[{_WS}]*button", re.IGNORECASE),
     "hx-": re.compile(r"hx-(?:post|put|patch|delete)", re.IGNORECASE),
 }
 _CLICK_PREFIXES = ("@click", "v-on:click", "x-on:click")
@@ -161,30 +186,32 @@ _HX = ("hx-post", "hx-put", "hx-patch", "hx-delete")
 
 def is_interactive_attr(text: str, a: RawAttr) -> bool:
     """An attribute that makes any element interactive (§12.2): click listeners, htmx verbs, role=button."""
-    name = a.written.lower()
+    return makes_interactive(a.low, text[a.value_start:a.value_end] if a.quote is not None else None)
+
+
+def makes_interactive(name: str, value: str | None) -> bool:
+    """`is_interactive_attr` on a lower-cased name and its value (None when valueless)."""
     if name in ("onclick", "(click)") or name in _HX or name.startswith(_CLICK_PREFIXES):
         return True
-    if name == "role" and a.quote is not None:
-        return text[a.value_start:a.value_end].strip().lower() == "button"
-    return False
+    return name == "role" and value is not None and value.strip().lower() == "button"
 
 
-_SKIP_START_BYTES = re.compile(rb"<!--|<(script|style|textarea|title)(?=[\s/>])")
+_SKIP_START_BYTES = re.compile(rb"<!--|<(script|style|textarea|title)(?=[\t\n\x0c\r />])")
 _BEFORE_BYTES = {k: frozenset(v.encode()) for k, v in _BEFORE.items()}
 _AFTER_BYTES = {
-    "role": re.compile(rb"role\s*=\s*[\"']?\s*button"),
+    "role": re.compile(rb"role[\t\n\x0c\r ]*=[\t\n\x0c\r ]*[\"']?[\t\n\x0c\r ]*button"),
     "hx-": re.compile(rb"hx-(?:post|put|patch|delete)"),
 }
 
 
-def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int,
-                       utf8: bool) -> tuple[list[RawTag], list[RawTag]]:
+def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int, utf8: bool) -> FoundTags:
     """`find_tags` over a whole HTML file, searching its raw bytes (C-speed ``bytes.find`` on the lower-cased
     bytes instead of scans of the decoded text): ``text`` is ``data[skip:]`` decoded (``skip``: the BOM's
     length) either one byte per code point or, with ``utf8``, as valid UTF-8. Markers, the characters
     around them and the comment/raw-text boundaries are ASCII, so byte positions map to code points by
     decoding only the stretches between the candidates."""
     candidates: list[int] = []
+    axag: set[int] = set()
     find = lowered.find
     for marker in ("axag", *_INTERACTIVE_MARKERS):
         mb = marker.encode()
@@ -198,27 +225,37 @@ def find_tags_in_bytes(text: str, data: bytes, lowered: bytes, skip: int,
             if i > skip and lowered[i - 1] in before and (follow is None or follow.match(lowered, i)):
                 candidates.append(i)
             i = find(mb, i + step)
+        if marker == "axag":
+            axag.update(candidates)
     if not candidates:
-        return [], []
+        return [], [], [], False
     candidates = sorted(set(candidates))
     skips = _skipped_byte_ranges(lowered, skip, candidates[-1])
+    lost = False
     if skips:
         kept = []
         for b in candidates:
             k = bisect.bisect_right(skips, (b, len(lowered) + 1)) - 1
             if not (k >= 0 and skips[k][0] <= b < skips[k][1]):
                 kept.append(b)
+            elif b in axag:
+                lost = True
         candidates = kept
     positions: list[int] = []
+    placed: set[int] = set()
     if utf8:
         prev, chars = skip, 0
         for b in candidates:
             chars += utf8_length(data, prev, b)
             positions.append(chars)
+            if b in axag:
+                placed.add(chars)
             prev = b
     else:
         positions = [b - skip for b in candidates]
-    return _tags_at(text, positions, 0, len(text), None)
+        placed = {b - skip for b in candidates if b in axag}
+    annotated, interactive, plain, unplaced = _tags_at(text, positions, 0, len(text), None, placed)
+    return annotated, interactive, plain, lost or unplaced
 
 
 _PIECE = 1 << 16
@@ -248,18 +285,24 @@ def utf8_size(text: str, start: int, end: int) -> int:
 
 def _skipped_byte_ranges(lowered: bytes, skip: int, last: int) -> list[tuple[int, int]]:
     """`skipped_ranges` on lower-cased bytes, up to the range holding offset ``last``."""
-    return _skip_ranges(lowered, skip, last, _SKIP_START_BYTES, b"-->", b">",
+    return _skip_ranges(lowered, skip, last, _SKIP_START_BYTES, _COMMENT_END_BYTES, b">",
                         lambda name, body: lowered.find(b"</" + name, body))
 
 
-def find_tags(text: str, lo: int = 0, hi: int | None = None,
-              data: bytes | None = None, *, lowered: bytes | None = None) -> tuple[list[RawTag], list[RawTag]]:
+def find_tags(text: str, lo: int = 0, hi: int | None = None, data: bytes | None = None, *,
+              lowered: bytes | None = None, kind: str = "html") -> FoundTags:
     """Start tags within ``[lo, hi)``: those with annotation attributes, and the others that carry an
     attribute making them interactive (§12.2), each in document order. ``data``: the file's raw bytes
-    when they are ASCII-compatible (enables the fast search); ``lowered``: ``data.lower()`` if known."""
+    when they are ASCII-compatible (enables the fast search); ``lowered``: ``data.lower()`` if known.
+
+    Also returned: the other start tags holding an ``axag`` that may start an attribute name (it follows a
+    space, a quote or a slash; here inside a value), which the caller has lxml confirm, and whether such an
+    ``axag`` lies in no start tag found here (in a comment, in raw text, or where this scan cannot tell): the
+    caller then asks lxml's tree, which alone decides what is an element (SPEC §14.2)."""
     hi = len(text) if hi is None else hi
     low = (lowered if lowered is not None else data.lower()) if data is not None else None
     candidates: list[int] = []
+    placed: set[int] = set()
     for marker in ("axag", *_INTERACTIVE_MARKERS):
         if low is not None and marker.encode() not in low:
             continue
@@ -268,31 +311,41 @@ def find_tags(text: str, lo: int = 0, hi: int | None = None,
         follow = _AFTER.get(marker)
         candidates.extend(p for p in marker_positions(text, lo, hi, data, marker, lowered=low)
                           if p > 0 and text[p - 1] in before and (follow is None or follow.match(text, p)))
+        if marker == "axag":
+            placed.update(candidates)
     if not candidates:
-        return [], []
-    return _tags_at(text, sorted(set(candidates)), lo, hi, skipped_ranges(text))
+        return [], [], [], False
+    return _tags_at(text, sorted(set(candidates)), lo, hi, skipped_ranges(text), placed, kind)
 
 
-def _tags_at(text: str, candidates: list[int], lo: int, hi: int,
-             skips: list[tuple[int, int]] | None) -> tuple[list[RawTag], list[RawTag]]:
-    """The start tags enclosing the sorted candidate offsets (outside ``skips``), classified."""
+def _tags_at(text: str, candidates: list[int], lo: int, hi: int, skips: list[tuple[int, int]] | None,
+             axag: set[int], kind: str = "html") -> FoundTags:
+    """The start tags enclosing the sorted candidate offsets (outside ``skips``), classified, and whether one
+    of the ``axag`` candidates found no start tag."""
     annotated: list[RawTag] = []
     interactive: list[RawTag] = []
+    plain: list[RawTag] = []
     seen: set[int] = set()
     covered = (-1, -1)
+    lost = False
     for p in candidates:
         if covered[0] <= p < covered[1]:
             continue  # inside the start tag found last
         tag = _enclosing_tag(text, p, lo, hi, skips)
-        if tag is None or tag.start in seen:
+        if tag is None:
+            lost = lost or p in axag
+            continue
+        if tag.start in seen:
             continue
         covered = (tag.start, tag.end)
         seen.add(tag.start)
-        if any(_is_annotation(a.written) for a in tag.attrs):
+        if any(is_annotation_attr(a.written, kind) for a in tag.attrs):
             annotated.append(tag)
         elif any(is_interactive_attr(text, a) for a in tag.attrs):
             interactive.append(tag)
-    return annotated, interactive
+        elif p in axag:
+            plain.append(tag)  # an "axag" inside a value: lxml must confirm that it is one
+    return annotated, interactive, plain, lost
 
 
 def _enclosing_tag(text: str, p: int, lo: int, hi: int, skips: list[tuple[int, int]] | None) -> RawTag | None:
@@ -320,7 +373,20 @@ def find_annotated_tags(text: str, lo: int = 0, hi: int | None = None, data: byt
     return find_tags(text, lo, hi, data)[0]
 
 
-def _is_annotation(written: str) -> bool:
-    low = written.lower()
-    return low == "axag" or low.startswith("axag-") or (
-        low[:1] in ":v[b" and unbound_name(low, "vue") is not None)  # bound: Vue, Angular
+def annotation_meaning(written: str, kind: str, low: str | None = None) -> tuple[str, bool]:
+    """(meaning name, bound?) of an attribute name: ASCII lower-cased (as lxml has it; ``low`` when known);
+    bound forms name the annotation they stand for: Vue ``:name`` / ``v-bind:name`` (in .vue files), Angular
+    ``[name]``, ``[attr.name]``, ``bind-name`` (in any file)."""
+    if low is None:
+        low = ascii_lower(written)
+    if low[:1] in ":v[b" and not low.startswith("axag"):
+        unbound = unbound_name(low, kind)
+        if unbound is not None:
+            return unbound, True
+    return low, False
+
+
+def is_annotation_attr(written: str, kind: str = "html") -> bool:
+    """An annotation attribute (``axag`` or ``axag-*``, any case; bound forms of Vue and Angular)."""
+    low = annotation_meaning(written, kind)[0]
+    return low == "axag" or low.startswith("axag-")
