@@ -294,9 +294,9 @@ def _check_patterns(schema: Any, where: str) -> None:
     if pattern is not None:
         if not isinstance(pattern, str):
             raise GuardSpecError(f"{where}: pattern {pattern!r} is not a string")
-        from axag.model.pattern import check_pattern
+        from axag.model.pattern import check_pattern, cost_problem
 
-        problem = check_pattern(pattern)
+        problem = check_pattern(pattern) or cost_problem(pattern, schema.get("maxLength"))
         if problem is not None:
             raise GuardSpecError(f"{where}: pattern {pattern!r} {problem} (SPEC §4.7)")
     _check_patterns(schema.get("items"), where)
