@@ -70,8 +70,9 @@ def stub_names(doc: dict[str, Any]) -> list[str]:
     return [s.name for s in naming.collect_stubs(doc)]
 
 
-def write_ts(doc: dict[str, Any], directory: Path, *, test_pre: bool = True) -> render.RenderedGuards:
-    rendered = render.render_guards(doc, "typescript", None)
+def write_ts(doc: dict[str, Any], directory: Path, *, test_pre: bool = True,
+             null_as_absent: bool = False) -> render.RenderedGuards:
+    rendered = render.render_guards(doc, "typescript", None, null_as_absent=null_as_absent)
     directory.mkdir(parents=True, exist_ok=True)
     for rel, text in rendered.files.items():
         (directory / rel).write_text(text, encoding="utf-8")
@@ -121,8 +122,8 @@ def run_node(out: Path, scenarios: list[dict[str, Any]]) -> list[Any]:
 class PyGuards:
     """The generated Python guards of the same document, imported from a temp package."""
 
-    def __init__(self, doc: dict[str, Any], directory: Path, package: str) -> None:
-        rendered = render.render_guards(doc, "python", None)
+    def __init__(self, doc: dict[str, Any], directory: Path, package: str, *, null_as_absent: bool = False) -> None:
+        rendered = render.render_guards(doc, "python", None, null_as_absent=null_as_absent)
         pkg = directory / package
         pkg.mkdir(parents=True)
         for rel, text in rendered.files.items():
@@ -151,8 +152,11 @@ class PyGuards:
                 continue
             self.pre.STATE.clear()
             self.pre.STATE.update(sc.get("pre", {}))
-            ctx = self._context(sc)
-            guard = self.guards[sc["tool"]]
+            ctx = sc["raw_context"] if "raw_context" in sc else self._context(sc)
+            guard = self.guards.get(sc["tool"])
+            if guard is None:
+                out.append({"unknown_tool": True})
+                continue
             try:
                 if sc["op"] == "mutate":
                     first = guard.check(sc["args"], ctx).to_dict()
@@ -180,7 +184,7 @@ class PyGuards:
         if spec is None:
             return None
         args = sc["args"]
-        if spec.get("null_as_absent"):
+        if spec.get("null_as_absent") is True:
             args = {k: v for k, v in args.items() if v is not None}
 
         def fix(fp: str) -> str:
@@ -189,11 +193,11 @@ class PyGuards:
         kwargs: dict[str, Any] = {}
         if "actor" in spec:
             kwargs["actor"] = spec["actor"]
-        if "roles" in spec:
-            kwargs["roles"] = frozenset(spec["roles"])
+        if "roles" in spec:  # a list becomes a frozenset; anything else is passed as it is
+            kwargs["roles"] = frozenset(spec["roles"]) if isinstance(spec["roles"], list) else spec["roles"]
         if "now" in spec:
             kwargs["now"] = spec["now"]
-        if "null_as_absent" in spec:
+        if "null_as_absent" in spec and spec["null_as_absent"] != "default":
             kwargs["null_as_absent"] = spec["null_as_absent"]
         if spec.get("confirmation"):
             c = dict(spec["confirmation"])

@@ -403,8 +403,8 @@ def check_format(fmt: str, value: str) -> bool:
 # JSON Schema's ``pattern`` is an ECMA-262 regular expression (with the ``u`` flag). Python's ``re`` reads the same
 # text differently (``$`` also matches before a final newline, ``\d``/``\w``/``\s``/``\b`` are Unicode-aware, ``.``
 # matches U+2028), so every pattern is translated once into an equivalent Python expression: ``$`` -> ``\Z``,
-# class escapes and ``.`` -> explicit classes, ``\b``/``\B`` with ASCII word characters. A pattern that cannot be
-# translated (outside the accepted subset, SPEC §4.7) matches nothing: the value is refused, never let through.
+# class escapes and ``.`` -> explicit classes, ``\b``/``\B`` -> lookarounds on ASCII word characters. A pattern
+# that cannot be translated (outside the accepted subset, SPEC §4.7) matches nothing: the value is refused.
 _ECMA_DIGIT = ((0x30, 0x39),)
 _ECMA_WORD = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
 _ECMA_SPACE = ((0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A), (0x2028, 0x2029),
@@ -415,6 +415,12 @@ _ECMA_CONTROL = {"t": 0x09, "n": 0x0A, "v": 0x0B, "f": 0x0C, "r": 0x0D}
 _ECMA_SYNTAX = "^$\\.*+?()[]{}|/"
 _ECMA_QUANT = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
 _HEX_DIGITS = "0123456789abcdefABCDEF"
+_W = "[0-9A-Za-z_]"
+# ECMA's \b and \B with ASCII word characters, written out (Python's \B never matches the empty string)
+_ECMA_BOUNDARY = {
+    "b": f"(?:(?<={_W})(?!{_W})|(?<!{_W})(?={_W}))",
+    "B": f"(?:(?<={_W})(?={_W})|(?<!{_W})(?!{_W}))",
+}
 
 
 class _EcmaError(ValueError):
@@ -519,7 +525,7 @@ def _ecma_class_atom(p: str, i: int) -> tuple[Sequence[tuple[int, int]], bool, i
 
 
 def ecma_to_python(pattern: str) -> str:
-    """The Python ``re`` text (to compile with ``re.ASCII``) equivalent to an ECMA-262 ``u``-mode pattern.
+    """The Python ``re`` text equivalent to an ECMA-262 ``u``-mode pattern.
 
     Raises ``ValueError`` for a pattern outside the translatable subset (lookbehind, named groups,
     backreferences, inline flags and the like).
@@ -534,7 +540,7 @@ def ecma_to_python(pattern: str) -> str:
                 out.append(_class_text(_ECMA_CLASS_ESCAPES[e.lower()], e.isupper()))
                 i += 2
             elif e in ("b", "B") and e:
-                out.append("\\" + e)  # compiled with re.ASCII: ECMA's ASCII word boundary
+                out.append(_ECMA_BOUNDARY[e])
                 i += 2
             else:
                 cp, i = _ecma_escape(p, i, False)
@@ -585,7 +591,7 @@ def ecma_regex(pattern: str) -> re.Pattern[str] | None:
             return _ECMA_CACHE[pattern]
     compiled: re.Pattern[str] | None
     try:
-        compiled = re.compile(ecma_to_python(pattern), re.ASCII)
+        compiled = re.compile(ecma_to_python(pattern))
     except (ValueError, re.error, RecursionError, OverflowError):
         compiled = None
     with _ECMA_CACHE_LOCK:
