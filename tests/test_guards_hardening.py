@@ -467,3 +467,12 @@ def test_guards_command_null_as_absent_flag(tmp_path: Path) -> None:
     res = run_axag(["guards", str(TOOLS), "-o", str(tmp_path / "g"), "--null-as-absent", "--isolated"])
     assert res.exit_code == 0, res.stderr
     assert "_NULL_AS_ABSENT: Final = True\n" in (tmp_path / "g" / "_guards.py").read_text("utf-8")
+
+
+def test_string_arguments_are_refused_with_advice_to_parse(strict_build: Any) -> None:
+    got = run_both(strict_build, [{"tool": "slot", "op": "run", "args": '{"note": "ab"}'}])
+    assert got[0]["permission"] == "constraint_violated"
+    assert got[0]["violations"] == [{
+        "field": "", "constraint": "type", "expected": "object", "actual": '{"note": "ab"}',
+        "message": "arguments must be an object; got string. Arguments given as a JSON text (such as OpenAI's "
+                   "function-call arguments) must be parsed into an object before the guard checks them."}]

@@ -1111,6 +1111,10 @@ def context_problem(ctx: object) -> str | None:
     return None
 
 
+_PARSE_FIRST = (" Arguments given as a JSON text (such as OpenAI's function-call arguments) must be parsed into an "
+                "object before the guard checks them.")
+
+
 def _context(context: object) -> Any:
     return GuardContext() if context is None else context
 
@@ -1325,6 +1329,9 @@ class ToolGuard:
         # 2. value constraints; 3. relations and bounds
         violations: list[Violation] = []
         _validate(self.schema, args, "", self.tool, violations)
+        if isinstance(args, str):  # e.g. OpenAI's function-call "arguments", a JSON text nobody parsed
+            violations = [dataclasses.replace(v, message=v.message + _PARSE_FIRST) if v.field == "" else v
+                          for v in violations]
         if isinstance(args, dict) and all(isinstance(k, str) for k in args):
             bad = {(v.field or "") for v in violations}
             ok = frozenset(

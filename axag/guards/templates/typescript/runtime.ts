@@ -1490,6 +1490,10 @@ function nowSeconds(context: GuardContext): number {
 
 type Mode = "check" | "run";
 
+const PARSE_FIRST =
+  " Arguments given as a JSON text (such as OpenAI's function-call arguments) must be parsed into an " +
+  "object before the guard checks them.";
+
 export class ToolGuard {
   readonly tool: string;
   readonly intent: string;
@@ -1609,6 +1613,14 @@ export class ToolGuard {
     // 2. value constraints, 3. relational preconditions and date-like bounds
     const out: Violation[] = [];
     validate(spec.inputSchema, args, "", tool, out);
+    if (typeof args === "string") {
+      // e.g. OpenAI's function-call "arguments", a JSON text nobody parsed
+      out.forEach((v, i) => {
+        if (v.field === "") {
+          out[i] = violation(v.field, v.constraint, v.expected, v.actual, v.message + PARSE_FIRST);
+        }
+      });
+    }
     if (isPlainObject(args)) {
       const failed = out.map((v) => v.field ?? "");
       const passed = (name: string): boolean =>
