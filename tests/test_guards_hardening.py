@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from axag.guards import pyruntime, render
 from axag.model.pattern import check_pattern, cost_problem, pattern_degree
 from tests.conftest import lint_json, run_axag
-from tests.test_guards_typescript import LOCAL_DT, PyGuards, _need_node, compile_ts, rel, run_node, tool, write_ts
+from tests.test_guards_typescript import LOCAL_DT, PyGuards, _need_node, compile_ts, rel, tool, write_ts
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -227,16 +227,16 @@ def test_odd_keys_and_tool_names(strict_build: Any) -> None:
     assert got[2:] == [{"unknown_tool": True}] * 7
 
 
+APPROVAL_PROBLEM = ("every approval must have a string approver, fingerprint and id, a list or set of string roles, "
+                    "a boolean granted and the scope call or value")
 BAD_CONTEXTS = [
     ({"roles": "nonstaff"}, "roles must be a list or set of strings"),
     ({"roles": "staff"}, "roles must be a list or set of strings"),
     ({"roles": ["staff"], "approvals": [{"approver": "b", "roles": ["security"], "fingerprint": "$fp",
                                          "scope": "bogus"}]},
-     "every approval must have a string approver, fingerprint and id, a list or set of string roles, a boolean "
-     "granted and the scope call or value"),
+     APPROVAL_PROBLEM),
     ({"roles": ["staff"], "approvals": [{"approver": "b", "roles": "security", "fingerprint": "$fp"}]},
-     "every approval must have a string approver, fingerprint and id, a list or set of string roles, a boolean "
-     "granted and the scope call or value"),
+     APPROVAL_PROBLEM),
     ({"roles": ["staff"], "actor": 5}, "actor must be a string when given"),
     ({"roles": ["staff"], "now": "soon"}, "now must be a finite number when given"),
     ({"roles": ["staff"], "confirmation": {"fingerprint": 7}}, "confirmation must have a string fingerprint and id"),
@@ -348,19 +348,19 @@ def _button(item: dict[str, Any]) -> str:
             f"  axag-optional-parameters='{json.dumps([item])}'>Go</button>\n")
 
 
+def poly_message(degree: int, have: str, limit: int) -> str:
+    return (f'Parameter "p": pattern may take polynomial time on some inputs (about n^{degree} backtracking steps '
+            f"for n characters) and {have}: give the parameter a maxLength of at most {limit}, which keeps the worst "
+            "case within the budget of 10^7 steps, or anchor the pattern and remove overlapping repetitions")
+
+
 @pytest.mark.parametrize(("item", "message"), [
     ({"name": "p", "type": "string", "pattern": POLY},
-     'Parameter "p": pattern may take polynomial time on some inputs (about n^5 backtracking steps for n '
-     "characters) and there is no maxLength: give the parameter a maxLength of at most 25, which keeps the worst "
-     "case within the budget of 10^7 steps, or anchor the pattern and remove overlapping repetitions"),
+     poly_message(5, "there is no maxLength", 25)),
     ({"name": "p", "type": "string", "pattern": POLY, "maxLength": 26},
-     'Parameter "p": pattern may take polynomial time on some inputs (about n^5 backtracking steps for n '
-     "characters) and maxLength 26 allows more: give the parameter a maxLength of at most 25, which keeps the worst "
-     "case within the budget of 10^7 steps, or anchor the pattern and remove overlapping repetitions"),
+     poly_message(5, "maxLength 26 allows more", 25)),
     ({"name": "p", "type": "string", "pattern": "\\d+x"},
-     'Parameter "p": pattern may take polynomial time on some inputs (about n^2 backtracking steps for n '
-     "characters) and there is no maxLength: give the parameter a maxLength of at most 3162, which keeps the worst "
-     "case within the budget of 10^7 steps, or anchor the pattern and remove overlapping repetitions"),
+     poly_message(2, "there is no maxLength", 3162)),
     ({"name": "p", "type": "string", "pattern": "^(?:\\w\\w|\\w|" + "|".join(["\\w"] * 400) + ")+$"},
      'Parameter "p": pattern may take exponential time on some inputs (nested quantifiers)'),
     ({"name": "p", "type": "string", "pattern": POLY, "maxLength": 25}, None),

@@ -35,13 +35,19 @@ How it works
    bodies are analysed too (they backtrack the same way). Bounded repeats ``{n,m}`` with small ``m`` are
    unrolled (no cycle, so no exponential blow-up: ``(a|a){3}`` is accepted); large or unbounded ones are treated
    as ``+``/``*``. Anchors and ``\\b`` are ignored (they are zero-width). Only exponential ambiguity is
-   rejected; polynomial cases such as ``\\d*\\d*`` or ``.*a.*`` are accepted. Patterns whose product automaton
-   would exceed :data:`PRODUCT_BUDGET` pairs are only checked with (i).
+   rejected here; polynomial cases such as ``\\d*\\d*`` or ``.*a.*`` are bounded by step 3. A pattern whose product
+   automaton needs more than :data:`PRODUCT_BUDGET` units of work is rejected (the check fails closed).
 
    Decisions on borderline patterns: ``^(?:[a-z]+-)*[a-z]+$`` is accepted (each iteration must read a ``-``
    that ``[a-z]`` cannot, so the split is unique; it is polynomial at worst); ``^[A-Z]{2}[0-9]{6}$``,
    ``^(\\d{1,3}\\.){3}\\d{1,3}$``, ``(ab|a)*c`` and ``(a|a){3}`` are accepted; ``(a|b|ab)*`` is rejected
    (``ab`` is one iteration or two).
+3. Polynomial backtracking (:func:`cost_problem`, used by rule 117 and by the guard generator with the
+   parameter's ``maxLength``). :func:`pattern_degree` finds d such that a backtracking search may take about n^d
+   steps on n characters (chains of loops that read one word in several ways; an unanchored pattern is analysed
+   behind an implicit any-character loop, as a search tries every start). A pattern of degree 2 or more needs a
+   ``maxLength`` n with n^d <= :data:`STEP_BUDGET` (10^7): guards never search a string over its ``maxLength``, so
+   the worst case stays within the budget (``.*a.*a.*a.*b`` has degree 5: maxLength at most 25).
 """
 
 from __future__ import annotations
@@ -172,6 +178,7 @@ class _Parser:
         p, i = self.p, self.i
         c = p[i]
         assertion = False
+        atom: Node
         if c in "^$":
             self.i += 1
             atom, assertion = ("anchor", c), True
@@ -762,7 +769,7 @@ def pattern_degree(p: str) -> int | None:
 
 def max_length_for(degree: int) -> int:
     """The largest n with n**degree within :data:`STEP_BUDGET`."""
-    n = int(round(STEP_BUDGET ** (1 / degree)))
+    n: int = round(STEP_BUDGET ** (1 / degree))
     while n**degree > STEP_BUDGET:
         n -= 1
     while (n + 1) ** degree <= STEP_BUDGET:
