@@ -300,7 +300,10 @@ def test_typescript_guard_refuses_objects_with_a_prototype(strict_build: Any) ->
 import { GUARDS } from "./guards.js";
 class Args { constructor() { this.note = "ab"; } }
 const weird = [new Args(), Object.assign(Object.create({ inherited: 1 }), { note: "ab" }),
-  { note: { toString: 5, valueOf: 6 } }, { note: Object.create(null) }, { tags: [new Args(), new Args()] }];
+  { note: { toString: 5, valueOf: 6 } }, { note: Object.create(null) }, { tags: [new Args(), new Args()] },
+  Object.assign(Object.create({ inherited: 1 }), { toString: 5, valueOf: 6 }),
+  { note: Object.assign(Object.create({ x: 1 }), { toString: 5, valueOf: 6 }) },
+  { note: Object.create({ get constructor() { throw new Error("boom"); } }) }];
 const out = [];
 for (const args of weird) {
   const r = (await GUARDS["slot"].check(args)).toDict();
@@ -318,6 +321,11 @@ console.log(JSON.stringify(out));
         ["constraint_violated", [["note", "type", "note must be a string; got object."]]],
         ["constraint_violated", [["", "type", "arguments must be an object; got object."],
                                  ["tags", "type", "tags must be an array; got array."]]],
+        ["constraint_violated", [["", "type", "arguments must be an object; got Object."]]],
+        ["constraint_violated", [["", "type", "arguments must be an object; got object."],
+                                 ["note", "type", "note must be a string; got Object."]]],
+        ["constraint_violated", [["", "type", "arguments must be an object; got object."],
+                                 ["note", "type", "note must be a string; got object."]]],
     ]
 
 
