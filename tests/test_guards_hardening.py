@@ -484,3 +484,14 @@ def test_string_arguments_are_refused_with_advice_to_parse(strict_build: Any) ->
         "field": "", "constraint": "type", "expected": "object", "actual": '{"note": "ab"}',
         "message": "arguments must be an object; got string. Arguments given as a JSON text (such as OpenAI's "
                    "function-call arguments) must be parsed into an object before the guard checks them."}]
+
+
+def test_harvested_bounds_read_patterns_as_ecma(tmp_path: Path) -> None:
+    """A harvested month bound with a trailing newline is no month ("$" is the end of the text)."""
+    (tmp_path / "p.html").write_text(
+        '<form axag-intent="m.pick" axag-action-type="read" axag-description="Pick.">\n'
+        '<input type="month" name="m" min="2026-01&#10;" max="2026-12">\n</form>\n', encoding="utf-8")
+    res = run_axag(["compile", "p.html", "-o", "tools.json", "--isolated"], cwd=tmp_path)
+    assert res.exit_code == 0, res.stderr
+    meta = json.loads((tmp_path / "tools.json").read_text(encoding="utf-8"))["tools"][0]["_meta"]["org.axag/action"]
+    assert meta["format_bounds"] == {"m": {"formatMaximum": "2026-12"}}
