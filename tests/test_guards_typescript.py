@@ -481,7 +481,7 @@ def suite_doc() -> dict[str, Any]:
         "inject", "inject.all",
         {
             "q": {"type": "string", "description": INJECT, "default": INJECT, "examples": [INJECT],
-                  "enum": [INJECT, "b", "__proto__"], "pattern": r"^[^#]*\/?[^#]*$"},
+                  "enum": [INJECT, "b", "__proto__"], "pattern": r"^[^#]*\/?[^#]*$", "maxLength": 1000},
             "o": {"type": "object", "const": {"__proto__": {"x": INJECT}, "constructor": 1},
                   "properties": {"__proto__": {"type": "object"}, "constructor": {"type": "integer"}},
                   "required": ["__proto__"], "additionalProperties": False},
