@@ -495,3 +495,22 @@ def test_harvested_bounds_read_patterns_as_ecma(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.stderr
     meta = json.loads((tmp_path / "tools.json").read_text(encoding="utf-8"))["tools"][0]["_meta"]["org.axag/action"]
     assert meta["format_bounds"] == {"m": {"formatMaximum": "2026-12"}}
+
+
+def test_json_schema_test_suite_in_typescript(strict_build: Any) -> None:
+    """Every compiled-keyword case of the JSON-Schema-Test-Suite (uniqueItems.json and pattern.json included) gets
+    the same verdict from the TypeScript validator as from the Python guards (tests/test_guards_suite.py)."""
+    from tests.test_guards_suite import CASES, _expected
+
+    out, _ = strict_build
+    unit = ROOT / "tests" / "data" / "guards_ts" / "unit.mjs"
+    (out / "unit.mjs").write_text(unit.read_text(encoding="utf-8"), encoding="utf-8")
+    (out / "suite_ops.json").write_text(json.dumps([{"op": "validate", "schema": c[3], "value": c[4]} for c in CASES]),
+                                        encoding="utf-8")
+    _, node = _need_node()
+    proc = subprocess.run([node, "unit.mjs", "suite_ops.json"], check=False, cwd=out, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    verdicts = [not v for v in json.loads(proc.stdout)]
+    wrong = [c[:3] for c, ok in zip(CASES, verdicts, strict=True) if ok is not _expected(c[0], c[1], c[2], c[5])]
+    assert wrong == []
+    assert {c[0] for c in CASES} >= {"uniqueItems.json", "pattern.json"}
