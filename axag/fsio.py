@@ -97,6 +97,12 @@ def _contained(target: Path, within: str | os.PathLike[str] | None) -> Path:
     return real if link else target
 
 
+def contained(path: str | os.PathLike[str], within: str | os.PathLike[str]) -> Path:
+    """What `write_atomic` would replace for ``path`` (see `_contained`), checked before anything is read or
+    written: a link leading outside ``within`` raises ``InputError``."""
+    return _contained(Path(path), within)
+
+
 def _fsync_dir(directory: Path) -> None:
     try:
         fd = os.open(directory, os.O_RDONLY)

@@ -4,7 +4,10 @@ Schemas are generated in the §4.10 subset (as parameter declarations compile th
 ``p`` of a tool's input schema; arguments are random JSON values biased towards the schema. The failing
 (path, keyword) pairs of the guard must equal those of ``jsonschema`` with a format checker implementing §10.5
 (written here independently of the runtime), after mapping ``additionalProperties`` and ``required`` errors to the
-child paths of the offending keys.
+child paths of the offending keys. Two keywords get their JSON Schema meaning rather than the jsonschema package's:
+``pattern`` is ECMA-262 (each generated pattern has a hand-written Python equivalent here; a string over its
+``maxLength`` is not searched), and ``uniqueItems`` uses JSON equality (the package sorts and compares neighbours,
+which calls ``[[0], [false], [0]]`` unique).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 
 from axag.compile.serialize import normalise
 from axag.guards import naming, pyruntime
@@ -129,9 +132,55 @@ def _child(path: str, key: str) -> str:
     return key if path == "" else f"{path}.{key}"
 
 
+_DOT = "[^\\n\\r\\u2028\\u2029]"
+# each generated pattern (ECMA-262) and its Python equivalent, written by hand: $ is the end, \d \w are ASCII
+ECMA_PATTERNS = {
+    "^a": r"^a", "b$": r"b\Z", "^[a-z]+$": r"^[a-z]+\Z", "\\d": r"[0-9]", "^(?:[0-9]{2})$": r"^[0-9]{2}\Z",
+    "a|b": r"a|b", "b": "b", "^$": r"^\Z", ".": _DOT, "^\\w+@": r"^[A-Za-z0-9_]+@", "[\\u00e9]": "\u00e9",
+    r"^[0-9]{4}-(0[1-9]|1[0-2])$": r"^[0-9]{4}-(0[1-9]|1[0-2])\Z",
+    r"^[0-9]{4}-W(0[1-9]|[1-4][0-9]|5[0-3])$": r"^[0-9]{4}-W(0[1-9]|[1-4][0-9]|5[0-3])\Z",
+    r"^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$":
+        r"^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?\Z",
+    "^#[0-9A-Fa-f]{6}$": r"^#[0-9A-Fa-f]{6}\Z", "\\bab": r"(?<![A-Za-z0-9_])ab", ".$": _DOT + r"\Z",
+    "\\s": "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]",
+}
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Any:
+    if not validator.is_type(instance, "string"):
+        return
+    limit = schema.get("maxLength")
+    if isinstance(limit, int) and len(instance) > limit:
+        return  # the guard does not search a string that is already too long
+    if re.search(ECMA_PATTERNS[pattern], instance) is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _json_eq(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_eq(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_eq(a[k], b[k]) for k in a)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _unique_items(validator: Any, unique: bool, instance: Any, schema: dict[str, Any]) -> Any:
+    if unique and validator.is_type(instance, "array") and any(
+        _json_eq(instance[i], instance[j]) for i in range(len(instance)) for j in range(i)
+    ):
+        yield ValidationError(f"{instance!r} has non-unique elements")
+
+
+OracleValidator = validators.extend(Draft202012Validator, {"pattern": _pattern, "uniqueItems": _unique_items})
+
+
 def oracle(schema: dict[str, Any], instance: Any) -> set[tuple[str, str]]:
     pairs: set[tuple[str, str]] = set()
-    for error in Draft202012Validator(schema, format_checker=FORMAT_CHECKER).iter_errors(instance):
+    for error in OracleValidator(schema, format_checker=FORMAT_CHECKER).iter_errors(instance):
         path = _path(error.absolute_path)
         if error.validator == "required":
             for key in error.validator_value:
@@ -165,14 +214,10 @@ SAMPLES = [
     "123e4567-e89b-12d3-a456-426614174000", "1.2.3.4", "01.2.3.4", "256.1.1.1", "::1", "fe80::1%eth0", "1::2::3",
     "::ffff:1.2.3.4", "example.com", "ex_ample.com", "a-.com", "example.com.", "x" * 64 + ".com", "\u0661.2.3.4",
     "2026-05", "2026-W09", "2026-W54", "2026-05-01T08:00", "#a0B1c2", "AB12", "é\U0001f600", "a\nb", "a@b\n",
-    "1", "true",
+    "1", "true", "ab\n", "a\u2028", "\ufeff", "\x85", "\u00e9ab", "12\n", "\u00e9@", "#a0B1c2\n", "2026-05\n",
 ]
 strings = st.one_of(st.sampled_from(SAMPLES), st.text(max_size=6))
-PATTERNS = [
-    "^a", "b$", "^[a-z]+$", "\\d", "^(?:[0-9]{2})$", "a|b", "^$", ".", "^\\w+@", "[\\u00e9]",
-    r"^[0-9]{4}-(0[1-9]|1[0-2])$", r"^[0-9]{4}-W(0[1-9]|[1-4][0-9]|5[0-3])$",
-    r"^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,3})?)?$", "^#[0-9A-Fa-f]{6}$",
-]
+PATTERNS = list(ECMA_PATTERNS)
 FORMATS = list(ORACLE_FORMATS)
 leaf_json = st.one_of(st.none(), st.booleans(), numbers, strings)
 any_json = st.recursive(
@@ -359,6 +404,15 @@ def test_known_edge_cases() -> None:
         ({"type": "number", "multipleOf": 1e20}, 2e20),
         ({"type": "string", "maxLength": 1}, "\U0001f600"),
         ({"type": "string", "pattern": "b"}, "abc"),
+        ({"type": "string", "pattern": "b$"}, "ab\n"),
+        ({"type": "string", "pattern": "^\\w+@"}, "\u00e9@"),
+        ({"type": "string", "pattern": ".$"}, "a\u2028"),
+        ({"type": "string", "pattern": "\\s"}, "\ufeff"),
+        ({"type": "string", "pattern": "\\s"}, "\x85"),
+        ({"type": "string", "pattern": "\\bab"}, "\u00e9ab"),
+        ({"type": "string", "pattern": "^[a-z]+$", "maxLength": 2}, "abc"),
+        ({"type": "array", "uniqueItems": True}, [[0], [False], [0]]),
+        ({"type": "array", "uniqueItems": True}, [{"a": 1, "b": 2}, {"b": 2, "a": 1.0}]),
         ({"type": "string", "format": "email"}, "a@b\n"),
         ({"type": "string", "format": "date-time"}, "2026-01-01t00:00:60z"),
         ({"type": "integer", "minimum": 2**80}, 2**80 - 1),

@@ -51,7 +51,7 @@ def test_stub_names_ecmascript_reserved() -> None:
 def test_bad_pattern_is_an_input_error() -> None:
     doc = json.loads(json.dumps(BOOKING))
     doc["tools"][0]["inputSchema"]["properties"]["note"]["pattern"] = "(["
-    with pytest.raises(InputError, match="does not compile"):
+    with pytest.raises(InputError, match="is not a valid regular expression"):
         render_guards(doc, "python", None)
 
 
@@ -210,11 +210,11 @@ def test_confirmation_flow_single_use(tmp_path: Path) -> None:
     assert fp not in json.dumps(first.for_model())
     ctx = mod.GuardContext(confirmation=mod.Confirmation(fingerprint=fp, by="u-17", id="c-1"))
     assert guard.check(VALID, ctx).to_dict() == {
-        "success": True, "permission": "not_required", "violations": [], "guidance": "The call is allowed.",
-        "tool": "booking_create"}
+        "success": True, "permission": "not_required", "confirmed": True, "violations": [],
+        "guidance": "The call is allowed.", "tool": "booking_create"}
     done = guard.run(_book, VALID, ctx)
-    assert done.to_dict() == {"success": True, "result": "booked", "permission": "not_required", "violations": [],
-                              "guidance": "The call succeeded.", "tool": "booking_create"}
+    assert done.to_dict() == {"success": True, "result": "booked", "permission": "not_required", "confirmed": True,
+                              "violations": [], "guidance": "The call succeeded.", "tool": "booking_create"}
     again = guard.run(_book, VALID, ctx)  # the confirmation was used
     assert again.permission == "confirmation_required"
     fresh = mod.GuardContext(confirmation=mod.Confirmation(fingerprint=fp, by="u-17", id="c-2"))

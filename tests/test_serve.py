@@ -608,7 +608,7 @@ def test_serve_settings_come_from_the_configuration(tmp_path: Path) -> None:
     assert res.exit_code == 0 and res.stdout.startswith("axag_")
     assert (tmp_path / "var" / "state.sqlite").is_file()
     (tmp_path / "pyproject.toml").write_text('[tool.axag.serve]\nactr = "ann"\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match='unknown key "serve.actr"; did you mean `\[tool.axag.serve\] actor`'):
+    with pytest.raises(ConfigError, match=r'unknown key "serve.actr"; did you mean `\[tool.axag.serve\] actor`'):
         load_raw(tmp_path / "pyproject.toml")
 
 

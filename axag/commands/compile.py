@@ -231,7 +231,8 @@ def run_compile(opts: dict[str, Any]) -> int:
 
         lang = opts["guards_lang"] or settings.compile_guards_lang
         mcp_doc = doc if target == "mcp" else mcp.render(tools, __version__)
-        warnings, stale = write_guards(mcp_doc, guards_dir, lang, check=bool(opts["check"]))
+        # OpenAI strict mode sends null for every optional parameter left out: its guards read null as absent
+        warnings, stale = write_guards(mcp_doc, guards_dir, lang, check=bool(opts["check"]), null_as_absent=strict)
         for w in warnings:
             click.echo(f"axag: warning: {w}", err=True)
         for rel, diff in stale:

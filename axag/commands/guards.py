@@ -43,11 +43,15 @@ def load_tools_document(path: Path) -> dict[str, Any]:
 @click.option("--lang", type=click.Choice(["python", "typescript"]), default=None,
               help="Language of the generated guards (default: compile.guards-lang of the configuration, else "
                    "python).")
+@click.option("--null-as-absent", is_flag=True,
+              help="Read null as absent for optional parameters by default (what OpenAI strict mode sends; "
+                   "`axag compile --target openai --strict --guards DIR` sets it).")
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Accepted for symmetry with the other commands; this command prints plain text only.")
-def guards(tools_json: Path, output: Path, lang: str | None, config: str | None, isolated: bool, color: str) -> None:
+def guards(tools_json: Path, output: Path, lang: str | None, null_as_absent: bool, config: str | None,
+           isolated: bool, color: str) -> None:
     """Generate runtime guards for the tools of TOOLS_JSON (an MCP tools.json)."""
     from axag.guards.render import write_guards
 
@@ -57,8 +61,11 @@ def guards(tools_json: Path, output: Path, lang: str | None, config: str | None,
 
             lang = Resolver(Path.cwd(), config=config, isolated=isolated).run_settings().compile_guards_lang
         doc = load_tools_document(tools_json)
-        warnings, _ = write_guards(doc, output, lang)
+        written: list[str] = []
+        warnings, _ = write_guards(doc, output, lang, null_as_absent=null_as_absent, written=written)
     except AxagError as exc:
         raise AxagClickError(str(exc)) from exc
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
+    click.echo(f"axag: wrote {len(written)} {'file' if len(written) == 1 else 'files'} to {output}: "
+               + ", ".join(written), err=True)

@@ -286,19 +286,20 @@ def _strip_annotations(schema: Any) -> Any:
 
 
 def _check_patterns(schema: Any, where: str) -> None:
-    """Every ``pattern`` in a property schema must compile with ``re`` (the guards search with it)."""
+    """Every ``pattern`` must be in the §4.7 subset: both runtimes read it as ECMA-262 (Python through
+    ``ecma_to_python``, TypeScript with ``new RegExp(p, "u")``), and neither may hang on adversarial input."""
     if not isinstance(schema, dict):
         return
     pattern = schema.get("pattern")
     if pattern is not None:
-        try:
-            re.compile(pattern)
-        except (re.error, TypeError) as exc:
-            raise GuardSpecError(f"{where}: pattern {pattern!r} does not compile: {exc}") from exc
-        from axag.model.pattern import EXPONENTIAL, check_pattern
+        if not isinstance(pattern, str):
+            raise GuardSpecError(f"{where}: pattern {pattern!r} is not a string")
+        from axag.model.pattern import check_pattern, cost_problem
 
-        if check_pattern(pattern) == EXPONENTIAL:  # the guard would hang on adversarial input (§4.7)
-            raise GuardSpecError(f"{where}: pattern {pattern!r} {EXPONENTIAL}")
+        problem = check_pattern(pattern) or cost_problem(pattern, schema.get("maxLength"))
+        if problem is not None:
+            raise GuardSpecError(f"{where}: pattern {pattern!r} {problem} (a pattern must mean the same in Python "
+                                 "and JavaScript, and must not hang a guard)")
     _check_patterns(schema.get("items"), where)
     members = schema.get("properties")
     if isinstance(members, dict):

@@ -160,31 +160,13 @@ def _stub_views(stubs: Sequence[Stub]) -> list[dict[str, Any]]:
     return views
 
 
-def _check_patterns(schema: Any, where: str) -> None:
-    """Every ``pattern`` must be in the §4.7 subset: TypeScript guards run it with ``new RegExp(p, "u")``,
-    which rejects or reads differently many patterns Python's ``re`` accepts (e.g. ``(?i)a`` or ``\\_``)."""
-    from axag.model.pattern import check_pattern
-
-    if not isinstance(schema, dict):
-        return
-    pattern = schema.get("pattern")
-    if isinstance(pattern, str):
-        problem = check_pattern(pattern)
-        if problem is not None:
-            raise GuardSpecError(f"{where}: pattern {pattern!r} {problem} (a pattern must mean the same in Python "
-                                 "and JavaScript)")
-    _check_patterns(schema.get("items"), where)
-    members = schema.get("properties")
-    if isinstance(members, dict):
-        for name, sub in members.items():
-            _check_patterns(sub, f"{where}.{name}")
-
-
 def _ensure_newline(text: str) -> str:
     return text.rstrip("\n") + "\n"
 
 
-def render_typescript(specs: Sequence[GuardSpec], stubs: Sequence[Stub], existing: str | None) -> RenderedGuards:
+def render_typescript(
+    specs: Sequence[GuardSpec], stubs: Sequence[Stub], existing: str | None, *, null_as_absent: bool = False
+) -> RenderedGuards:
     """Render ``runtime.ts``, ``guards.ts``, the user-owned ``preconditions.ts`` and, when ``existing`` (the
     current text of ``preconditions.ts``) lacks stubs, ``preconditions.missing.txt``."""
     from axag.guards import render
@@ -195,14 +177,12 @@ def render_typescript(specs: Sequence[GuardSpec], stubs: Sequence[Stub], existin
         return render._Code(ts_literal(render._defined(value)))
 
     env.filters["lit"] = lit
-    for spec in specs:
-        for name, sub in spec.properties.items():
-            _check_patterns(sub, f"tool {spec.tool!r}: parameter {name}")
     guards = [_guard_view(s) for s in specs]
     stub_views = _stub_views(stubs)
     files = {
         "runtime.ts": runtime_source(),
-        "guards.ts": env.get_template("guards.ts.j2").render(version=__version__, guards=guards),
+        "guards.ts": env.get_template("guards.ts.j2").render(version=__version__, guards=guards,
+                                                              null_as_absent=null_as_absent),
     }
     user = env.get_template("preconditions.ts.j2").render(stubs=stub_views)
     missing_text: str | None = None

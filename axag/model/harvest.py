@@ -512,12 +512,10 @@ def _date_bounds(model: FileModel, c: _Control, category: str) -> dict[str, str]
         v, unknown = _value_of(model, c.el, attr)
         if v is None or unknown:
             continue
-        if category == "date":
-            from axag.guards.pyruntime import check_format
+        from axag.guards.pyruntime import check_format, ecma_search
 
-            ok = check_format("date", v)
-        else:
-            ok = re.search(PATTERNS[category], v) is not None
+        # ECMA-262 reading, as the guards: "$" is the end of the value (not before a final newline)
+        ok = check_format("date", v) if category == "date" else ecma_search(PATTERNS[category], v)
         if ok:
             out[key] = v
     return out or None

@@ -884,9 +884,28 @@ def _merge(model: FileModel, d: _Declared, h: Any, sink: Sink) -> tuple[Spec, st
     return merged, None, None
 
 
+def pattern_costs(spec: Spec, ctx: _Ctx) -> None:
+    """§4.7 rule 117: a super-linear pattern needs a maxLength that keeps the guard's worst case in budget."""
+    pattern = spec.keys.get("pattern")
+    if isinstance(pattern, str) and "pattern" not in spec.dropped:
+        from axag.model.pattern import cost_problem
+
+        problem = cost_problem(pattern, spec.keys.get("maxLength"))
+        if problem is not None:
+            loc = spec.key_loc("pattern")
+            ctx.sink.add(117, loc.span(), ctx.list_attr or loc.attribute, p=ctx.pname, problem=problem)
+            spec.incoherent = True
+    if "items" in spec.keys and "items" not in spec.dropped:
+        pattern_costs(spec.keys["items"], ctx)
+    if "properties" in spec.keys and "properties" not in spec.dropped:
+        for sub in spec.keys["properties"].values():
+            pattern_costs(sub, ctx)
+
+
 def _finish(spec: Spec, ctx: _Ctx) -> None:
     coherence(spec, ctx)
     value_checks(spec, ctx)
+    pattern_costs(spec, ctx)
 
 
 def build_parameters(model: FileModel, act: Action, *, harvest: bool = True) -> list[Parameter]:

@@ -35,13 +35,19 @@ How it works
    bodies are analysed too (they backtrack the same way). Bounded repeats ``{n,m}`` with small ``m`` are
    unrolled (no cycle, so no exponential blow-up: ``(a|a){3}`` is accepted); large or unbounded ones are treated
    as ``+``/``*``. Anchors and ``\\b`` are ignored (they are zero-width). Only exponential ambiguity is
-   rejected; polynomial cases such as ``\\d*\\d*`` or ``.*a.*`` are accepted. Patterns whose product automaton
-   would exceed :data:`PRODUCT_BUDGET` pairs are only checked with (i).
+   rejected here; polynomial cases such as ``\\d*\\d*`` or ``.*a.*`` are bounded by step 3. A pattern whose product
+   automaton needs more than :data:`PRODUCT_BUDGET` units of work is rejected (the check fails closed).
 
    Decisions on borderline patterns: ``^(?:[a-z]+-)*[a-z]+$`` is accepted (each iteration must read a ``-``
    that ``[a-z]`` cannot, so the split is unique; it is polynomial at worst); ``^[A-Z]{2}[0-9]{6}$``,
    ``^(\\d{1,3}\\.){3}\\d{1,3}$``, ``(ab|a)*c`` and ``(a|a){3}`` are accepted; ``(a|b|ab)*`` is rejected
    (``ab`` is one iteration or two).
+3. Polynomial backtracking (:func:`cost_problem`, used by rule 117 and by the guard generator with the
+   parameter's ``maxLength``). :func:`pattern_degree` finds d such that a backtracking search may take about n^d
+   steps on n characters (chains of loops that read one word in several ways; an unanchored pattern is analysed
+   behind an implicit any-character loop, as a search tries every start). A pattern of degree 2 or more needs a
+   ``maxLength`` n with n^d <= :data:`STEP_BUDGET` (10^7): guards never search a string over its ``maxLength``, so
+   the worst case stays within the budget (``.*a.*a.*a.*b`` has degree 5: maxLength at most 25).
 """
 
 from __future__ import annotations
@@ -52,10 +58,10 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from functools import lru_cache
 from typing import Final, TypeVar
 
-__all__ = ["MAX_GROUP_DEPTH", "PRODUCT_BUDGET", "check_pattern"]
+__all__ = ["MAX_GROUP_DEPTH", "PRODUCT_BUDGET", "STEP_BUDGET", "check_pattern", "cost_problem", "pattern_degree"]
 
 MAX_GROUP_DEPTH: Final = 100
-PRODUCT_BUDGET: Final = 200_000
+PRODUCT_BUDGET: Final = 500_000
 EXPONENTIAL: Final = "may take exponential time on some inputs (nested quantifiers)"
 
 MAX_CP: Final = 0x10FFFF
@@ -123,9 +129,8 @@ _SYNTAX_CHARS: Final = "^$\\.*+?()[]{}|/"
 _HEX: Final = "0123456789abcdefABCDEF"
 
 # ---------------------------------------------------------------- syntax tree
-# ("set", CharSet) | ("empty",) | ("look", node) | ("seq", [nodes]) | ("alt", [nodes]) | ("rep", node, lo, hi)
+# ("set", CharSet) | ("empty",) | ("anchor", "^" | "$" | "b" | "B") | ("look", node) | ("seq", [nodes]) | ("alt", [nodes]) | ("rep", node, lo, hi)
 Node = tuple[object, ...]
-_EMPTY: Final[Node] = ("empty",)
 
 
 class _Reject(Exception):
@@ -173,9 +178,10 @@ class _Parser:
         p, i = self.p, self.i
         c = p[i]
         assertion = False
+        atom: Node
         if c in "^$":
             self.i += 1
-            atom, assertion = _EMPTY, True
+            atom, assertion = ("anchor", c), True
         elif c == "(":
             atom, assertion = self.group(depth)
         elif c == "[":
@@ -324,7 +330,7 @@ class _Parser:
         e = self.p[self.i + 1 : self.i + 2]
         if e in ("b", "B"):
             self.i += 2
-            return _EMPTY, True
+            return ("anchor", e), True
         if e and e in _CLASS_ESCAPES:
             self.i += 2
             return ("set", _CLASS_ESCAPES[e]), False
@@ -411,7 +417,7 @@ class _Glushkov:
             assert isinstance(cs, tuple)
             k = self.new(cs)
             return {k: 1}, {k: 1}, 0
-        if kind == "empty":
+        if kind in ("empty", "anchor"):
             return {}, {}, 1
         if kind == "look":
             inner = node[1]
@@ -571,6 +577,9 @@ def _exponential(tree: Node) -> bool:
 
     def succ(pair: tuple[int, int]) -> list[tuple[int, int]]:
         p, q = pair
+        budget[0] -= len(follow[p]) * len(follow[q])  # the work, not only the pairs found
+        if budget[0] < 0:
+            raise _Budget
         out: list[tuple[int, int]] = []
         for p2 in follow[p]:
             for q2 in follow[q]:
@@ -585,8 +594,8 @@ def _exponential(tree: Node) -> bool:
     starts = [(p, p) for p in range(n) if any(comp[q] == comp[p] for q in follow[p])]
     try:
         pcomp = _sccs(starts, succ)
-    except _Budget:
-        return False
+    except _Budget:  # fail closed: a pattern the check cannot finish on is not accepted
+        return True
     diag: set[int] = set()
     off: set[int] = set()
     for pair, c in pcomp.items():
@@ -596,6 +605,197 @@ def _exponential(tree: Node) -> bool:
 
 class _Budget(Exception):
     pass
+
+
+# ---------------------------------------------------------------- polynomial (super-linear) backtracking
+STEP_BUDGET: Final = 10**7
+_TRIPLE_BUDGET: Final = 300_000
+_ALL: Final[CharSet] = ((0, MAX_CP),)
+
+
+def _anchored(node: Node) -> bool:
+    """Every match must start at the beginning of the text (each top-level branch starts with ``^``)."""
+    kind = node[0]
+    if kind == "anchor":
+        return node[1] == "^"
+    if kind == "seq":
+        items = node[1]
+        assert isinstance(items, list)
+        return bool(items) and _anchored(items[0])
+    if kind == "alt":
+        items = node[1]
+        assert isinstance(items, list)
+        return all(_anchored(b) for b in items)
+    return False
+
+
+def _has_assertion(node: Node) -> bool:
+    kind = node[0]
+    if kind in ("anchor", "look"):
+        return True
+    if kind in ("seq", "alt"):
+        items = node[1]
+        assert isinstance(items, list)
+        return any(_has_assertion(x) for x in items)
+    if kind == "rep":
+        inner = node[1]
+        assert isinstance(inner, tuple)
+        return _has_assertion(inner)
+    return False
+
+
+def _inter(a: CharSet, b: CharSet) -> CharSet:
+    out: list[tuple[int, int]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if lo <= hi:
+            out.append((lo, hi))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return tuple(out)
+
+
+def _chain_degree(tree: Node, prune: bool, budget: list[int]) -> int:
+    """The degree d of the worst-case backtracking work n^d of the automaton of ``tree``.
+
+    A loop gives degree 1; each pair of loops p != q that read one word v as p->p, p->q and q->q (the
+    automaton is then polynomially ambiguous, Weber and Seidl's IDA condition) adds one along a chain. With
+    ``prune``, the positions that end a match have no successors (the search stops there). Raises _Budget.
+    """
+    g = _Glushkov()
+    _first, last, _null = g.build(tree)
+    n = len(g.sets)
+    follow = [list(f) for f in g.follow]
+    if prune:
+        for p in last:
+            follow[p] = []
+    comp = _sccs(range(n), lambda p: follow[p])
+    looping = [p for p in range(n) if any(comp[q] == comp[p] for q in follow[p])]
+    if not looping:
+        return 0
+
+    forward: dict[int, set[int]] = {}
+
+    def reach(start: int) -> set[int]:
+        hit = forward.get(start)
+        if hit is None:
+            hit, todo = {start}, [start]
+            while todo:
+                nxt = follow[todo.pop()]
+                budget[0] -= len(nxt) + 1
+                for q in nxt:
+                    if q not in hit:
+                        hit.add(q)
+                        todo.append(q)
+            if budget[0] < 0:
+                raise _Budget
+            forward[start] = hit
+        return hit
+
+    sets = g.sets
+    pairs: dict[tuple[int, int], CharSet] = {}
+
+    def common(a: int, b: int) -> CharSet:
+        key = (a, b) if a < b else (b, a)
+        hit = pairs.get(key)
+        if hit is None:
+            hit = pairs[key] = _inter(sets[a], sets[b])
+        return hit
+
+    def ida(p: int, q: int) -> bool:
+        """A non-empty word v with p -v-> p, p -v-> q and q -v-> q (search in the triple product)."""
+        middle = {b for b in reach(p) if q in reach(b)}
+        todo = [(p, p, q)]
+        seen = {(p, p, q)}
+        while todo:
+            a, b, c = todo.pop()
+            budget[0] -= len(follow[a]) * len(follow[b]) * len(follow[c])
+            if budget[0] < 0:
+                raise _Budget
+            for a2 in follow[a]:
+                if comp[a2] != comp[p]:
+                    continue
+                for b2 in follow[b]:
+                    if b2 not in middle:
+                        continue
+                    ab = common(a2, b2)
+                    if not ab:
+                        continue
+                    for c2 in follow[c]:
+                        if comp[c2] != comp[q] or not _intersects(ab, sets[c2]):
+                            continue
+                        if (a2, b2, c2) == (p, q, q):
+                            return True
+                        if (a2, b2, c2) not in seen:
+                            seen.add((a2, b2, c2))
+                            todo.append((a2, b2, c2))
+        return False
+
+    edges = {p: [q for q in looping if q != p and q in reach(p) and ida(p, q)] for p in looping}
+    longest: dict[int, int] = {}
+
+    def chain(p: int, stack: frozenset[int]) -> int:
+        if p in stack:  # a cycle of ambiguous loops: no polynomial bound
+            raise _Budget
+        if p not in longest:
+            longest[p] = max((1 + chain(q, stack | {p}) for q in edges[p]), default=0)
+        return longest[p]
+
+    return 1 + max(chain(p, frozenset()) for p in looping)
+
+
+@lru_cache(maxsize=1024)
+def pattern_degree(p: str) -> int | None:
+    """``d`` such that a backtracking search (``re``, JavaScript) of ``p`` may take about n^d steps on n characters
+    (0 or 1: linear), or None when the analysis ran out of its budget. ``p`` must pass :func:`check_pattern`.
+    An unanchored pattern is searched from every position: it is analysed behind an implicit loop over any character."""
+    try:
+        tree = _Parser(p).parse()
+    except (_Reject, _Syntax):
+        return None
+    budget = [_TRIPLE_BUDGET]
+    try:
+        degree = _chain_degree(tree, False, budget)  # the work of the successful start
+        if not _anchored(tree):
+            prefixed: Node = ("seq", [("rep", ("set", _ALL), 0, None), tree])
+            degree = max(degree, _chain_degree(prefixed, not _has_assertion(tree), budget))
+    except _Budget:
+        return None
+    return degree
+
+
+def max_length_for(degree: int) -> int:
+    """The largest n with n**degree within :data:`STEP_BUDGET`."""
+    n: int = round(STEP_BUDGET ** (1 / degree))
+    while n**degree > STEP_BUDGET:
+        n -= 1
+    while (n + 1) ** degree <= STEP_BUDGET:
+        n += 1
+    return n
+
+
+def cost_problem(p: str, max_length: object) -> str | None:
+    """None when a guard's worst case on ``p`` stays within :data:`STEP_BUDGET` backtracking steps: the pattern is
+    linear, or the parameter's ``maxLength`` (strings over it are never searched) keeps n^degree within it. Else the
+    problem, for ``Parameter "{p}": pattern {problem}`` (rule 117)."""
+    degree = pattern_degree(p)
+    if degree is None:
+        return ("is too complex to bound its matching time (the analysis ran out of its budget); simplify it")
+    if degree <= 1:
+        return None
+    limit = max_length_for(degree)
+    if isinstance(max_length, int) and not isinstance(max_length, bool) and max_length <= limit:
+        return None
+    if isinstance(max_length, (int, float)) and not isinstance(max_length, bool):
+        have = f"maxLength {max_length:g} allows more"
+    else:
+        have = "there is no maxLength"
+    return (f"may take polynomial time on some inputs (about n^{degree} backtracking steps for n characters) and "
+            f"{have}: give the parameter a maxLength of at most {limit}, which keeps the worst case within the "
+            f"budget of 10^7 steps, or anchor the pattern and remove overlapping repetitions")
 
 
 # ---------------------------------------------------------------- entry point

@@ -1,13 +1,17 @@
 // Test driver: runs scenarios (JSON file, argv[2]) against the compiled guards in this directory and prints
 // one JSON line per scenario: the full envelope (toDict()), or {"raised": message}.
 import { readFileSync } from "node:fs";
-import { GUARDS, fingerprint, makeGuards, InMemoryStore } from "./guards.js";
+import { GUARDS, fingerprint, makeGuards, InMemoryStore, ToolGuard } from "./guards.js";
 
 const scenarios = JSON.parse(readFileSync(process.argv[2], "utf8"));
 
 function context(spec, fpOf) {
   if (spec === undefined || spec === null) {
     return undefined;
+  }
+  if (spec.null_as_absent === "default") {
+    spec = { ...spec };
+    delete spec.null_as_absent;
   }
   const ctx = {};
   if ("actor" in spec) ctx.actor = spec.actor;
@@ -58,8 +62,13 @@ for (const sc of scenarios) {
   }
   globalThis.__axagPre = sc.pre ?? {};
   const fpOf = () => fingerprint(sc.tool, sc.context && sc.context.null_as_absent ? dropNulls(sc.args) : sc.args);
-  const ctx = context(sc.context, fpOf);
+  const ctx = sc.raw_context !== undefined ? sc.raw_context : context(sc.context, fpOf);
   const guard = guards[sc.tool];
+  if (!(guard instanceof ToolGuard)) {
+    // a tool name chosen by a caller must resolve to a guard or to nothing (never to Object.prototype members)
+    console.log(JSON.stringify(guard === undefined ? { unknown_tool: true } : { not_a_guard: typeof guard }));
+    continue;
+  }
   try {
     if (sc.op === "mutate") {
       // results are copies: mutating one never changes the guard's constants

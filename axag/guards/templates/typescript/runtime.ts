@@ -165,7 +165,16 @@ export function compactJson(value: unknown): string {
   try {
     return writeJson(value, false, false);
   } catch {
+    return safeString(value);
+  }
+}
+
+/** String(value), or a fixed text when the value's own toString/valueOf is missing or throws. */
+function safeString(value: unknown): string {
+  try {
     return String(value);
+  } catch {
+    return "[object]";
   }
 }
 
@@ -334,7 +343,7 @@ function describe(value: unknown): string {
     return "[function]";
   }
   if (typeof value === "symbol" || value === undefined) {
-    return String(value);
+    return safeString(value);
   }
   return compactJson(value);
 }
@@ -360,9 +369,13 @@ export function jsonTypeName(value: unknown): string {
     return "object";
   }
   if (value !== null && typeof value === "object") {
-    const proto: unknown = Object.getPrototypeOf(value);
-    const ctor: unknown = proto === null ? undefined : (proto as { constructor?: unknown }).constructor;
-    return typeof ctor === "function" && ctor.name ? ctor.name : "object";
+    try {
+      const proto: unknown = Object.getPrototypeOf(value);
+      const ctor: unknown = proto === null ? undefined : (proto as { constructor?: unknown }).constructor;
+      return typeof ctor === "function" && typeof ctor.name === "string" && ctor.name ? ctor.name : "object";
+    } catch {
+      return "object";
+    }
   }
   return typeof value;
 }
@@ -389,45 +402,6 @@ function hasType(value: unknown, type: string): boolean {
 }
 
 class Incomparable extends Error {}
-
-/** Python's `==` on JSON values (inside arrays, where booleans are the integers 0 and 1). */
-function pyEq(a: unknown, b: unknown): boolean {
-  const x = typeof a === "boolean" ? Number(a) : a;
-  const y = typeof b === "boolean" ? Number(b) : b;
-  if (Array.isArray(x) || Array.isArray(y)) {
-    return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v: unknown, i: number) => pyEq(v, y[i]));
-  }
-  if (isPlainObject(x) || isPlainObject(y)) {
-    if (!isPlainObject(x) || !isPlainObject(y)) {
-      return false;
-    }
-    const keys = Object.keys(x);
-    return keys.length === Object.keys(y).length && keys.every((k) => hasOwn(y, k) && pyEq(x[k], y[k]));
-  }
-  return x === y;
-}
-
-/** Python's `<` on JSON values inside arrays; throws Incomparable where Python raises TypeError. */
-function pyLt(a: unknown, b: unknown): boolean {
-  const x = typeof a === "boolean" ? Number(a) : a;
-  const y = typeof b === "boolean" ? Number(b) : b;
-  if (typeof x === "number" && typeof y === "number") {
-    return x < y;
-  }
-  if (typeof x === "string" && typeof y === "string") {
-    return compareCodePoints(x, y) < 0;
-  }
-  if (Array.isArray(x) && Array.isArray(y)) {
-    const n = Math.min(x.length, y.length);
-    for (let i = 0; i < n; i++) {
-      if (!pyEq(x[i], y[i])) {
-        return pyLt(x[i], y[i]);
-      }
-    }
-    return x.length < y.length;
-  }
-  throw new Incomparable();
-}
 
 /** A key with equalityKey(a) === equalityKey(b) exactly when jsonEqual(a, b); throws Incomparable outside JSON. */
 function equalityKey(value: unknown): string {
@@ -460,8 +434,8 @@ function equalityKey(value: unknown): string {
   throw new Incomparable();
 }
 
-function pairwiseUnique(items: readonly unknown[]): boolean {
-  // the pairwise answer in linear time (no quadratic blow-up on adversarial arrays)
+/** JSON Schema uniqueItems with JSON equality (1 and 1.0 are equal, 1 and true are not), in linear time. */
+function uniqueItems(items: readonly unknown[]): boolean {
   try {
     const seen = new Set<string>();
     for (let i = 0; i < items.length; i++) {
@@ -482,37 +456,6 @@ function pairwiseUnique(items: readonly unknown[]): boolean {
       if (jsonEqual(items[i], items[j])) {
         return false;
       }
-    }
-  }
-  return true;
-}
-
-/**
- * uniqueItems as the jsonschema package (and so the Python guards) decides it: sort with Python's ordering and
- * compare neighbours; when Python cannot order the items (booleans or null at the top level, objects, mixed
- * types), compare every pair.
- */
-function uniqueItems(items: readonly unknown[]): boolean {
-  if (items.length < 2) {
-    return true;
-  }
-  let sorted: unknown[];
-  try {
-    sorted = [...items].sort((a: unknown, b: unknown) => {
-      if (typeof a === "boolean" || typeof b === "boolean" || a === null || b === null) {
-        throw new Incomparable();
-      }
-      return pyLt(a, b) ? -1 : pyLt(b, a) ? 1 : 0;
-    });
-  } catch (err) {
-    if (err instanceof Incomparable) {
-      return pairwiseUnique(items);
-    }
-    throw err;
-  }
-  for (let i = 1; i < sorted.length; i++) {
-    if (jsonEqual(sorted[i - 1], sorted[i])) {
-      return false;
     }
   }
   return true;
@@ -748,15 +691,29 @@ function article(word: string): string {
   return /^[aeiou]/u.test(word) ? "an " + word : "a " + word;
 }
 
-const regexCache = new Map<string, RegExp>();
+const regexCache = new Map<string, RegExp | null>();
 
+/** JSON Schema `pattern`: an unanchored ECMA-262 search; false for a pattern that cannot be read (refused). */
 function searchPattern(pattern: string, text: string): boolean {
   let re = regexCache.get(pattern);
   if (re === undefined) {
-    re = new RegExp(pattern, "u");
+    try {
+      re = new RegExp(pattern, "u");
+    } catch {
+      re = null;
+    }
+    if (regexCache.size >= 1024) {
+      regexCache.clear();
+    }
     regexCache.set(pattern, re);
   }
-  return re.test(text);
+  return re !== null && re.test(text);
+}
+
+/** A string over its maxLength is not searched with the pattern (bounds the pattern's work, SPEC 4.7). */
+function tooLong(schema: Record<string, unknown>, text: string): boolean {
+  const limit = schema["maxLength"];
+  return typeof limit === "number" && codePointLength(text) > limit;
 }
 
 function num(schema: Record<string, unknown>, key: string): number | undefined {
@@ -844,7 +801,7 @@ export function validate(schema: unknown, value: unknown, path: string, tool: st
         break;
       }
       case "pattern":
-        if (typeof sv === "string" && typeof value === "string" && !searchPattern(sv, value)) {
+        if (typeof sv === "string" && typeof value === "string" && !tooLong(schema, value) && !searchPattern(sv, value)) {
           out.push(violation(path, "pattern", sv, value, `${f} must match the pattern ${compactJson(sv)}.`));
         }
         break;
@@ -1055,7 +1012,7 @@ function orderKey(kind: string, value: unknown): OrderKey | null {
   return value;
 }
 
-/** Compare two keys; null when they are of different kinds (the relation then holds vacuously). */
+/** Compare two keys; null when they are of different kinds (the relation then fails). */
 function compareKeys(a: OrderKey, b: OrderKey): number | null {
   if (Array.isArray(a) && Array.isArray(b)) {
     return compareInstants(a as Instant, b as Instant);
@@ -1111,11 +1068,9 @@ function compareCheck(
   }
   const lk = orderKey(kind, left);
   const rk = orderKey(kind, right);
-  if (lk === null || rk === null) {
-    return;
-  }
-  const c = compareKeys(lk, rk);
-  if (c === null || holds(form, c)) {
+  // a value the comparison cannot read is refused, never skipped
+  const c = lk === null || rk === null ? null : compareKeys(lk, rk);
+  if (c !== null && holds(form, c)) {
     return;
   }
   const words = ORDER_WORDS[form][DATE_LIKE.includes(kind) ? 1 : 0];
@@ -1198,21 +1153,19 @@ export function checkBound(scope: RelationScope, param: string, kind: string, mi
   const v = normaliseDateLike(kind, raw);
   const lo = minimum === null ? null : normaliseDateLike(kind, minimum);
   const hi = maximum === null ? null : normaliseDateLike(kind, maximum);
-  if (v === null) {
-    return;
-  }
+  // a value the bound cannot read (v === null) is refused, never skipped
   if (kind === "time-of-day" && lo !== null && hi !== null && compareCodePoints(hi, lo) < 0) {
-    if (!(compareCodePoints(v, lo) >= 0 || compareCodePoints(v, hi) <= 0)) {
+    if (v === null || !(compareCodePoints(v, lo) >= 0 || compareCodePoints(v, hi) <= 0)) {
       scope.out.push(
         violation(param, "formatMinimum", minimum, raw, `${param} must be ${minimum} or later, or ${maximum} or earlier.`),
       );
     }
     return;
   }
-  if (lo !== null && compareCodePoints(v, lo) < 0) {
+  if (lo !== null && (v === null || compareCodePoints(v, lo) < 0)) {
     scope.out.push(violation(param, "formatMinimum", minimum, raw, `${param} must not be before ${minimum}.`));
   }
-  if (hi !== null && compareCodePoints(v, hi) > 0) {
+  if (hi !== null && (v === null || compareCodePoints(v, hi) > 0)) {
     scope.out.push(violation(param, "formatMaximum", maximum, raw, `${param} must not be after ${maximum}.`));
   }
 }
@@ -1253,7 +1206,92 @@ export interface GuardContext {
   readonly requestApproval?: ((ticket: ApprovalTicket) => unknown) | null;
   /** Seconds since the Unix epoch; default Date.now() / 1000. */
   readonly now?: number | null;
-  readonly nullAsAbsent?: boolean;
+  /** Drop nulls of non-required members first; default: the guard's (true for OpenAI strict mode, else false). */
+  readonly nullAsAbsent?: boolean | null;
+}
+
+/** Arrays and objects nested deeper than this are refused (the arguments object is level 1). */
+export const MAX_DEPTH = 64;
+
+/** True when arrays and objects nest more than `limit` levels (iterative: no recursion, cycles included). */
+export function tooDeep(value: unknown, limit: number = MAX_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, level] = stack.pop() as [unknown, number];
+    let members: unknown[];
+    if (Array.isArray(item)) {
+      members = item;
+    } else if (isPlainObject(item)) {
+      members = Object.keys(item).map((k) => item[k]);
+    } else {
+      continue;
+    }
+    if (level > limit) {
+      return true;
+    }
+    for (const m of members) {
+      stack.push([m, level + 1]);
+    }
+  }
+  return false;
+}
+
+function isStrings(value: unknown): value is Iterable<string> {
+  return (Array.isArray(value) || value instanceof Set) && Array.from(value as Iterable<unknown>).every((v) => typeof v === "string");
+}
+
+function absent(value: unknown): boolean {
+  return value === undefined || value === null;
+}
+
+function validApproval(a: unknown): boolean {
+  if (a === null || typeof a !== "object") {
+    return false;
+  }
+  const r = a as Record<string, unknown>;
+  return (
+    typeof r["approver"] === "string" && isStrings(r["roles"]) && typeof r["fingerprint"] === "string" &&
+    (r["granted"] === undefined || typeof r["granted"] === "boolean") &&
+    (r["scope"] === undefined || r["scope"] === "call" || r["scope"] === "value") &&
+    (r["id"] === undefined || typeof r["id"] === "string")
+  );
+}
+
+/** Why a guard context cannot be trusted (the call is then refused), or null. Same texts as in Python. */
+export function contextProblem(context: unknown): string | null {
+  if (context === null || typeof context !== "object" || Array.isArray(context)) {
+    return "it is not a GuardContext";
+  }
+  const c = context as Record<string, unknown>;
+  if (!absent(c["actor"]) && typeof c["actor"] !== "string") {
+    return "actor must be a string when given";
+  }
+  if (!absent(c["roles"]) && !isStrings(c["roles"])) {
+    return "roles must be a list or set of strings";
+  }
+  const conf = c["confirmation"];
+  if (!absent(conf)) {
+    const r = (typeof conf === "object" ? conf : {}) as Record<string, unknown>;
+    if (typeof r["fingerprint"] !== "string" || !(r["id"] === undefined || typeof r["id"] === "string") ||
+        !(absent(r["by"]) || typeof r["by"] === "string")) {
+      return "confirmation must have a string fingerprint and id";
+    }
+  }
+  const approvals = c["approvals"];
+  if (!absent(approvals) && !(Array.isArray(approvals) && approvals.every((a: unknown) => validApproval(a)))) {
+    return "every approval must have a string approver, fingerprint and id, a list or set of string roles, " +
+      "a boolean granted and the scope call or value";
+  }
+  if (!absent(c["now"]) && !isNumber(c["now"])) {
+    return "now must be a finite number when given";
+  }
+  if (!absent(c["nullAsAbsent"]) && typeof c["nullAsAbsent"] !== "boolean") {
+    return "the null-as-absent switch must be a boolean when given";
+  }
+  if (!absent(c["requestApproval"]) && typeof c["requestApproval"] !== "function") {
+    return "the approval hook must be a function when given";
+  }
+  return null;
 }
 
 type MaybePromise<T> = T | Promise<T>;
@@ -1269,7 +1307,10 @@ export interface GuardStore {
   consume(tool: string, fingerprint: string, key: string): MaybePromise<boolean>;
 }
 
-/** The default store: one process, synchronous (hence atomic); prunes old timestamps; ignores `actor`. */
+/**
+ * The default store: one process, synchronous (hence atomic); prunes old timestamps. Rate limits and cooldowns are
+ * kept per (intent, actor): two actors never share a bucket; calls without an actor share one bucket per intent.
+ */
 export class InMemoryStore implements GuardStore {
   private readonly calls = new Map<string, number[]>();
   private readonly last = new Map<string, number>();
@@ -1277,21 +1318,22 @@ export class InMemoryStore implements GuardStore {
   private readonly used = new Set<string>();
 
   acquire(
-    intent: string, _actor: string | null, now: number, limit: number | null, windowSeconds: number | null,
+    intent: string, actor: string | null, now: number, limit: number | null, windowSeconds: number | null,
     cooldownSeconds: number | null, record: boolean,
   ): number | null {
+    const bucket = JSON.stringify([intent, actor]);
     let wait = 0;
     if (windowSeconds !== null) {
-      const stamps = (this.calls.get(intent) ?? []).filter((t) => t > now - windowSeconds);
+      const stamps = (this.calls.get(bucket) ?? []).filter((t) => t > now - windowSeconds);
       if (record) {
-        this.calls.set(intent, stamps);
+        this.calls.set(bucket, stamps);
       }
       if (limit !== null && stamps.length >= limit) {
         const oldest = [...stamps].sort((x, y) => x - y)[stamps.length - limit];
         wait = Math.max(wait, oldest + windowSeconds - now);
       }
     }
-    const last = this.last.get(intent);
+    const last = this.last.get(bucket);
     if (cooldownSeconds !== null && last !== undefined) {
       wait = Math.max(wait, last + cooldownSeconds - now);
     }
@@ -1300,11 +1342,11 @@ export class InMemoryStore implements GuardStore {
     }
     if (record) {
       if (windowSeconds !== null) {
-        const stamps = this.calls.get(intent) ?? [];
+        const stamps = this.calls.get(bucket) ?? [];
         stamps.push(now);
-        this.calls.set(intent, stamps);
+        this.calls.set(bucket, stamps);
       }
-      this.last.set(intent, Math.max(now, last ?? now));
+      this.last.set(bucket, Math.max(now, last ?? now));
     }
     return null;
   }
@@ -1351,6 +1393,8 @@ export class GuardResult {
     readonly callerOnly: Readonly<Record<string, unknown>>,
     readonly hasResult: boolean = false,
     readonly result: unknown = undefined,
+    /** True when the call needed the user's confirmation and had it (success only). */
+    readonly confirmed: boolean = false,
   ) {}
 
   /** Every key of the envelope, caller_only included (never give this view to a model). */
@@ -1369,6 +1413,9 @@ export class GuardResult {
       out["result"] = this.result;
     }
     out["permission"] = this.permission;
+    if (this.confirmed) {
+      out["confirmed"] = true;
+    }
     out["violations"] = this.violations.map((v) => ({
       field: v.field,
       constraint: v.constraint,
@@ -1466,6 +1513,10 @@ function nowSeconds(context: GuardContext): number {
 
 type Mode = "check" | "run";
 
+const PARSE_FIRST =
+  " Arguments given as a JSON text (such as OpenAI's function-call arguments) must be parsed into an " +
+  "object before the guard checks them.";
+
 export class ToolGuard {
   readonly tool: string;
   readonly intent: string;
@@ -1473,6 +1524,8 @@ export class ToolGuard {
   constructor(
     readonly spec: ToolSpec,
     readonly store: GuardStore,
+    /** The default of `context.nullAsAbsent` (true for guards generated for OpenAI strict mode). */
+    readonly nullAsAbsent: boolean = false,
   ) {
     this.tool = spec.tool;
     this.intent = spec.intent;
@@ -1588,7 +1641,7 @@ export class ToolGuard {
       (a) =>
         a.fingerprint === fp &&
         (actor === null || a.approver !== actor) &&
-        (wanted.size === 0 || a.roles.some((r) => wanted.has(r))) &&
+        (wanted.size === 0 || Array.from(a.roles).some((r) => wanted.has(r))) &&
         !(typeof a.expires === "number" && a.expires <= now),
     );
   }
@@ -1596,7 +1649,24 @@ export class ToolGuard {
   private async evaluate(mode: Mode, handler: Handler | null, rawArgs: unknown, context: GuardContext): Promise<GuardResult> {
     const spec = this.spec;
     const tool = spec.tool;
-    const args: unknown = context.nullAsAbsent ? dropNulls(spec.inputSchema, rawArgs) : rawArgs;
+
+    // 0. a context the host got wrong, arguments nested too deeply: refused before anything reads them
+    const problem = contextProblem(context);
+    if (problem !== null) {
+      return this.refuse(
+        "denied", [], `${tool} was refused: the guard context is malformed (${problem}). Do not retry; tell the user it was refused.`,
+      );
+    }
+    if (tooDeep(rawArgs)) {
+      const message = `arguments must not nest arrays and objects more than ${MAX_DEPTH} levels deep.`;
+      return this.refuse(
+        "constraint_violated", [violation("", "maxDepth", MAX_DEPTH, null, message)],
+        `The arguments break 1 constraint of ${tool}: ${message} Correct the arguments and call ${tool} again; ` +
+          "do not repeat the same values.",
+      );
+    }
+    const nullAsAbsent = typeof context.nullAsAbsent === "boolean" ? context.nullAsAbsent : this.nullAsAbsent;
+    const args: unknown = nullAsAbsent ? dropNulls(spec.inputSchema, rawArgs) : rawArgs;
 
     // 1. roles
     const held = new Set(context.roles ?? []);
@@ -1612,6 +1682,14 @@ export class ToolGuard {
     // 2. value constraints, 3. relational preconditions and date-like bounds
     const out: Violation[] = [];
     validate(spec.inputSchema, args, "", tool, out);
+    if (typeof args === "string") {
+      // e.g. OpenAI's function-call "arguments", a JSON text nobody parsed
+      out.forEach((v, i) => {
+        if (v.field === "") {
+          out[i] = violation(v.field, v.constraint, v.expected, v.actual, v.message + PARSE_FIRST);
+        }
+      });
+    }
     if (isPlainObject(args)) {
       const failed = out.map((v) => v.field ?? "");
       const passed = (name: string): boolean =>
@@ -1700,7 +1778,10 @@ export class ToolGuard {
 
     const permission: Permission = spec.approvalRequired ? "approved" : "not_required";
     if (mode === "check" || handler === null) {
-      return new GuardResult(true, permission, [], "The call is allowed.", tool, spec.activeConstraints, {});
+      return new GuardResult(
+        true, permission, [], "The call is allowed.", tool, spec.activeConstraints, {}, false, undefined,
+        spec.confirmationRequired,
+      );
     }
 
     // 8. single use
@@ -1728,7 +1809,7 @@ export class ToolGuard {
     const result: unknown = await handler(callArgs);
     return new GuardResult(
       true, permission, [], permission === "approved" ? "The call was approved and has run." : "The call succeeded.",
-      tool, spec.activeConstraints, {}, true, result,
+      tool, spec.activeConstraints, {}, true, result, spec.confirmationRequired,
     );
   }
 }
