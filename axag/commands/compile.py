@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from axag import __version__
+from axag.commands.cache_options import cache_options, open_cache
 from axag.commands.common import common_options, default_jobs, fail, guard_errors, use_color, write_or_print
 from axag.findings import Finding, Severity, fingerprint
 
@@ -27,6 +28,7 @@ from axag.findings import Finding, Severity, fingerprint
 @click.option("--root", default=None, type=click.Path(file_okay=False), help="Compile root for source paths.")
 @click.option("--no-harvest", is_flag=True, help="Do not harvest parameters from form controls.")
 @click.option("--output-format", "output_format", multiple=True, help="Diagnostics format FMT[:PATH].")
+@cache_options
 @common_options
 @guard_errors
 def compile_cmd(**opts: Any) -> None:
@@ -81,7 +83,8 @@ def run_compile(opts: dict[str, Any]) -> int:
 
     bar = Progress(len(files), quiet=opts["quiet"], label="compiling")
     try:
-        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, progress=bar)
+        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, progress=bar,
+                          cache=open_cache(opts, resolver, cwd))
     finally:
         bar.close()
     site_findings, merged = merge_index(run)

@@ -193,12 +193,15 @@ def shrink_repeats(outcome: Any, sent: set[tuple[str, str]], *, fragments: bool 
     for contract, has_errors in outcome.contracts:
         if has_errors:
             continue
-        packed_ident = (str(contract.meta["intent"]), contract.key or contract_key(contract.tool))
+        packed = isinstance(contract, PackedContract)  # packed already (for the result cache)
+        packed_ident = ((contract.intent, contract.key) if packed
+                        else (str(contract.meta["intent"]), contract.key or contract_key(contract.tool)))
         if packed_ident in sent:
-            items.append((SeenContract(packed_ident[0], packed_ident[1], contract.sources[0]), False))
+            source = contract.source if packed else contract.sources[0]
+            items.append((SeenContract(packed_ident[0], packed_ident[1], source), False))
             continue
         sent.add(packed_ident)
-        items.append((PackedContract.pack(contract, fragment=fragments), False))
+        items.append((contract if packed else PackedContract.pack(contract, fragment=fragments), False))
     outcome.contracts = items
 
 
