@@ -285,8 +285,12 @@ def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
     hit_slots: list[int] = []
     miss_slots: list[int] = []
     misses: list[tuple[Any, ...]] = []
+    by_dir: dict[Any, Any] = {}  # the settings of the files of a folder (discovered files are files)
     for i, (path, disp, rel) in enumerate(tasks):
-        key = cache.key(path, disp, rel, resolver.resolve(path), request)
+        settings = by_dir.get(path.parent)
+        if settings is None:
+            settings = by_dir[path.parent] = resolver.resolve(path)
+        key = cache.key(path, disp, rel, settings, request)
         try:
             data = _read_regular(path)
         except OSError:

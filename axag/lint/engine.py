@@ -12,14 +12,16 @@ import sys
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axag.findings import Edit, Finding, Fix, Severity, fingerprint
-from axag.model.problems import Problem
-from axag.parse.document import Element, ParsedFile
 from axag.paths import relpath_posix
 from axag.rules.catalogue import RULES, format_message
-from axag.spans import LineIndex, Span
+
+if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
+    from axag.model.problems import Problem
+    from axag.parse.document import Element, ParsedFile
+    from axag.spans import LineIndex
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 
@@ -227,6 +229,9 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
             kept = [f for f in kept if f.severity is Severity.ERROR or f.code not in hidden]
     else:
         kept, suppressed, unused = suppress.apply(all_findings, sup, element_start_lines=starts, ran=enabled)
+        from axag.model.problems import Problem
+        from axag.spans import Span
+
         extra: list[Problem] = []
         if 143 in enabled:
             extra.extend(Problem(143, Span(sp.start, sp.end), {"problem": sp.problem}) for sp in sup.problems)
@@ -289,7 +294,7 @@ def _anchor(element: Element | None, intents: dict[int, str]) -> str:
     return f"{element.tag}#{ident}" if ident else element.tag
 
 
-Item = tuple[Finding, Element | None]
+Item = tuple[Finding, "Element | None"]
 
 
 def _to_findings(out: FileOutcome, pf: ParsedFile, problems: list[Problem], enabled: frozenset[int],
@@ -397,6 +402,8 @@ def _context(lines: LineIndex, line: int, eline: int) -> tuple[tuple[int, str], 
 
 
 def _dynamic_problems(model: Any) -> list[Problem]:
+    from axag.model.problems import Problem
+
     out = []
     for ann in model.annotated:
         if not ann.dynamic_attrs:
