@@ -210,16 +210,19 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     items = _fingerprint(out, items)
     starts = [pf.lines.position(el.start)[0] if el is not None else None for _, el in items]
     element_of = {id(f): el for f, el in items}
-    from axag.lint import suppress
+    if any(opener in pf.text for opener in COMMENT_OPENERS):
+        from axag.lint import suppress
 
-    sup = suppress.parse(pf.text, src.kind, pf.lines)
+        sup: Any = suppress.parse(pf.text, src.kind, pf.lines)
+        apply: Any = suppress.apply
+    else:  # no comment, so no directive: the suppression module is not even imported
+        sup, apply = None, _no_directives
     all_findings = [f for f, _ in items]
     if request.mode == "compile":
         # suppressions never silence C-rule errors in compile (§12.1)
         idx = [i for i, f in enumerate(all_findings) if f.severity is not Severity.ERROR]
         others = [all_findings[i] for i in idx]
-        kept, suppressed, _unused = suppress.apply(others, sup, element_start_lines=[starts[i] for i in idx],
-                                                   ran=enabled)
+        kept, suppressed, _unused = apply(others, sup, element_start_lines=[starts[i] for i in idx], ran=enabled)
         kept = [f for f in all_findings if f.severity is Severity.ERROR] + kept
         if settings is not None and settings.per_file_ignores:
             # per-file ignores hide C-rule warnings and infos from compile's report, never errors
@@ -228,14 +231,16 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
             hidden = per_file_ignored(settings, path)
             kept = [f for f in kept if f.severity is Severity.ERROR or f.code not in hidden]
     else:
-        kept, suppressed, unused = suppress.apply(all_findings, sup, element_start_lines=starts, ran=enabled)
+        kept, suppressed, unused = apply(all_findings, sup, element_start_lines=starts, ran=enabled)
         from axag.model.problems import Problem
         from axag.spans import Span
 
         extra: list[Problem] = []
-        if 143 in enabled:
+        if 143 in enabled and sup is not None:
             extra.extend(Problem(143, Span(sp.start, sp.end), {"problem": sp.problem}) for sp in sup.problems)
-        if 133 in enabled:
+        if 133 in enabled and unused:
+            from axag.lint import suppress
+
             for item in unused:
                 s, e, rep = suppress.removal_edit(item)
                 fx = Fix("Remove the unused suppression", (Edit(s, e, rep),))
@@ -249,6 +254,16 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
 
         error_elements = {id(element_of.get(id(f))) for f in kept if f.severity is Severity.ERROR}
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
+
+
+# every comment syntax `lint.suppress` reads directives from (HTML, Jinja, Handlebars, Liquid) starts so
+COMMENT_OPENERS = ("<!--", "{#", "{{", "{%")
+
+
+def _no_directives(findings: list[Finding], sup: None, *, element_start_lines: Any,
+                   ran: Any) -> tuple[list[Finding], list[Finding], list[Any]]:
+    """`suppress.apply` for a file without comments: everything kept, nothing suppressed or unused."""
+    return list(findings), [], []
 
 
 def _read_regular(path: Path) -> bytes | None:
