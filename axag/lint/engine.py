@@ -8,6 +8,7 @@ The same function serves `axag lint` (selected rules, configured severities) and
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from dataclasses import dataclass, field, replace
@@ -210,7 +211,7 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     items = _fingerprint(out, items)
     starts = [pf.lines.position(el.start)[0] if el is not None else None for _, el in items]
     element_of = {id(f): el for f, el in items}
-    if any(opener in pf.text for opener in COMMENT_OPENERS):
+    if COMMENT_OPENER.search(pf.text):
         from axag.lint import suppress
 
         sup: Any = suppress.parse(pf.text, src.kind, pf.lines)
@@ -256,8 +257,8 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
 
 
-# every comment syntax `lint.suppress` reads directives from (HTML, Jinja, Handlebars, Liquid) starts so
-COMMENT_OPENERS = ("<!--", "{#", "{{", "{%")
+# every comment of the syntaxes `lint.suppress` reads directives from (HTML, Jinja, Handlebars, Liquid) matches
+COMMENT_OPENER = re.compile(r"<!--|\{[#{%]")
 
 
 def _no_directives(findings: list[Finding], sup: None, *, element_start_lines: Any,
