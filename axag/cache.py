@@ -88,38 +88,43 @@ class ResultCache:
         self.started = time.time()
         self.writable = True
         self.wrote = False
-        self._run_keys: dict[tuple[int, int], bytes] = {}  # (id(settings), id(request)) -> digest
+        self._run_keys: dict[tuple[int, int], tuple[Any, Any, bytes]] = {}  # ids -> (settings, request, digest)
+        self._codes: dict[frozenset[int], str] = {}  # a rule selection as key text
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "_run_keys": {}}
+        return {**self.__dict__, "_run_keys": {}, "_codes": {}}
 
     # ---------------------------------------------------------------- keys
     def _run_key(self, settings: Any, request: Any) -> bytes:
-        """The part of the key every file of one configuration shares."""
+        """The part of the key every file of one configuration shares (kept with the objects it was made
+        from, so that an id reused by a later object never finds it)."""
         ident = (id(settings), id(request))
         got = self._run_keys.get(ident)
-        if got is None:
-            import json
+        if got is not None and got[0] is settings and got[1] is request:
+            return got[2]
+        import json
 
-            harvest = (settings.harvest if settings is not None else True) if request.harvest is None else request.harvest
-            severity = sorted((c, s.value if s is not None else None) for c, s in settings.severity) if (
-                settings is not None and request.mode == "lint") else []
-            manifest = json.dumps(request.manifest, sort_keys=True, ensure_ascii=False) if request.manifest else ""
-            material = repr((
-                request.mode, harvest, severity, manifest, request.manifest_name,
-                sorted(request.enforced_intents) if request.enforced_intents is not None else None,
-                request.want_contracts, str(request.compile_root or Path.cwd()),
-            ))
-            got = self._run_keys[ident] = code_stamp() + xxhash.xxh3_128_digest(material.encode("utf-8",
-                                                                                                   "surrogatepass"))
-            self._run_keys[ident] = got
-        return got
+        harvest = (settings.harvest if settings is not None else True) if request.harvest is None else request.harvest
+        severity = sorted((c, s.value if s is not None else None) for c, s in settings.severity) if (
+            settings is not None and request.mode == "lint") else []
+        manifest = json.dumps(request.manifest, sort_keys=True, ensure_ascii=False) if request.manifest else ""
+        material = repr((
+            request.mode, harvest, severity, manifest, request.manifest_name,
+            sorted(request.enforced_intents) if request.enforced_intents is not None else None,
+            request.want_contracts, str(request.compile_root or Path.cwd()),
+        ))
+        digest_ = code_stamp() + xxhash.xxh3_128_digest(material.encode("utf-8", "surrogatepass"))
+        self._run_keys[ident] = (settings, request, digest_)
+        return digest_
 
     def key(self, path: Path, display: str, repo_path: str, settings: Any, request: Any) -> bytes:
         """The key digest of a file's entry (everything but its bytes)."""
         from axag.lint.engine import enabled_codes
 
-        codes = ",".join(map(str, sorted(enabled_codes(settings, request, path))))
+        enabled = enabled_codes(settings, request, path)
+        codes = self._codes.get(enabled)
+        if codes is None:
+            codes = self._codes[enabled] = ",".join(map(str, sorted(enabled)))
         ignored = ""
         if settings is not None and settings.per_file_ignores:
             from axag.config import per_file_ignored
