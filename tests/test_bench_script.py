@@ -16,7 +16,7 @@ def test_bench_self_test(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     env = {**os.environ, "TMPDIR": str(tmp_path)}  # the temporary corpus goes under tmp_path
     done = subprocess.run([sys.executable, str(BENCH), "--self-test", "--json", str(out)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60, check=False)
+                          capture_output=True, text=True, timeout=240, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "self-test OK" in done.stdout
     result = json.loads(out.read_text())
@@ -59,7 +59,7 @@ def test_bench_takes_the_double_site_given(tmp_path: Path) -> None:
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     done = subprocess.run([sys.executable, str(BENCH), "--self-test", "--corpus", str(small), "--corpus-large",
                            str(large), "--json", str(out)], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=60, check=False)
+                          timeout=240, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     result = json.loads(out.read_text())
     assert result["corpus"]["kind"] == "given"
@@ -67,5 +67,5 @@ def test_bench_takes_the_double_site_given(tmp_path: Path) -> None:
     assert "--corpus-large" in result["corpus"]["description"]
     assert result["corpus"]["large_pages"] == 2 * result["corpus"]["pages"]
     bad = subprocess.run([sys.executable, str(BENCH), "--corpus-large", str(large)], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=60, check=False)
+                         capture_output=True, text=True, timeout=240, check=False)
     assert bad.returncode == 2 and "--corpus-large needs --corpus" in bad.stderr
