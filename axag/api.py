@@ -189,14 +189,17 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
     return run
 
 
-def check_task(task: tuple[Any, ...], settings: Any, request: Request, cache: Any) -> FileOutcome:
-    """One file of a run: ``task`` is (path, display, repo path) and, with a cache, the key of its entry."""
+def check_task(task: tuple[Any, ...], settings: Any, request: Request, cache: Any,
+               check: Any = check_file) -> FileOutcome:
+    """One file of a run: ``task`` is (path, display, repo path) and, with a cache, the key of its entry;
+    ``check`` checks the file (`engine.check_file`)."""
     path, disp, rel = task[:3]
     if cache is None or len(task) < 4:
-        return check_file(path, disp, rel, settings, request)
+        result: FileOutcome = check(path, disp, rel, settings, request)
+        return result
     from axag.cache import check_and_store
 
-    return check_and_store(path, disp, rel, settings, request, cache, task[3])
+    return check_and_store(path, disp, rel, settings, request, cache, task[3], check)
 
 
 def lint_report(run: Run, rules: Iterable[Any], version: str) -> RunReport:

@@ -312,17 +312,21 @@ def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
 
 
 def check_and_store(path: Path, display: str, repo_path: str, settings: Any, request: Any, cache: ResultCache,
-                    key: bytes) -> FileOutcome:
-    """Check a file that the cache missed, and store its outcome (contracts packed) under ``key``."""
+                    key: bytes, check: Any = None) -> FileOutcome:
+    """Check a file that the cache missed (with ``check``, default `engine.check_file`), and store its outcome
+    (contracts packed) under ``key``."""
     from axag.lint.engine import _read_regular, check_file
+
+    check = check or check_file
 
     try:
         data = _read_regular(path)
     except OSError:
         data = None
     if data is None:  # unreadable or not a regular file: checked (and reported) as usual, never stored
-        return check_file(path, display, repo_path, settings, request)
-    outcome = check_file(path, display, repo_path, settings, request, data=data)
+        result: FileOutcome = check(path, display, repo_path, settings, request)
+        return result
+    outcome: FileOutcome = check(path, display, repo_path, settings, request, data=data)
     pack_outcome(outcome, fragments=request.mode == "compile")
     cache.store(key, digest(data), outcome)
     return outcome

@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from axag.lint.engine import FileOutcome, Request
+from axag.lint.engine import FileOutcome, Request, check_file
 
 _RESOLVER: Any = None
 _REQUEST: Request | None = None
@@ -30,7 +30,7 @@ def _work(task: tuple[Any, ...]) -> FileOutcome:
     from axag.api import check_task, file_done
 
     assert _REQUEST is not None
-    outcome = check_task(task, _RESOLVER.resolve(task[0]), _REQUEST, _CACHE)
+    outcome = check_task(task, _RESOLVER.resolve(task[0]), _REQUEST, _CACHE, check_file)
     if outcome.contracts:
         from axag.compile.merge import shrink_repeats
 
