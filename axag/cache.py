@@ -36,6 +36,12 @@ MAX_BYTES = 256 << 20  # the size bound of the entries together
 _MAGIC = b"axag-cache/1\n"
 _HEAD = len(_MAGIC) + 16 + 16  # magic, key digest, content digest
 _TMP_AGE = 3600.0  # seconds after which a left-over temporary file (a killed run) is removed
+# the classes an entry may hold (`pickles.loads_only`); the contracts inside are checked when they are unpacked
+ENTRY_CLASSES = frozenset({
+    ("axag.lint.engine", "FileOutcome"), ("axag.findings", "Finding"), ("axag.findings", "Severity"),
+    ("axag.findings", "Fix"), ("axag.findings", "Edit"), ("axag.compile.merge", "PackedContract"),
+    ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"),
+})
 
 
 def digest(data: bytes) -> bytes:
@@ -150,9 +156,11 @@ class ResultCache:
         payload, check = blob[_HEAD:-8], blob[-8:]
         if xxhash.xxh3_64_digest(payload) != check:
             return None
+        from axag.pickles import loads_only
+
         try:
-            outcome = pickle.loads(payload)
-        except Exception:  # noqa: BLE001 - a damaged entry is a miss, whatever unpickling raises
+            outcome = loads_only(payload, ENTRY_CLASSES)
+        except Exception:  # noqa: BLE001 - a damaged or forged entry is a miss, whatever unpickling raises
             return None
         from axag.lint.engine import FileOutcome
 

@@ -278,3 +278,46 @@ def test_the_key_covers_paths_settings_and_request(tmp_path: Path) -> None:
     keys = [v() for v in variants]
     assert base not in keys and len(set(keys)) == len(keys)
     assert cache.key(p, "a.html", "a.html", s, r) == base
+
+
+class _Forged:
+    """What a hostile checkout could plant as an entry: unpickling it would create a folder."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return os.mkdir, (str(self.target),)
+
+
+def test_an_entry_that_would_call_anything_is_not_unpickled(tmp_path: Path, parses: list[str]) -> None:
+    import pickle
+
+    import xxhash
+
+    from axag.cache import _HEAD
+
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURES / "site", site)
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    cold = run_axag(["lint", ".", "--isolated", "--output-format", "json", *cache], cwd=site).stdout
+    marker = tmp_path / "pwned"
+    for entry in (tmp_path / "cache" / "entries").iterdir():
+        payload = pickle.dumps(_Forged(marker))
+        entry.write_bytes(entry.read_bytes()[:_HEAD] + payload + xxhash.xxh3_64_digest(payload))
+    parses.clear()
+    assert run_axag(["lint", ".", "--isolated", "--output-format", "json", *cache], cwd=site).stdout == cold
+    assert not marker.exists()
+    assert sorted(parses) == ["admin.html", "booking.html", "index.html"]  # missed, checked and rewritten
+
+
+def test_a_packed_contract_unpacks_contract_classes_only(tmp_path: Path) -> None:
+    import pickle
+
+    from axag.compile.merge import PackedContract
+
+    marker = tmp_path / "pwned"
+    forged = PackedContract("a.b", "k", "a_b", ("a.html", 1, 1), pickle.dumps(_Forged(marker)))
+    with pytest.raises(pickle.UnpicklingError):
+        forged.unpack()
+    assert not marker.exists()

@@ -92,6 +92,9 @@ class ContractIndex:
         outcome.contracts = []
 
 
+CONTRACT_CLASSES = frozenset({("axag.compile.contract", "ToolContract"), ("axag.compile.contract", "ManifestParam")})
+
+
 class PackedContract:
     """A contract as one pickled string (a few hundred bytes instead of a tree of dicts, kept for the whole
     run), with what folding needs in the clear: intent, key and its source. Workers send contracts so."""
@@ -113,9 +116,10 @@ class PackedContract:
                    pickle.dumps(contract, pickle.HIGHEST_PROTOCOL), mcp_fragment(contract) if fragment else None)
 
     def unpack(self) -> ToolContract:
-        import pickle
+        from axag.pickles import loads_only
 
-        contract: ToolContract = pickle.loads(self.blob)
+        # only contract classes: a packed contract may come from the result cache, a folder of the project
+        contract: ToolContract = loads_only(self.blob, CONTRACT_CLASSES)
         contract.tool = _shared_strings(contract.tool)
         return contract
 
