@@ -123,14 +123,23 @@ def release_memory() -> None:
 
 
 def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: Path, jobs: int = 1,
-                stdin: tuple[Path, bytes] | None = None, progress: Any = None) -> Run:
-    """Run the engine over ``files`` (in-process, or with worker processes when it pays)."""
+                stdin: tuple[Path, bytes] | None = None, progress: Any = None, cache: Any = None) -> Run:
+    """Run the engine over ``files`` (in-process, or with worker processes when it pays). ``cache``: a
+    `cache.ResultCache` whose entries stand in for the files they match (and which gets the others)."""
+    if cache is not None:
+        from axag.cache import new_run
+
+        new_run()
     with bulk_gc():
-        return _check_files(files, resolver, request, cwd=cwd, jobs=jobs, stdin=stdin, progress=progress)
+        run = _check_files(files, resolver, request, cwd=cwd, jobs=jobs, stdin=stdin, progress=progress,
+                           cache=cache if not request.keep_text else None)
+    if cache is not None:
+        cache.close()
+    return run
 
 
 def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: Path, jobs: int,
-                 stdin: tuple[Path, bytes] | None, progress: Any) -> Run:
+                 stdin: tuple[Path, bytes] | None, progress: Any, cache: Any) -> Run:
     project = resolver.project_root if hasattr(resolver, "project_root") else cwd
     repo_cache: dict[Path, Path] = {}
     tasks = []
@@ -147,28 +156,54 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
         settings = resolver.resolve(spath)
         disp = display_path(spath, cwd)
         run.add(check_file(spath, disp, disp, settings, request, data=data))
+    first = len(run.outcomes)
+    slots = list(range(len(tasks)))  # the task index of each outcome added below, in the order added
+    if cache is not None:
+        from axag.cache import lookup_tasks
+
+        hits, slots, tasks = lookup_tasks(tasks, resolver, request, cache)
+        for outcome in hits:
+            run.add(outcome)
+            if progress is not None:
+                progress.advance()
     if jobs > 1 and len(tasks) >= 2 * jobs:
         from axag.parallel import biggest_first, file_sizes, map_files
 
         sizes = file_sizes([t[0] for t in tasks])
         order = biggest_first(sizes)
-        first = len(run.outcomes)
-        for outcome in map_files([tasks[i] for i in order], resolver, request, jobs):
+        for outcome in map_files([tasks[i] for i in order], resolver, request, jobs, cache):
             run.add(outcome)
             if progress is not None:
                 progress.advance()
-        # back in the order of the files (the outcomes themselves do not depend on the order they were made in)
-        run.outcomes[first:] = [o for _, o in sorted(zip(order, run.outcomes[first:]), key=lambda t: t[0])]
+        slots = slots[:len(slots) - len(tasks)] + [slots[len(slots) - len(tasks) + i] for i in order]
+        if cache is not None:
+            cache.wrote = True  # by the workers
     else:
-        for n, (path, disp, rel) in enumerate(tasks, 1):
-            outcome = check_file(path, disp, rel, resolver.resolve(path), request)
+        for n, task in enumerate(tasks, 1):
+            outcome = check_task(task, resolver.resolve(task[0]), request, cache)
             run.add(outcome)
             file_done(n, outcome.size)
             if progress is not None:
                 progress.advance()
         if len(tasks) > 1:
             release_memory()  # before the run's outputs are built
+    # back in the order of the files (the outcomes themselves do not depend on the order they were made in)
+    if slots != sorted(slots):
+        run.outcomes[first:] = [o for _, o in sorted(zip(slots, run.outcomes[first:]), key=lambda t: t[0])]
     return run
+
+
+def check_task(task: tuple[Any, ...], settings: Any, request: Request, cache: Any,
+               check: Any = check_file) -> FileOutcome:
+    """One file of a run: ``task`` is (path, display, repo path) and, with a cache, the key of its entry;
+    ``check`` checks the file (`engine.check_file`)."""
+    path, disp, rel = task[:3]
+    if cache is None or len(task) < 4:
+        result: FileOutcome = check(path, disp, rel, settings, request)
+        return result
+    from axag.cache import check_and_store
+
+    return check_and_store(path, disp, rel, settings, request, cache, task[3], check)
 
 
 def lint_report(run: Run, rules: Iterable[Any], version: str) -> RunReport:

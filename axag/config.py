@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -367,6 +366,8 @@ def _validate_table(where: str, table: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # imported when a configuration file is read (cold start)
+
     from axag.jsonfile import decode_utf8
 
     try:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -56,6 +54,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str | Iterable[str]
     directory = target.parent if str(target.parent) else Path(".")
     tmp_name = ""
     try:
+        import tempfile  # imported on use: a run that writes no file does without it
+
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -141,6 +141,8 @@ def check(path: str | os.PathLike[str], data: str, *, max_lines: int = 50) -> tu
         raise InputError(f"cannot read {target}: {exc.strerror or exc}") from exc
     if normalise_newlines(old) == normalise_newlines(data):
         return True, ""
+    import difflib
+
     diff = list(
         difflib.unified_diff(
             normalise_newlines(old).splitlines(keepends=True),

@@ -12,28 +12,29 @@ from axag.lint.engine import FileOutcome, Request, check_file
 
 _RESOLVER: Any = None
 _REQUEST: Request | None = None
+_CACHE: Any = None  # cache.ResultCache: workers store the outcomes they make
 _DONE = 0  # files checked by this worker
 _SENT: set[tuple[str, str]] = set()  # (intent, contract key) this worker has sent in full
 
 
-def _init(resolver: Any, request: Request) -> None:
-    global _RESOLVER, _REQUEST
+def _init(resolver: Any, request: Request, cache: Any = None) -> None:
+    global _RESOLVER, _REQUEST, _CACHE
     import signal
 
     # Ctrl-C reaches the whole process group: the main process alone stops the run (exit 130, no traceback)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _RESOLVER = resolver
     _REQUEST = request
+    _CACHE = cache
     _SENT.clear()
 
 
-def _work(task: tuple[Path, str, str]) -> FileOutcome:
+def _work(task: tuple[Any, ...]) -> FileOutcome:
     global _DONE
-    from axag.api import file_done
+    from axag.api import check_task, file_done
 
-    path, disp, rel = task
     assert _REQUEST is not None
-    outcome = check_file(path, disp, rel, _RESOLVER.resolve(path), _REQUEST)
+    outcome = check_task(task, _RESOLVER.resolve(task[0]), _REQUEST, _CACHE, check_file)
     if outcome.contracts:
         from axag.compile.merge import shrink_repeats
 
@@ -64,9 +65,9 @@ def biggest_first(sizes: Sequence[int]) -> list[int]:
     return sorted(range(len(sizes)), key=lambda i: (-sizes[i], i))
 
 
-def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Request,
-              jobs: int) -> Iterator[FileOutcome]:
-    """Outcomes in task order, streamed as workers finish them."""
+def map_files(tasks: Sequence[tuple[Any, ...]], resolver: Any, request: Request,
+              jobs: int, cache: Any = None) -> Iterator[FileOutcome]:
+    """Outcomes in task order, streamed as workers finish them (``cache``: where workers store them)."""
     import multiprocessing
     from concurrent.futures.process import BrokenProcessPool
 
@@ -77,7 +78,7 @@ def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Re
     done = 0
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                                 initargs=(resolver, request)) as pool:
+                                 initargs=(resolver, request, cache)) as pool:
             try:
                 for outcome in pool.map(_work, tasks, chunksize=chunk):
                     yield outcome
@@ -89,7 +90,7 @@ def map_files(tasks: Sequence[tuple[Path, str, str]], resolver: Any, request: Re
         # a worker died (a crash in a C extension, the OOM killer, ...): no single file stops the run (§14.5).
         # The files not yet done are checked one per child process, so the culprit gets 199 and the rest run.
         for task in tasks[done:]:
-            yield _isolated(ctx, task, resolver, request)
+            yield _isolated(ctx, task, resolver, request, cache)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -101,15 +102,15 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         proc.terminate()
 
 
-def _child(task: tuple[Path, str, str], resolver: Any, request: Request, conn: Any) -> None:
-    _init(resolver, request)
+def _child(task: tuple[Any, ...], resolver: Any, request: Request, cache: Any, conn: Any) -> None:
+    _init(resolver, request, cache)
     conn.send(_work(task))
     conn.close()
 
 
-def _isolated(ctx: Any, task: tuple[Path, str, str], resolver: Any, request: Request) -> FileOutcome:
+def _isolated(ctx: Any, task: tuple[Any, ...], resolver: Any, request: Request, cache: Any) -> FileOutcome:
     receiver, sender = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(task, resolver, request, sender))
+    proc = ctx.Process(target=_child, args=(task, resolver, request, cache, sender))
     proc.start()
     sender.close()
     try:
@@ -123,7 +124,7 @@ def _isolated(ctx: Any, task: tuple[Path, str, str], resolver: Any, request: Req
         return outcome
     from axag.lint.engine import _run_finding
 
-    path, disp, rel = task
+    path, disp, rel = task[:3]
     out = FileOutcome(path=path, display=disp, repo_path=rel, internal_error=True)
     out.findings.append(_run_finding(out, 199, "internal error: the worker process checking this file died "
                                                f"(exit code {proc.exitcode})"))

@@ -24,6 +24,14 @@ SHARED = REPO.parent / "shared"
 FIXTURES = REPO / "fixtures"
 
 
+@pytest.fixture(autouse=True)
+def _result_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets a result cache of its own in a temporary folder (AXAG_CACHE_DIR, inherited by the
+    subprocesses it starts): runs on the repository's fixtures never write `.axag_cache` into the repository,
+    and no test sees entries another test made."""
+    monkeypatch.setenv("AXAG_CACHE_DIR", str(tmp_path_factory.mktemp("axag-cache", numbered=True)))
+
+
 def shared_or_skip(sub: str = "") -> Path:
     """../shared (beside the clone): present in CI; a user's clone may not have it."""
     path = SHARED / sub

@@ -310,8 +310,9 @@ def test_bad_files_with_workers(tmp_path: Path) -> None:
     (tmp_path / "good.html").write_bytes(BOOKING)
     for i, bad in enumerate(BAD_FILES):
         (tmp_path / f"bad{i}.html").write_bytes(bad)
-    _, one = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "1", "."], tmp_path)
-    _, two = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "2", "."], tmp_path)
+    # --no-cache: the workers do the work instead of reading the first run's results
+    _, one = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "1", "--no-cache", "."], tmp_path)
+    _, two = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "2", "--no-cache", "."], tmp_path)
     assert one == two
     assert not any(str(f["code"]).endswith("199") for f in two)
 
@@ -325,7 +326,8 @@ def test_worker_crash_is_one_finding(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
     for i in range(12):
         (tmp_path / f"f{i:02d}.html").write_bytes(BOOKING if i % 2 else BAD_FILES[2])
-    _, serial = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "1", "."], tmp_path)
+    _, serial = _lint_json(["lint", "--isolated", "--output-format", "json", "--jobs", "1", "--no-cache", "."],
+                           tmp_path)
     real = par.check_file
     parent = os.getpid()
 
@@ -338,7 +340,8 @@ def test_worker_crash_is_one_finding(tmp_path: Path, monkeypatch: pytest.MonkeyP
     old = Path.cwd()
     os.chdir(tmp_path)
     try:
-        res = CliRunner().invoke(main, ["lint", "--isolated", "--output-format", "json", "--jobs", "2", "."])
+        res = CliRunner().invoke(main, ["lint", "--isolated", "--output-format", "json", "--jobs", "2", "--no-cache",
+                                        "."])
     finally:
         os.chdir(old)
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from axag import __version__
+from axag.commands.cache_options import cache_options, open_cache
 from axag.commands.common import (
     common_options,
     default_jobs,
@@ -51,6 +52,7 @@ from axag.report import FORMATS
 @click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
               help=f"Diagnostics format, one of {', '.join(FORMATS)}; :PATH writes it to a file. Repeatable.")
 @click.option("--catalogue", default=None, metavar="FILE", help="Also write the page of what agents will see to FILE.")
+@cache_options
 @common_options
 @guard_errors
 def compile_cmd(**opts: Any) -> None:
@@ -133,7 +135,8 @@ def run_compile(opts: dict[str, Any]) -> int:
 
     bar = Progress(len(files), quiet=opts["quiet"], label="compiling")
     try:
-        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, progress=bar)
+        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, progress=bar,
+                          cache=open_cache(opts, resolver, cwd))
     finally:
         bar.close()
     site_findings, merged = merge_index(run)

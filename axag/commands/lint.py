@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from axag import __version__
+from axag.commands.cache_options import cache_options, open_cache
 from axag.commands.common import (
     common_options,
     default_jobs,
@@ -96,6 +97,7 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
 @click.option("--force-exclude", is_flag=True,
               help="Apply exclude and .gitignore also to paths named on the command line (for pre-commit).")
 @click.option("--no-respect-gitignore", is_flag=True, help="Do not read .gitignore files.")
+@cache_options
 @guard_errors
 def lint(**opts: Any) -> None:
     """Lint AXAG annotations in HTML and template files."""
@@ -150,7 +152,8 @@ def run_lint(opts: dict[str, Any]) -> int:
 
     bar = Progress(len(files), quiet=opts["quiet"], label="linting")
     try:
-        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, stdin=stdin_data, progress=bar)
+        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, stdin=stdin_data, progress=bar,
+                          cache=open_cache(opts, resolver, cwd))
     finally:
         bar.close()
     from axag.lint.sitewide import sitewide_findings

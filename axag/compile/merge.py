@@ -104,6 +104,9 @@ class ContractIndex:
         outcome.contracts = []
 
 
+CONTRACT_CLASSES = frozenset({("axag.compile.contract", "ToolContract"), ("axag.compile.contract", "ManifestParam")})
+
+
 class PackedContract:
     """A contract as one pickled string (a few hundred bytes instead of a tree of dicts, kept for the whole
     run), with what folding needs in the clear: intent, key and its source. Workers send contracts so."""
@@ -125,9 +128,10 @@ class PackedContract:
                    pickle.dumps(contract, pickle.HIGHEST_PROTOCOL), mcp_fragment(contract) if fragment else None)
 
     def unpack(self) -> ToolContract:
-        import pickle
+        from axag.pickles import loads_only
 
-        contract: ToolContract = pickle.loads(self.blob)
+        # only contract classes: a packed contract may come from the result cache, a folder of the project
+        contract: ToolContract = loads_only(self.blob, CONTRACT_CLASSES)
         contract.tool = _shared_strings(contract.tool)
         return contract
 
@@ -205,12 +209,15 @@ def shrink_repeats(outcome: Any, sent: set[tuple[str, str]], *, fragments: bool 
     for contract, has_errors in outcome.contracts:
         if has_errors:
             continue
-        packed_ident = (str(contract.meta["intent"]), contract.key or contract_key(contract.tool))
+        packed = isinstance(contract, PackedContract)  # packed already (for the result cache)
+        packed_ident = ((contract.intent, contract.key) if packed
+                        else (str(contract.meta["intent"]), contract.key or contract_key(contract.tool)))
         if packed_ident in sent:
-            items.append((SeenContract(packed_ident[0], packed_ident[1], contract.sources[0]), False))
+            source = contract.source if packed else contract.sources[0]
+            items.append((SeenContract(packed_ident[0], packed_ident[1], source), False))
             continue
         sent.add(packed_ident)
-        items.append((PackedContract.pack(contract, fragment=fragments), False))
+        items.append((contract if packed else PackedContract.pack(contract, fragment=fragments), False))
     outcome.contracts = items
 
 

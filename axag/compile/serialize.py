@@ -143,7 +143,15 @@ def _indented_into(value: Any, newline: str, parts: list[str], canonical: bool =
             sep = "," + inner
             parts.append(_encode_str(key))
             parts.append(": ")
-            _indented_into(item, inner, parts, canonical)
+            # the common members inline (the same text as the recursive call gives them)
+            if type(item) is str:
+                parts.append(_encode_str(item))
+            elif item is None:
+                parts.append("null")
+            elif type(item) is int:
+                parts.append(int.__repr__(item))
+            else:
+                _indented_into(item, inner, parts, canonical)
         parts.append(newline + "}")
     else:
         raise _NotPlain

@@ -8,18 +8,21 @@ The same function serves `axag lint` (selected rules, configured severities) and
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axag.findings import Edit, Finding, Fix, Severity, fingerprint
-from axag.model.problems import Problem
-from axag.parse.document import Element, ParsedFile
 from axag.paths import relpath_posix
 from axag.rules.catalogue import RULES, format_message
-from axag.spans import LineIndex, Span, context_rows
+from axag.spans import LineIndex, context_rows
+
+if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
+    from axag.model.problems import Problem
+    from axag.parse.document import Element, ParsedFile
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 
@@ -229,16 +232,19 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     items = _fingerprint(out, items)
     starts = [pf.lines.position(el.start)[0] if el is not None else None for _, el in items]
     element_of = {id(f): el for f, el in items}
-    from axag.lint import suppress
+    if COMMENT_OPENER.search(pf.text):
+        from axag.lint import suppress
 
-    sup = suppress.parse(pf.text, src.kind, pf.lines)
+        sup: Any = suppress.parse(pf.text, src.kind, pf.lines)
+        apply: Any = suppress.apply
+    else:  # no comment, so no directive: the suppression module is not even imported
+        sup, apply = None, _no_directives
     all_findings = [f for f, _ in items]
     if request.mode == "compile":
         # suppressions never silence C-rule errors in compile (§12.1)
         idx = [i for i, f in enumerate(all_findings) if f.severity is not Severity.ERROR]
         others = [all_findings[i] for i in idx]
-        kept, suppressed, _unused = suppress.apply(others, sup, element_start_lines=[starts[i] for i in idx],
-                                                   ran=enabled)
+        kept, suppressed, _unused = apply(others, sup, element_start_lines=[starts[i] for i in idx], ran=enabled)
         kept = [f for f in all_findings if f.severity is Severity.ERROR] + kept
         if settings is not None and settings.per_file_ignores:
             # per-file ignores hide C-rule warnings and infos from compile's report, never errors
@@ -247,11 +253,16 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
             hidden = per_file_ignored(settings, path)
             kept = [f for f in kept if f.severity is Severity.ERROR or f.code not in hidden]
     else:
-        kept, suppressed, unused = suppress.apply(all_findings, sup, element_start_lines=starts, ran=enabled)
+        kept, suppressed, unused = apply(all_findings, sup, element_start_lines=starts, ran=enabled)
+        from axag.model.problems import Problem
+        from axag.spans import Span
+
         extra: list[Problem] = []
-        if 143 in enabled:
+        if 143 in enabled and sup is not None:
             extra.extend(Problem(143, Span(sp.start, sp.end), {"problem": sp.problem}) for sp in sup.problems)
-        if 133 in enabled:
+        if 133 in enabled and unused:
+            from axag.lint import suppress
+
             for item in unused:
                 s, e, rep = suppress.removal_edit(item)
                 fx = Fix("Remove the unused suppression", (Edit(s, e, rep),))
@@ -282,6 +293,16 @@ def _compile_error_elements(out: FileOutcome, model: Any, problems: list[Problem
     dropped = _dropped_secondaries(problems, C_RULES)
     return {id(p.element) for p in problems if p.code in C_RULES and id(p) not in dropped
             and (p.severity or RULES[p.code].info.severity) is Severity.ERROR}
+
+
+# every comment of the syntaxes `lint.suppress` reads directives from (HTML, Jinja, Handlebars, Liquid) matches
+COMMENT_OPENER = re.compile(r"<!--|\{[#{%]")
+
+
+def _no_directives(findings: list[Finding], sup: None, *, element_start_lines: Any,
+                   ran: Any) -> tuple[list[Finding], list[Finding], list[Any]]:
+    """`suppress.apply` for a file without comments: everything kept, nothing suppressed or unused."""
+    return list(findings), [], []
 
 
 def _read_regular(path: Path) -> bytes | None:
@@ -327,7 +348,7 @@ def _anchor(element: Element | None, intents: dict[int, str]) -> str:
     return f"{element.tag}#{ident}" if ident else element.tag
 
 
-Item = tuple[Finding, Element | None]
+Item = tuple[Finding, "Element | None"]
 
 
 def _to_findings(out: FileOutcome, pf: ParsedFile, problems: list[Problem], enabled: frozenset[int],
@@ -434,6 +455,8 @@ def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:
 
 
 def _dynamic_problems(model: Any) -> list[Problem]:
+    from axag.model.problems import Problem
+
     out = []
     for ann in model.annotated:
         if not ann.dynamic_attrs:

@@ -131,9 +131,10 @@ def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
     from axag.model.params import finish_file
 
     finish_file(model, harvest=harvest)
-    from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
+    if any(ann.legacy for ann in model.annotated):  # imported for pages with legacy attributes only
+        from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
 
-    attach(model, harvest=harvest)
+        attach(model, harvest=harvest)
     return model
 
 

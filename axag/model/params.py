@@ -715,10 +715,6 @@ def value_checks(spec: Spec, ctx: _Ctx) -> None:
     """§4.6 rule 116: default, const, examples and enum items against the spec's own compiled schema."""
     if spec.type_invalid or spec.empty_range:
         return
-    try:
-        from axag.guards.pyruntime import validate_value
-    except ImportError:  # pragma: no cover - during bootstrap
-        return
     schema = compile_schema(spec)
     # enum values are not checked against the const (a const outside the enum is reported on the const), nor
     # against the enum they are in (each check would scan the whole enum: quadratic for long enums)
@@ -734,6 +730,11 @@ def value_checks(spec: Spec, ctx: _Ctx) -> None:
             for i, item in enumerate(spec.keys[name]):
                 if (name, i) not in spec.bad_values:
                     checks.append((label, item, loc.sub(i), enum_schema if name == "enum" else schema))
+    if checks:  # the validator is imported when there is something to validate (cold start)
+        try:
+            from axag.guards.pyruntime import validate_value
+        except ImportError:  # pragma: no cover - during bootstrap
+            return
     for label, value, loc, schema in checks:
         seen: set[tuple[str, str]] = set()
         for path, keyword in validate_value(schema, value):

@@ -1,0 +1,346 @@
+"""The per-file result cache of `axag lint` and `axag compile` (as ruff and black keep one).
+
+A file's outcome (findings, suppressed findings and the packed contracts that compile and the run-wide checks
+121/122 need) is stored under ``.axag_cache/`` in the project root (or ``--cache-dir``, or ``AXAG_CACHE_DIR``),
+one entry per file and run configuration. An entry is used only when everything the outcome depends on is
+the same: the file's bytes (their XXH3-128 digest), its paths (absolute, displayed, repository-relative), the
+effective settings (rule selection, severity overrides, harvesting, per-file ignores), the run's request
+(mode, manifest, enforced intents, compile root) and axag itself (version plus the size and mtime of every
+module of the package, so that an edited checkout never reads results of older code).
+
+Entries are written atomically (a temporary file renamed over the entry), so two runs at once never see a
+half-written entry; a run that cannot write (read-only tree, full disk) goes on without the cache. An entry
+that is corrupt, truncated, of another format or for other key material is ignored and rewritten. Entries
+used by a run get their mtime refreshed; when a run has written entries and the cache is over its size
+bound, the entries used least recently are removed (never those of the current run).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import xxhash
+
+from axag import __version__
+
+if TYPE_CHECKING:
+    from axag.lint.engine import FileOutcome
+
+DIR_NAME = ".axag_cache"
+ENV_VAR = "AXAG_CACHE_DIR"
+MAX_BYTES = 256 << 20  # the size bound of the entries together
+_MAGIC = b"axag-cache/1\n"
+_HEAD = len(_MAGIC) + 16 + 16  # magic, key digest, content digest
+_TMP_AGE = 3600.0  # seconds after which a left-over temporary file (a killed run) is removed
+# the classes an entry may hold (`pickles.loads_only`); the contracts inside are checked when they are unpacked
+ENTRY_CLASSES = frozenset({
+    ("axag.lint.engine", "FileOutcome"), ("axag.findings", "Finding"), ("axag.findings", "Severity"),
+    ("axag.findings", "Fix"), ("axag.findings", "Edit"), ("axag.compile.merge", "PackedContract"),
+    ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"),
+})
+
+
+def digest(data: bytes) -> bytes:
+    """The fast 128-bit digest of a file's bytes (XXH3)."""
+    return xxhash.xxh3_128_digest(data)
+
+
+_STAMP: bytes | None = None
+
+
+def code_stamp() -> bytes:
+    """axag's version and the size and mtime of each of its modules."""
+    global _STAMP
+    if _STAMP is None:
+        root = os.path.dirname(os.path.abspath(__file__))
+        parts = [__version__]
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if name.endswith(".py"):
+                    full = os.path.join(dirpath, name)
+                    try:
+                        st = os.stat(full)
+                    except OSError:
+                        continue
+                    parts.append(f"{os.path.relpath(full, root)}:{st.st_size}:{st.st_mtime_ns}")
+        _STAMP = xxhash.xxh3_128_digest("\n".join(parts).encode("utf-8", "surrogatepass"))
+    return _STAMP
+
+
+def cache_dir(option: str | None, no_cache: bool, project_root: Path, cwd: Path) -> Path | None:
+    """Where the cache lives: None with ``--no-cache``; else ``--cache-dir``, else ``AXAG_CACHE_DIR``, else
+    ``.axag_cache`` in the project root (relative values are taken from the current directory)."""
+    if no_cache:
+        return None
+    chosen = option if option else os.environ.get(ENV_VAR) or None
+    if chosen is None:
+        return project_root / DIR_NAME
+    return cwd / os.path.expanduser(chosen)
+
+
+class ResultCache:
+    """The cache of one run. ``lookup`` before checking a file, ``store`` after; ``close`` at the end of the run
+    (pruning). Picklable: worker processes store the outcomes they make themselves."""
+
+    def __init__(self, directory: Path, *, max_bytes: int = MAX_BYTES) -> None:
+        self.directory = directory
+        self.entries = directory / "entries"
+        self.max_bytes = max_bytes
+        self.started = time.time()
+        self.writable = True
+        self.wrote = False
+        self._run_keys: dict[tuple[int, int], tuple[Any, Any, bytes]] = {}  # ids -> (settings, request, digest)
+        self._codes: dict[frozenset[int], str] = {}  # a rule selection as key text
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_run_keys": {}, "_codes": {}}
+
+    # ---------------------------------------------------------------- keys
+    def _run_key(self, settings: Any, request: Any) -> bytes:
+        """The part of the key every file of one configuration shares (kept with the objects it was made
+        from, so that an id reused by a later object never finds it)."""
+        ident = (id(settings), id(request))
+        got = self._run_keys.get(ident)
+        if got is not None and got[0] is settings and got[1] is request:
+            return got[2]
+        import json
+
+        harvest = (settings.harvest if settings is not None else True) if request.harvest is None else request.harvest
+        severity = sorted((c, s.value if s is not None else None) for c, s in settings.severity) if (
+            settings is not None and request.mode == "lint") else []
+        manifest = json.dumps(request.manifest, sort_keys=True, ensure_ascii=False) if request.manifest else ""
+        material = repr((
+            request.mode, harvest, severity, manifest, request.manifest_name,
+            sorted(request.enforced_intents) if request.enforced_intents is not None else None,
+            request.want_contracts, str(request.compile_root or Path.cwd()),
+        ))
+        digest_ = code_stamp() + xxhash.xxh3_128_digest(material.encode("utf-8", "surrogatepass"))
+        self._run_keys[ident] = (settings, request, digest_)
+        return digest_
+
+    def key(self, path: Path, display: str, repo_path: str, settings: Any, request: Any) -> bytes:
+        """The key digest of a file's entry (everything but its bytes)."""
+        from axag.lint.engine import enabled_codes
+
+        enabled = enabled_codes(settings, request, path)
+        codes = self._codes.get(enabled)
+        if codes is None:
+            codes = self._codes[enabled] = ",".join(map(str, sorted(enabled)))
+        ignored = ""
+        if settings is not None and settings.per_file_ignores:
+            from axag.config import per_file_ignored
+
+            ignored = ",".join(map(str, sorted(per_file_ignored(settings, path))))
+        text = "\x1f".join((os.fspath(path), display, repo_path, codes, ignored))
+        return xxhash.xxh3_128_digest(self._run_key(settings, request) + text.encode("utf-8", "surrogatepass"))
+
+    def _entry(self, key: bytes) -> Path:
+        return self.entries / key.hex()
+
+    # ---------------------------------------------------------------- entries
+    def lookup(self, key: bytes, content: bytes) -> Any:
+        """The cached outcome for ``key`` and the file bytes' digest ``content``, or None."""
+        entry = self._entry(key)
+        try:
+            with open(entry, "rb") as fh:
+                blob = fh.read()
+        except OSError:
+            return None
+        if len(blob) < _HEAD + 8 or blob[:_HEAD] != _MAGIC + key + content:
+            return None
+        payload, check = blob[_HEAD:-8], blob[-8:]
+        if xxhash.xxh3_64_digest(payload) != check:
+            return None
+        from axag.pickles import loads_only
+
+        try:
+            outcome = loads_only(payload, ENTRY_CLASSES)
+        except Exception:  # noqa: BLE001 - a damaged or forged entry is a miss, whatever unpickling raises
+            return None
+        from axag.lint.engine import FileOutcome
+
+        if not isinstance(outcome, FileOutcome):
+            return None
+        try:
+            os.utime(entry)  # used by this run: kept by pruning
+        except OSError:
+            pass
+        return outcome
+
+    def store(self, key: bytes, content: bytes, outcome: Any) -> None:
+        """Write the entry of an outcome whose contracts are packed (`pack_outcome`). Never raises."""
+        if not self.writable or outcome.internal_error or outcome.read_error or outcome.text is not None:
+            return
+        payload = pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
+        data = b"".join((_MAGIC, key, content, payload, xxhash.xxh3_64_digest(payload)))
+        entry = self._entry(key)
+        tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
+        try:
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            except FileNotFoundError:
+                self._create()
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+            os.replace(tmp, entry)
+            self.wrote = True
+        except OSError:
+            self.writable = False  # read-only tree, full disk, ...: the run goes on without writing
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+    def _create(self) -> None:
+        """The cache folder with its `.gitignore` (and a CACHEDIR.TAG for backup tools)."""
+        fresh = not self.directory.exists()
+        self.entries.mkdir(parents=True, exist_ok=True)
+        if fresh or not (self.directory / ".gitignore").exists():
+            for name, text in ((".gitignore", "# created by axag\n*\n"),
+                               ("CACHEDIR.TAG", ("Signature: 8a477f597d28d172789f06886806bc55\n"
+                                                 "# This file is a cache directory tag created by axag.\n"))):
+                path = self.directory / name
+                tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
+                tmp.write_text(text, encoding="utf-8")
+                os.replace(tmp, path)
+
+    # ---------------------------------------------------------------- pruning
+    def close(self) -> None:
+        """After the run: prune when this run wrote entries and the cache is over its bound."""
+        if self.wrote:
+            self.prune()
+
+    def prune(self) -> None:
+        """Remove the entries used least recently until the cache is under 3/4 of its bound (entries used by
+        this run stay), and temporary files that a killed run left behind."""
+        now = time.time()
+        items: list[tuple[float, int, str]] = []
+        total = 0
+        try:
+            with os.scandir(self.entries) as it:
+                for e in it:
+                    try:
+                        st = e.stat()
+                    except OSError:
+                        continue
+                    if e.name.startswith("."):
+                        if now - st.st_mtime > _TMP_AGE:
+                            _unlink(e.path)
+                        continue
+                    total += st.st_size
+                    items.append((st.st_mtime, st.st_size, e.path))
+        except OSError:
+            return
+        if total <= self.max_bytes:
+            return
+        goal = self.max_bytes * 3 // 4
+        for mtime, size, path in sorted(items):
+            if total <= goal or mtime >= self.started - 1:
+                break
+            if _unlink(path):
+                total -= size
+
+
+def _unlink(path: str) -> bool:
+    try:
+        os.unlink(path)
+        return True
+    except OSError:
+        return False
+
+
+_PACKED: dict[tuple[str, str, bool], Any] = {}  # (intent, key, with tool text) -> a packed contract
+
+
+def new_run() -> None:
+    """Forget the contracts packed by an earlier run in this process: a contract's key leaves out what may
+    differ between runs (the page a binding names is relative to the run's compile root)."""
+    _PACKED.clear()
+
+
+def pack_outcome(outcome: Any, *, fragments: bool) -> None:
+    """The outcome's contracts packed (`compile.merge.PackedContract`), those of actions with errors left out
+    (they take no part in merging): what a cache entry holds and what the run folds in. A contract met before
+    (same intent and key: a header repeated on every page) is pickled once; only its source differs."""
+    if not outcome.contracts:
+        return
+    from axag.compile.merge import PackedContract
+
+    packed = []
+    for c, has_errors in outcome.contracts:
+        if has_errors:
+            continue
+        if not isinstance(c, PackedContract):
+            ident = (str(c.meta["intent"]), c.key, fragments)
+            known = _PACKED.get(ident) if c.key else None
+            if known is None:
+                c = PackedContract.pack(c, fragment=fragments)
+                if len(_PACKED) > 4096:
+                    _PACKED.clear()
+                _PACKED[ident] = c
+            else:
+                c = PackedContract(known.intent, known.key, known.name, c.sources[0], known.blob, known.fragment)
+        packed.append((c, False))
+    outcome.contracts = packed
+
+
+def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
+                 cache: ResultCache) -> tuple[list[Any], list[int], list[tuple[Any, ...]]]:
+    """(outcomes of the tasks found in the cache, the task index of each hit and then of each miss, the
+    missed tasks with the key of their entry appended)."""
+    from axag.lint.engine import _read_regular
+
+    hits: list[Any] = []
+    hit_slots: list[int] = []
+    miss_slots: list[int] = []
+    misses: list[tuple[Any, ...]] = []
+    by_dir: dict[Any, Any] = {}  # the settings of the files of a folder (discovered files are files)
+    for i, (path, disp, rel) in enumerate(tasks):
+        settings = by_dir.get(path.parent)
+        if settings is None:
+            settings = by_dir[path.parent] = resolver.resolve(path)
+        key = cache.key(path, disp, rel, settings, request)
+        try:
+            data = _read_regular(path)
+        except OSError:
+            data = None
+        outcome = cache.lookup(key, digest(data)) if data is not None else None
+        if outcome is None:
+            miss_slots.append(i)
+            misses.append((path, disp, rel, key))
+        else:
+            outcome.path, outcome.display, outcome.repo_path = path, disp, rel
+            hits.append(outcome)
+            hit_slots.append(i)
+    return hits, hit_slots + miss_slots, misses
+
+
+def check_and_store(path: Path, display: str, repo_path: str, settings: Any, request: Any, cache: ResultCache,
+                    key: bytes, check: Any = None) -> FileOutcome:
+    """Check a file that the cache missed (with ``check``, default `engine.check_file`), and store its outcome
+    (contracts packed) under ``key``."""
+    from axag.lint.engine import _read_regular, check_file
+
+    check = check or check_file
+
+    try:
+        data = _read_regular(path)
+    except OSError:
+        data = None
+    if data is None:  # unreadable or not a regular file: checked (and reported) as usual, never stored
+        result: FileOutcome = check(path, display, repo_path, settings, request)
+        return result
+    outcome: FileOutcome = check(path, display, repo_path, settings, request, data=data)
+    pack_outcome(outcome, fragments=request.mode == "compile")
+    cache.store(key, digest(data), outcome)
+    return outcome
