@@ -29,7 +29,7 @@ def _init(resolver: Any, request: Request) -> None:
 
 def _work(task: tuple[Path, str, str]) -> FileOutcome:
     global _DONE
-    from axag.api import file_done
+    from axag.memory import file_done
 
     path, disp, rel = task
     assert _REQUEST is not None
