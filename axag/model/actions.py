@@ -128,7 +128,7 @@ def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
         if ann.action is not None:
             _finish_action(model, ann.action, harvest)
             model.actions.append(ann.action)
-    from axag.model.params import finish_file
+    from axag.model.declared import finish_file
 
     finish_file(model, harvest=harvest)
     from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
@@ -409,7 +409,7 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
                     v=step.raw, expectation=f"at most axag-workflow-total-steps ({total.value})")
     act.dynamic = any(not n.startswith("axag-x-") for n in ann.dynamic_attrs)
     # parameters (declared + harvested, merged) — §4, §5
-    from axag.model.params import build_parameters
+    from axag.model.declared import build_parameters
 
     if act.dynamic:
         # its contract is unknown at build time (§3.9): parameters, preconditions and placeholders are
