@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.edits import fix, insert_attribute_after, remove_attribute, replace_value, rewritten_json
+from axag.edits import fix, insert_attribute_after, remove_attribute, render_json, replace_value
 from axag.findings import Edit, Fix
 from axag.model.jsonspan import JsonDoc, JsonError, parse_number
 from axag.model.jsonspan import parse as parse_json
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from axag.model.actions import Annotated, FileModel
 
 __all__ = ["EntryPlan", "MigrationPlan", "attach", "count_migratable", "entry_problems", "migration_fix",
-           "plan_migration", "render_json"]
+           "plan_migration"]
 
 PRECONDITIONS = "axag-preconditions"
 LISTS = ("axag-required-parameters", "axag-optional-parameters")
@@ -215,6 +215,8 @@ class _State:
 
     def merge(self, param: str, keys: dict[str, Any]) -> str | None:
         """Merge ``keys`` into the parameter; a conflict leaves everything unchanged and says why."""
+        from axag.guards.pyruntime import json_equal  # JSON equality as the guards check it (§10)
+
         cur = self.current(param)
         for k, v in keys.items():
             if k in cur and not json_equal(cur[k], v):
@@ -233,6 +235,7 @@ class _State:
         return None
 
     def has_relation(self, text: str) -> bool:
+        from axag.guards.pyruntime import json_equal
         from axag.model.relational import parse_relation
 
         new = parse_relation(text)
@@ -268,21 +271,8 @@ def _item_name(item: Any) -> str | None:
     return None
 
 
-def json_equal(a: Any, b: Any) -> bool:
-    """JSON equality: numbers by value (``1 == 1.0``), booleans never equal to numbers."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and bool(a == b)
-
-
 def _compact(value: Any) -> str:
-    from axag.compile.serialize import dumps_compact
+    from axag.jsontext import dumps_compact
 
     try:
         return dumps_compact(value)
@@ -415,18 +405,18 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
         if name in state.touched:
             val = ann.v(name)
             assert val.attr is not None
-            edits.append(replace_value(val.attr, render_json(model, val.attr, state.lists[name], val.doc)))
+            edits.append(replace_value(val.attr, _render(model, val.attr, state.lists[name], val.doc)))
     done = {e.key for e in migrated}
     rest = {k: v for k, v in obj.items() if k not in done}
     new_pre = state.added_preconditions
     pre_val = ann.v(PRECONDITIONS)
     if new_pre and pre_val.declared:
         assert pre_val.attr is not None
-        edits.append(replace_value(pre_val.attr, render_json(model, pre_val.attr, state.preconditions + new_pre,
+        edits.append(replace_value(pre_val.attr, _render(model, pre_val.attr, state.preconditions + new_pre,
                                                              pre_val.doc)))
     if rest:
         doc = _entries(attr)
-        edits.append(replace_value(attr, render_json(model, attr, rest, doc[0] if doc else None)))
+        edits.append(replace_value(attr, _render(model, attr, rest, doc[0] if doc else None)))
         if new_pre and not pre_val.declared:
             edits.append(insert_attribute_after(ann.element, attr, PRECONDITIONS, _compact(new_pre), text,
                                                 model.pf.lines.line_ending()))
@@ -443,18 +433,9 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
     return fix(f"Migrate {what} of axag-constraints", *edits)
 
 
-def render_json(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -> str:
-    """Rewritten JSON of an attribute value (§13.5, `edits.rewritten_json`) on the original text (same offsets)."""
-    first: tuple[int, int] | None = None
-    if doc is not None:
-        try:
-            if isinstance(doc.value, list) and doc.value:
-                first = doc.span((0,))
-            elif isinstance(doc.value, dict) and doc.value:
-                first = doc.key_span((next(iter(doc.value)),))
-        except (KeyError, ValueError):
-            first = None
-    return rewritten_json(model.pf.src.text, model.pf.lines.line_ending(), attr, value, first, _compact)
+def _render(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -> str:
+    """Rewritten JSON of an attribute value (§13.5, `edits.render_json`) on the original text (same offsets)."""
+    return render_json(model.pf.src.text, model.pf.lines.line_ending(), attr, value, doc, _compact)
 
 
 # ---------------------------------------------------------------------------------------------- verification

@@ -268,8 +268,8 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
             parse_json(decoded)
         except JsonError:
             continue
-        from axag.compile.serialize import dumps_compact
         from axag.findings import Edit
+        from axag.jsontext import dumps_compact
 
         # the JSON goes inside single quotes, as the message says (unless it holds a single quote)
         edits = [replace_value(a, dumps_compact(parse_json(decoded).value), requote=True)]
@@ -473,9 +473,9 @@ def _unparsed_relation(model: FileModel, act: Action, pv: Value, index: int, ite
     p.help = f'write "{new}"'
     attr = pv.attr
     if attr is not None and attr.quote in ('"', "'") and not pv.from_macro and span != pv.value_span():
-        from axag.compile.serialize import dumps_compact
         from axag.edits import escape_in_value
         from axag.findings import Edit
+        from axag.jsontext import dumps_compact
 
         p.fix = fix(f'Rewrite as "{new}"', Edit(span.start, span.end, escape_in_value(dumps_compact(new), attr.quote)))
 
@@ -513,7 +513,7 @@ def _check_operands(model: FileModel, act: Action, rel: Relation, item: str, spa
             target = params[rel.names[1]] if form == "required_when_equal" else first
             if not _literal_ok(target, rel.value, ordering=is_order):
                 lit = rel.value
-                from axag.compile.serialize import dumps_compact
+                from axag.jsontext import dumps_compact
 
                 bad(target.name, target.kind, dumps_compact(lit), _json_type(lit))
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.edits import fix, insert_attribute_after, replace_value, rewritten_json
+from axag.edits import fix, insert_attribute_after, render_json, replace_value
 from axag.findings import Edit, Fix, Severity
+from axag.jsontext import is_number as _is_number
 from axag.model import forms
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
@@ -174,10 +175,6 @@ class _Ctx:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def _is_number(v: object) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
 def _is_integral(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) or isinstance(v, float) and v.is_integer()
 
@@ -206,7 +203,7 @@ def _finite(number: Any) -> bool:
 
 
 def _compact(value: Any) -> str:
-    from axag.compile.serialize import dumps_compact
+    from axag.jsontext import dumps_compact
 
     try:
         return dumps_compact(value)
@@ -236,16 +233,14 @@ def _navigate(doc: Any, path: tuple[str | int, ...]) -> Any:
     return doc
 
 
-def render_json(model: FileModel, val: Value, doc: Any) -> str:
-    """Rewritten JSON text of an attribute value (§13.5, `edits.rewritten_json`): compact, or one top-level
+def _render(model: FileModel, val: Value, doc: Any) -> str:
+    """Rewritten JSON text of an attribute value (§13.5, `edits.render_json`): compact, or one top-level
     item per line when the original value had a line break (arrays only)."""
-    from axag.compile.serialize import dumps_compact
+    from axag.jsontext import dumps_compact
 
     assert val.attr is not None
-    if not isinstance(doc, list):
-        return dumps_compact(doc)
-    first = val.doc.span((0,)) if val.doc is not None and val.doc.has((0,)) else None
-    return rewritten_json(model.pf.text, model.pf.lines.line_ending(), val.attr, doc, first, dumps_compact)
+    return render_json(model.pf.text, model.pf.lines.line_ending(), val.attr, doc, val.doc, dumps_compact,
+                       objects=False)
 
 
 def _rewrite(model: FileModel, loc: Loc, description: str, mutate: Callable[[Any], None]) -> Fix | None:
@@ -257,7 +252,7 @@ def _rewrite(model: FileModel, loc: Loc, description: str, mutate: Callable[[Any
     doc = copy.deepcopy(val.doc.value)
     try:
         mutate(doc)
-        text = render_json(model, val, doc)
+        text = _render(model, val, doc)
     except (KeyError, IndexError, TypeError, ValueError):  # ValueError: an integer too long to write
         return None
     return fix(description, replace_value(val.attr, text))
@@ -386,13 +381,13 @@ def _required_fix(model: FileModel, ctx: _Ctx, loc: Loc, key: str, value: bool, 
     source_doc: Any = copy.deepcopy(val.doc.value if val.doc is not None else [])
     del source_doc[index]
     assert val.attr is not None
-    edits: list[Edit] = [replace_value(val.attr, render_json(model, val, source_doc))]
+    edits: list[Edit] = [replace_value(val.attr, _render(model, val, source_doc))]
     if target.declared:
         assert target.attr is not None
         new_target = copy.deepcopy(target.value) + [item]
-        edits.append(replace_value(target.attr, render_json(model, target, new_target)))
+        edits.append(replace_value(target.attr, _render(model, target, new_target)))
     else:
-        from axag.compile.serialize import dumps_compact
+        from axag.jsontext import dumps_compact
 
         edits.append(insert_attribute_after(act.element, val.attr, wanted, dumps_compact([item]), model.pf.src.text,
                                             model.pf.lines.line_ending()))
