@@ -534,10 +534,8 @@ def _literal_ok(p: Parameter, value: object, ordering: bool) -> bool:
     if p.kind in _DATELIKE:
         if not isinstance(value, str):
             return False
-        try:
-            from axag.guards.pyruntime import validate_value
-        except ImportError:  # pragma: no cover
-            return True
+        from axag.guards.pyruntime import validate_value
+
         return not validate_value({k: v for k, v in p.schema.items() if k in ("type", "format", "pattern")}, value)
     if ordering:
         return False
