@@ -173,9 +173,6 @@ def _cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
 # The import cycles not broken yet, each with the step of issue 13 that removes it. Nothing else may form a cycle,
 # and a cycle that is gone must leave this list (the comparison is exact).
 KNOWN_CYCLES = {
-    # building the model plans the axag-constraints migration with the rules: removed by the step "the migration
-    # lives in lint/ as a fix provider run after the rules" (issue 13, step 5 of the first session)
-    frozenset({"axag.model.actions", "axag.lint.migrate", "axag.rules.base"}),
     # the catalogue imports the explanations built from it: removed by "a rule is one declaration" (issue 13,
     # `axag rule` generated from the declarations)
     frozenset({"axag.rules.catalogue", "axag.rules.explain"}),
@@ -221,8 +218,6 @@ LAYERS = {
 
 # Imports against the layer order not removed yet, each with the step of issue 13 that removes it.
 KNOWN_UPWARD = {
-    # step 5: the migration leaves model building
-    ("axag.model.actions", "axag.lint.migrate"),
     # "every finding raised under axag/rules/": the model records facts, the rules word them
     ("axag.model.actions", "axag.rules.catalogue"),
     ("axag.model.params", "axag.rules.catalogue"),

@@ -131,9 +131,6 @@ def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
     from axag.model.declared import finish_file
 
     finish_file(model, harvest=harvest)
-    from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
-
-    attach(model, harvest=harvest)
     return model
 
 
@@ -217,7 +214,7 @@ def legacy_counts(attr: Attr) -> tuple[int, int]:
         return 0, 0
     if not isinstance(doc.value, dict):
         return 0, 0
-    from axag.lint.migrate import count_migratable  # the migration lives with the fixes
+    from axag.model.legacy import count_migratable  # the lint hook replaces the estimate (lint.migrate)
 
     return count_migratable(attr), len(doc.value)
 
