@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import gc
 import os
-import sys
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from axag.findings import Finding, RunReport
 from axag.lint.engine import FileOutcome, Request, check_file, display_path, shared_codes
+from axag.memory import BIG_FILE, bulk_gc, file_done, release_memory  # noqa: F401 (BIG_FILE re-exported)
 from axag.paths import relpath_posix
+from axag.tasks import check_task
 
 
 @dataclass
@@ -67,59 +66,6 @@ def repo_root_of(path: Path, fallback: Path, cache: dict[Path, Path]) -> Path:
     for c in chain:
         cache[c] = root
     return root
-
-
-@contextmanager
-def bulk_gc() -> Iterator[None]:
-    """Cyclic garbage collection paced by files while many files are checked: the automatic collector
-    (which would scan each file's model many times over as it grows) is off, and `file_done` collects
-    once per file. The objects that exist before the run (modules, tables) are frozen out of the scans;
-    worker processes forked meanwhile inherit the setting and share those pages."""
-    enabled = gc.isenabled()
-    gc.disable()
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
-
-
-def file_done(count: int, size: int = 0) -> None:
-    """After each file under `bulk_gc`: collect the young objects (the file's model is garbage now,
-    partly in reference cycles), and now and then the older ones, so that memory stays flat. After a big
-    file (``size`` bytes), the memory its tree took goes back to the system (`release_memory`)."""
-    if gc.isenabled():
-        return
-    gc.collect(1 if count % 32 == 0 else 0)
-    if size >= BIG_FILE:
-        release_memory()
-
-
-BIG_FILE = 1 << 20  # bytes: the parse tree of such a page takes tens of MB
-_TRIM: Any = None
-
-
-def release_memory() -> None:
-    """Give the C heap's free memory back to the system (glibc's ``malloc_trim``; nothing elsewhere).
-
-    libxml2 builds each tree with the C allocator; once a big page's tree is freed, glibc keeps the pages
-    for later C allocations, which Python objects (allocated in arenas of their own) cannot use. Without
-    this a run's resident memory stays at the high-water mark of its biggest page, and whatever is
-    allocated afterwards (the merged output, or another big page in a parallel worker) comes on top."""
-    global _TRIM
-    if _TRIM is None:
-        _TRIM = False
-        if sys.platform.startswith("linux"):
-            try:
-                import ctypes
-
-                _TRIM = ctypes.CDLL("libc.so.6").malloc_trim
-            except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
-                _TRIM = False
-    if _TRIM:
-        _TRIM(0)
 
 
 def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: Path, jobs: int = 1,
@@ -191,19 +137,6 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
     if slots != sorted(slots):
         run.outcomes[first:] = [o for _, o in sorted(zip(slots, run.outcomes[first:]), key=lambda t: t[0])]
     return run
-
-
-def check_task(task: tuple[Any, ...], settings: Any, request: Request, cache: Any,
-               check: Any = check_file) -> FileOutcome:
-    """One file of a run: ``task`` is (path, display, repo path) and, with a cache, the key of its entry;
-    ``check`` checks the file (`engine.check_file`)."""
-    path, disp, rel = task[:3]
-    if cache is None or len(task) < 4:
-        result: FileOutcome = check(path, disp, rel, settings, request)
-        return result
-    from axag.cache import check_and_store
-
-    return check_and_store(path, disp, rel, settings, request, cache, task[3], check)
 
 
 def lint_report(run: Run, rules: Iterable[Any], version: str) -> RunReport:

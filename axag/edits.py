@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axag.findings import Edit, Fix
 from axag.parse.document import Attr, Element
+
+if TYPE_CHECKING:
+    from axag.model.jsonspan import JsonDoc
 
 
 def quote_value(value: str, quote: str | None) -> str:
@@ -127,6 +130,25 @@ def rewritten_json(text: str, line_ending: str, attr: Attr, value: Any, first_it
         return "[" + line_ending + body + line_ending + name_indent + "]"
     body = ("," + line_ending).join(indent + compact(k) + ":" + compact(v) for k, v in value.items())
     return "{" + line_ending + body + line_ending + name_indent + "}"
+
+
+def render_json(text: str, line_ending: str, attr: Attr, value: Any, doc: JsonDoc | None,
+                compact: Callable[[Any], str], *, objects: bool = True) -> str:
+    """The new JSON text of ``attr`` holding ``value`` (`rewritten_json`), indented like the first item of its
+    current value ``doc`` (its first array item, or with ``objects`` its first object key). Without ``objects``,
+    an object (anything but an array) is always written by ``compact``."""
+    if not objects and not isinstance(value, list):
+        return compact(value)
+    first: tuple[int, int] | None = None
+    if doc is not None:
+        try:
+            if isinstance(doc.value, list) and doc.value:
+                first = doc.span((0,))
+            elif objects and isinstance(doc.value, dict) and doc.value:
+                first = doc.key_span((next(iter(doc.value)),))
+        except (KeyError, ValueError):
+            first = None
+    return rewritten_json(text, line_ending, attr, value, first, compact)
 
 
 def fix(description: str, *edits: Edit) -> Fix:

@@ -31,7 +31,8 @@ def _init(resolver: Any, request: Request, cache: Any = None) -> None:
 
 def _work(task: tuple[Any, ...]) -> FileOutcome:
     global _DONE
-    from axag.api import check_task, file_done
+    from axag.memory import file_done
+    from axag.tasks import check_task
 
     assert _REQUEST is not None
     outcome = check_task(task, _RESOLVER.resolve(task[0]), _REQUEST, _CACHE, check_file)

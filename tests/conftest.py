@@ -92,3 +92,34 @@ def problems_at(pf: Any, m: Any, *codes: int) -> list[tuple[int, int, int]]:
             line, col = pf.lines.position(p.span.start)
             out.append((p.code, line, col))
     return out
+
+
+# The slowest tests, marked `slow` here (one list, no edits in the test modules) so that `pytest -m "not slow"` is a
+# fast inner loop; CI runs everything. Chosen with `pytest --durations=60` on the full suite: real toolchains (tsc,
+# node, mypy, pre-commit, Chromium), scaling and fuzzing. A module path marks all its tests, `path::name` one
+# test (all its parameters). `tests/test_slow_marker.py` checks that every entry still names a test.
+SLOW_TESTS = frozenset({
+    "tests/test_bench_script.py",
+    "tests/test_guards_differential.py",
+    "tests/test_guards_typescript.py",
+    "tests/test_html_browser.py",
+    "tests/test_precommit.py",
+    "tests/test_robust_fuzz.py",
+    "tests/test_robust_scaling.py",
+    "tests/test_guards_injection.py::test_generated_module_with_arbitrary_texts",
+    "tests/test_guards_python.py::test_generated_python_passes_ruff_mypy_and_parses_as_3_10",
+    "tests/test_interrupt.py::test_ctrl_c_with_worker_processes",
+    "tests/test_jsonspan.py::test_long_input_is_linear",
+    "tests/test_pattern.py::test_every_pattern_checks_fast",
+    "tests/test_robust_injection.py::test_typescript_guards_compile",
+    "tests/test_robust_patterns.py::test_pattern_check_itself_is_fast_on_huge_patterns",
+    "tests/test_robust_patterns.py::test_unique_items_is_not_quadratic_in_guards",
+    "tests/test_robust_patterns.py::test_unique_items_is_not_quadratic_in_typescript_guards",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path, _, name = item.nodeid.partition("::")
+        if path in SLOW_TESTS or f"{path}::{name.split('[')[0]}" in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from axag.compile.serialize import normalise
 from axag.guards import naming
-from axag.guards.render import _environment, render_guards, write_guards
+from axag.guards.render import render_guards, write_guards
+from axag.guards.views import environment
 
 DATA = Path(__file__).resolve().parent / "data" / "guards"
 DOC = json.loads((DATA / "injection.tools.json").read_text(encoding="utf-8"))
@@ -138,7 +139,7 @@ def test_runtime_keeps_hostile_text_intact(tmp_path: Path) -> None:
 def test_finalize_rejects_unfiltered_values() -> None:
     import jinja2
 
-    env = _environment("python")
+    env = environment("python")
     with pytest.raises(TypeError):
         env.from_string("{{ x }}").render(x="a")
     with pytest.raises(jinja2.UndefinedError):

@@ -51,7 +51,7 @@ def _needs_approval(doc: dict[str, Any]) -> bool:
 
 def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tuple[str, int] | None) -> Any:
     """A `ToolServer`, or a `DeskToolServer` when a tool needs approval or `--desk` is given."""
-    from axag.commands.serve import _host_port
+    from axag.commands.serve_settings import host_port
     from axag.serve.app import ToolServer
 
     desk_http = approval.get("desk_http")
@@ -65,7 +65,7 @@ def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tup
         return ToolServer(config, store)
     from axag.serve.permission import DeskConfig, DeskToolServer
 
-    page = hostport if hostport is not None else _host_port(desk_http) if desk_http is not None else None
+    page = hostport if hostport is not None else host_port(desk_http) if desk_http is not None else None
     page_url = None
     if page is not None:
         host = f"[{page[0]}]" if ":" in page[0] else page[0]
@@ -90,9 +90,9 @@ def _state_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _desk(state: str | None) -> Any:
     if state is None:  # the database `axag serve` uses: [tool.axag.serve] state, else the default
-        from axag.commands.serve import _settings, _state_path
+        from axag.commands.serve_settings import serve_settings, state_path
 
-        state = _state_path(None, _settings(None, False))
+        state = state_path(None, serve_settings(None, False))
     from axag.serve.approvals import ApprovalDesk
     from axag.serve.state import SqliteStore
 

@@ -14,7 +14,7 @@ from axag.cli import AxagClickError
 from axag.errors import AxagError
 
 if TYPE_CHECKING:
-    from axag.findings import RunReport
+    from axag.findings import Finding, RunReport, Severity
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -101,13 +101,37 @@ def missing_paths_report(missing: list[str]) -> RunReport:
     """What machine-readable formats get when named paths do not exist: a complete document with one
     `unreadable-file` error per missing path and exit code 2 (consumers never read an empty file)."""
     from axag import __version__
-    from axag.findings import Finding, RunReport, Severity, fingerprint
+    from axag.findings import RunReport
     from axag.rules.catalogue import RULES
 
-    findings = []
-    for name in missing:
-        repo = Path(name).as_posix()
-        findings.append(Finding(code=191, severity=Severity.ERROR, message=f'path "{name}" does not exist',
-                                path=name, repo_path=repo, line=1, column=1, end_line=1, end_column=1,
-                                name="unreadable-file", fingerprint=fingerprint(191, repo, "", None, 0)))
-    return RunReport(findings=findings, rules=[RULES[191].info], exit_code=2, tool_version=__version__)
+    findings = [unreadable_file(name, f'path "{name}" does not exist', Path(name).as_posix()) for name in missing]
+    return RunReport(findings=findings, rules=[RULES[191].info], exit_code=EXIT_ERROR, tool_version=__version__)
+
+
+def unreadable_file(path: str, message: str, repo_path: str | None = None) -> Finding:
+    """The run-level `191 unreadable-file` finding for a named path that cannot be read (or does not exist),
+    at line 1, column 1 of ``path`` (``repo_path``, the fingerprint's path, defaults to ``path``)."""
+    from axag.findings import Finding, Severity, fingerprint
+
+    repo = path if repo_path is None else repo_path
+    return Finding(code=191, severity=Severity.ERROR, message=message, path=path, repo_path=repo, line=1, column=1,
+                   end_line=1, end_column=1, name="unreadable-file", fingerprint=fingerprint(191, repo, "", None, 0))
+
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def exit_status(findings: Iterable[Finding], *, fail_on: Severity | None = None, exit_zero: bool = False,
+              internal_error: bool = False) -> int:
+    """The one mapping from a run's outcome to the exit status: 2 after an internal error, 0 under
+    ``--exit-zero``, 1 when a finding reaches ``fail_on`` (default: error; info never fails), else 0. Usage and
+    input errors exit 2 through `AxagClickError`."""
+    from axag.findings import Severity
+
+    if internal_error:
+        return EXIT_ERROR
+    if exit_zero:
+        return EXIT_OK
+    threshold = (fail_on or Severity.ERROR).rank
+    failing = any(f.severity.rank >= threshold and f.severity is not Severity.INFO for f in findings)
+    return EXIT_FINDINGS if failing else EXIT_OK

@@ -12,12 +12,15 @@ import click
 from axag import __version__
 from axag.commands.cache_options import cache_options, open_cache
 from axag.commands.common import (
+    EXIT_ERROR,
     common_options,
     default_jobs,
+    exit_status,
     fail,
     guard_errors,
     missing_paths_error,
     missing_paths_report,
+    unreadable_file,
     use_color,
     write_or_print,
 )
@@ -125,7 +128,7 @@ def run_compile(opts: dict[str, Any]) -> int:
     files: Any = discover([str(p) for p in paths], resolver, cwd=cwd)
     missing_text = [f"{p}: {m}" for p, m in getattr(files, "problems", [])]
     if not files:
-        _emit(RunReport(exit_code=2, tool_version=__version__), opts, to_stdout, machine_only=True)
+        _emit(RunReport(exit_code=EXIT_ERROR, tool_version=__version__), opts, to_stdout, machine_only=True)
         raise _usage_error(opts, to_stdout,
                            fail("no input files" + (f" ({'; '.join(missing_text)})" if missing_text else "")))
     harvest = False if opts["no_harvest"] else None
@@ -142,10 +145,7 @@ def run_compile(opts: dict[str, Any]) -> int:
     site_findings, merged = merge_index(run)
     run.run_findings.extend(site_findings)
     for bad, msg in getattr(files, "problems", []):
-        disp = str(bad)
-        run.run_findings.append(Finding(code=191, severity=Severity.ERROR, message=msg, path=disp, repo_path=disp,
-                                        line=1, column=1, end_line=1, end_column=1, name="unreadable-file",
-                                        fingerprint=fingerprint(191, disp, "", None, 0)))
+        run.run_findings.append(unreadable_file(str(bad), msg))
     rel_inputs = sorted({Path(os.path.relpath(os.path.abspath(p), root)).as_posix() for p in paths})
     from axag.compile.targets.manifest import DynamicAction
 
@@ -312,7 +312,7 @@ def _report(run: Any, findings: list[Finding], opts: dict[str, Any], tools_to_st
     from axag.rules.catalogue import RULES
 
     report = lint_report(run, [RULES[c].info for c in sorted({f.code for f in findings})], __version__)
-    report.exit_code = 1 if any(f.severity is Severity.ERROR for f in findings) else 0
+    report.exit_code = exit_status(findings)
     if findings or opts["output_format"]:
         _emit(report, opts, tools_to_stdout)
 

@@ -13,10 +13,12 @@ from axag.commands.cache_options import cache_options, open_cache
 from axag.commands.common import (
     common_options,
     default_jobs,
+    exit_status,
     fail,
     guard_errors,
     missing_paths_error,
     missing_paths_report,
+    unreadable_file,
     use_color,
     write_or_print,
 )
@@ -160,12 +162,7 @@ def run_lint(opts: dict[str, Any]) -> int:
 
     run.run_findings.extend(sitewide_findings(run, request))
     for p, msg in getattr(files, "problems", []):
-        from axag.findings import Finding, fingerprint
-
-        disp = str(p)
-        run.run_findings.append(Finding(code=191, severity=Severity.ERROR, message=msg, path=disp,
-                                        repo_path=disp, line=1, column=1, end_line=1, end_column=1,
-                                        name="unreadable-file", fingerprint=fingerprint(191, disp, "", None, 0)))
+        run.run_findings.append(unreadable_file(str(p), msg))
     fixed_count = 0
     if opts["fix"] or opts["diff"]:
         from axag.lint.fix import apply_fixes
@@ -200,13 +197,8 @@ def run_lint(opts: dict[str, Any]) -> int:
         report.findings, report.suppressed, report.baseline_stale = kept, sorted(report.suppressed + sup,
                                                                                key=lambda f: f.sort_key()), stale
     fail_on = Severity(opts["fail_on"] or run_settings.fail_on.value)
-    if run.internal_error:
-        exit_code = 2
-    elif opts["exit_zero"]:
-        exit_code = 0
-    else:
-        exit_code = 1 if any(f.severity.rank >= fail_on.rank and f.severity is not Severity.INFO
-                             for f in report.findings) else 0
+    exit_code = exit_status(report.findings, fail_on=fail_on, exit_zero=opts["exit_zero"],
+                            internal_error=run.internal_error)
     report.exit_code = exit_code
     _emit(report, opts, run_settings.output_format, fix_stdin=bool(opts["fix"] and stdin_data))
     if opts["fix"] and stdin_data is not None and getattr(run, "stdin_fixed", None) is not None:

@@ -14,11 +14,11 @@ import click
 
 from axag.commands.approvals import approval_options, make_server
 from axag.commands.common import fail, guard_errors
+from axag.commands.serve_settings import DEFAULT_STATE, host_port, serve_settings, state_path
 from axag.errors import InputError
 
 __all__ = ["serve"]
 
-DEFAULT_STATE = ".axag/state.sqlite"
 
 
 class _DefaultRun(click.Group):
@@ -86,28 +86,6 @@ def load_handlers(spec: str | None) -> Mapping[str, Any]:
     return handlers
 
 
-def _settings(config: str | None, isolated: bool) -> Any:
-    from axag.config import Resolver
-
-    return Resolver(Path.cwd(), config=config, isolated=isolated).run_settings()
-
-
-def _state_path(state: str | None, settings: Any) -> str:
-    if state is not None:
-        return state
-    return str(settings.serve_state) if settings.serve_state is not None else DEFAULT_STATE
-
-
-def _host_port(value: str) -> tuple[str, int]:
-    host, sep, port = value.rpartition(":")
-    if not sep:
-        host, port = "127.0.0.1", value
-    host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise fail(f"--http {value}: expected HOST:PORT")
-    return host, int(port)
-
-
 @serve.command("run")
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("--base-url", default=None, help="Origin of the site's backend (needed for HTTP-bound tools).")
@@ -138,11 +116,11 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     from axag.serve.app import ServeConfig, binding_of, unbound_tools
 
-    settings = _settings(config, isolated)
+    settings = serve_settings(config, isolated)
     base_url = base_url if base_url is not None else settings.serve_base_url
     actor = actor if actor is not None else settings.serve_actor
     role_list = tuple(r.strip() for r in roles.split(",") if r.strip()) if roles is not None else settings.serve_roles
-    state = _state_path(state, settings)
+    state = state_path(state, settings)
 
     doc = load_tools(inputs, openapi)
     handler_map = load_handlers(handlers)
@@ -166,7 +144,7 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     serve_config = ServeConfig(tools_doc=doc, base_url=base_url, handlers=handler_map, allow_unbound=allow_unbound,
                          actor=actor, roles=role_list, timeout=timeout, max_result_bytes=max_result_bytes,
                          audit_arguments=audit_arguments, guards_dir=guards_dir)
-    hostport = _host_port(http) if http is not None else None
+    hostport = host_port(http) if http is not None else None
     import anyio
 
     from axag.serve.run import serve_http, serve_stdio
@@ -197,7 +175,7 @@ def token_add(name: str, roles: str, state: str | None, config: str | None, isol
 
     if not name.strip():
         raise fail("the token needs a non-empty NAME")
-    store = SqliteStore(_state_path(state, _settings(config, isolated)))
+    store = SqliteStore(state_path(state, serve_settings(config, isolated)))
     click.echo(store.add_token(name, [r.strip() for r in roles.split(",") if r.strip()]))
     store.close()
 
@@ -221,6 +199,6 @@ def approver_add(name: str, roles: str, state: str | None, config: str | None, i
 
     if not name.strip():
         raise fail("the approver needs a non-empty NAME")
-    store = SqliteStore(_state_path(state, _settings(config, isolated)))
+    store = SqliteStore(state_path(state, serve_settings(config, isolated)))
     click.echo(ApprovalDesk(store).add_approver(name, [r.strip() for r in roles.split(",") if r.strip()]))
     store.close()

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from axag.compile.targets import LEGACY_SCHEMA_IDS, MANIFEST_FORMATS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
 from axag.compile.targets.openai import STRICT_FORMATS
+from axag.jsontext import is_number as _is_number
 from axag.vocabulary import (
     ACTION_TYPES,
     ENTITY_RE,
@@ -101,10 +102,6 @@ def _is_int(v: Any) -> bool:
     if isinstance(v, bool):
         return False
     return isinstance(v, int) or (isinstance(v, float) and math.isfinite(v) and v.is_integer())
-
-
-def _is_number(v: Any) -> bool:
-    return not isinstance(v, bool) and (isinstance(v, int) or (isinstance(v, float) and math.isfinite(v)))
 
 
 def _is_json(v: Any) -> bool:

@@ -1,168 +1,27 @@
 """RENDER guards (SPEC §10): tools.json -> generated guard files; writing through ``axag.fsio``.
 
 Public entry points: :func:`render_guards` (pure, text in, text out) and :func:`write_guards`.
-jinja2 is imported lazily, inside :func:`_environment`.
+jinja2 is imported lazily, inside :func:`axag.guards.views.environment`.
 """
 
 from __future__ import annotations
 
 import ast
 import os
-import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from axag import __version__, fsio
 from axag.errors import InputError
 from axag.guards import naming
 from axag.guards.naming import GuardSpec, GuardSpecError, Stub
-
-if TYPE_CHECKING:
-    import jinja2
+from axag.guards.views import RenderedGuards, environment, guard_view, stub_views
 
 __all__ = ["LANGS", "PY_FILES", "RenderedGuards", "render_guards", "user_module_names", "write_guards"]
 
 LANGS = ("python", "typescript")
 PY_FILES = ("__init__.py", "_runtime.py", "_guards.py")
-_TEMPLATES = Path(__file__).resolve().parent / "templates"
-_VERSION_RE = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+-]*")
-
-
-@dataclass
-class RenderedGuards:
-    """Generated files (relative path -> text), the user-owned module and the missing stubs (or None)."""
-
-    files: dict[str, str]
-    user_module_path: str
-    user_module: str
-    missing_path: str
-    missing_stubs: str | None = None
-    missing_names: list[str] = field(default_factory=list)
-
-
-class _Code(str):
-    """Text produced by a literal or identifier filter; the only values the finalize hook lets through."""
-
-    __slots__ = ()
-
-
-def _finalize(value: object) -> object:
-    if isinstance(value, _Code):
-        return value
-    raise TypeError(f"guard templates may only print filtered values, got {type(value).__name__}")
-
-
-def _defined(value: object) -> object:
-    """Raise jinja2's UndefinedError for an undefined value (StrictUndefined fails on ``str``)."""
-    import jinja2
-
-    if isinstance(value, jinja2.Undefined):
-        str(value)
-    return value
-
-
-def _lit(value: object) -> _Code:
-    return _Code(naming.py_literal(_defined(value)))
-
-
-def _ident(value: object) -> _Code:
-    name = _defined(value)
-    if not isinstance(name, str):
-        raise GuardSpecError(f"not a safe identifier: {name!r}")
-    return _Code(naming.identifier(name))
-
-
-def _version(value: object) -> _Code:
-    if not isinstance(value, str) or not _VERSION_RE.fullmatch(value):
-        raise GuardSpecError(f"bad generator version {value!r}")
-    return _Code(value)
-
-
-def _environment(lang: str) -> jinja2.Environment:
-    import jinja2
-
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(_TEMPLATES / lang)),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-        finalize=_finalize,
-        keep_trailing_newline=True,
-        trim_blocks=False,
-        lstrip_blocks=False,
-    )
-    env.filters["lit"] = _lit
-    env.filters["ident"] = _ident
-    env.filters["version"] = _version
-    return env
-
-
-# ---------------------------------------------------------------- Python rendering
-def _relation_view(spec: GuardSpec, rel: naming.Relation) -> dict[str, Any]:
-    form, params = rel.form, rel.params
-
-    def need(count: int) -> None:
-        if len(params) != count:
-            raise GuardSpecError(f"tool {spec.tool!r}: {form} precondition {rel.text!r} needs {count} parameters")
-
-    view: dict[str, Any] = {"form": form, "text": rel.text, "kind": rel.kind, "has_value": rel.has_value,
-                            "value": rel.value, "a": params[0], "b": None, "names": list(params)}
-    if form in naming.COMPARISON_FORMS:
-        need(1 if rel.has_value else 2)
-        view["fn"] = "rel_compare"
-        view["b"] = None if rel.has_value else params[1]
-    elif form in ("exactly_one_of", "at_least_one_of"):
-        if len(params) < 2:
-            raise GuardSpecError(f"tool {spec.tool!r}: {form} precondition {rel.text!r} needs 2+ parameters")
-        view["fn"] = "rel_" + form
-    elif form == "required_when_equal":
-        need(2)
-        if not rel.has_value:
-            raise GuardSpecError(f"tool {spec.tool!r}: {form} precondition {rel.text!r} needs a value")
-        view["fn"] = "rel_required_when_equal"
-        view["b"] = params[1]
-    else:
-        need(2)
-        view["fn"] = "rel_" + form
-        view["b"] = params[1]
-    return view
-
-
-def _guard_view(spec: GuardSpec) -> dict[str, Any]:
-    return {
-        "ident": spec.ident,
-        "tool": spec.tool,
-        "intent": spec.intent,
-        "input_schema": spec.input_schema,
-        "active_constraints": spec.active_constraints,
-        "relations": [_relation_view(spec, r) for r in spec.relations],
-        "preconditions": spec.preconditions,
-        "bounds": spec.bounds,
-        "required_roles": list(spec.required_roles),
-        "confirmation_required": spec.confirmation_required,
-        "confirmation_message": spec.confirmation_message,
-        "approval_required": spec.approval_required,
-        "approval_roles": list(spec.approval_roles),
-        "approval_count": spec.approval_count,
-        "rate_limit": spec.rate_limit,
-        "rate_count": spec.rate_count,
-        "rate_window_seconds": spec.rate_window_seconds,
-        "cooldown": spec.cooldown,
-        "cooldown_seconds": spec.cooldown_seconds,
-    }
-
-
-def _stub_views(stubs: Sequence[Stub]) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": s.name,
-            "message": f'precondition "{s.text}" (used by {", ".join(s.tools)}) is not implemented',
-        }
-        for s in stubs
-    ]
-
-
 def user_module_names(source: str) -> set[str]:
     """Top-level function names of the user-owned Python module, read with ``ast`` (never imported)."""
     try:
@@ -180,8 +39,8 @@ def runtime_source() -> str:
 def _render_python(
     specs: list[GuardSpec], stubs: list[Stub], existing: str | None, null_as_absent: bool
 ) -> RenderedGuards:
-    env = _environment("python")
-    guards = [_guard_view(s) for s in specs]
+    env = environment("python")
+    guards = [guard_view(s) for s in specs]
     files = {
         "__init__.py": env.get_template("__init__.py.j2").render(version=__version__),
         "_runtime.py": runtime_source(),
@@ -189,7 +48,7 @@ def _render_python(
             version=__version__, guards=guards, has_stubs=bool(stubs), null_as_absent=null_as_absent
         ),
     }
-    user = env.get_template("preconditions.py.j2").render(stubs=_stub_views(stubs))
+    user = env.get_template("preconditions.py.j2").render(stubs=stub_views(stubs))
     missing_text: str | None = None
     missing_names: list[str] = []
     if existing is not None:
@@ -197,7 +56,7 @@ def _render_python(
         missing = [s for s in stubs if s.name not in present]
         if missing:
             missing_names = [s.name for s in missing]
-            missing_text = env.get_template("preconditions.missing.txt.j2").render(stubs=_stub_views(missing))
+            missing_text = env.get_template("preconditions.missing.txt.j2").render(stubs=stub_views(missing))
     return RenderedGuards(
         files={k: _ensure_newline(v) for k, v in files.items()},
         user_module_path="preconditions.py",

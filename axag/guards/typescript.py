@@ -13,14 +13,20 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from axag import __version__
 from axag.guards import naming
 from axag.guards.naming import GuardSpec, GuardSpecError, Stub
-
-if TYPE_CHECKING:
-    from axag.guards.render import RenderedGuards
+from axag.guards.views import (
+    Code,
+    RenderedGuards,
+    defined,
+    environment,
+    guard_view,
+    relation_view,
+    stub_views,
+)
 
 __all__ = [
     "TS_FILES",
@@ -116,7 +122,7 @@ def _checked_version(version: str) -> str:
     return version
 
 
-# Python runtime function (render._relation_view) -> TypeScript runtime function
+# Python runtime function (views.relation_view) -> TypeScript runtime function
 _TS_RELATION_FN: Final = {
     "rel_exactly_one_of": "exactlyOneOf",
     "rel_at_least_one_of": "atLeastOneOf",
@@ -129,9 +135,7 @@ _TS_RELATION_FN: Final = {
 
 def _relation_view(spec: GuardSpec, rel: naming.Relation) -> dict[str, Any]:
     """The Python renderer's relation view (shape checks included), with the TypeScript function name."""
-    from axag.guards import render
-
-    view = render._relation_view(spec, rel)
+    view = relation_view(spec, rel)
     if view["fn"] == "rel_compare":
         view["fn"] = "compareValue" if rel.has_value else "compareParams"
     elif view["fn"] in _TS_RELATION_FN:
@@ -142,9 +146,7 @@ def _relation_view(spec: GuardSpec, rel: naming.Relation) -> dict[str, Any]:
 
 
 def _guard_view(spec: GuardSpec) -> dict[str, Any]:
-    from axag.guards import render
-
-    view = render._guard_view(spec)
+    view = guard_view(spec)
     view["relations"] = [_relation_view(spec, r) for r in spec.relations]
     for opaque in spec.preconditions:
         check_stub_name(opaque.stub)
@@ -152,9 +154,7 @@ def _guard_view(spec: GuardSpec) -> dict[str, Any]:
 
 
 def _stub_views(stubs: Sequence[Stub]) -> list[dict[str, Any]]:
-    from axag.guards import render
-
-    views = render._stub_views(stubs)
+    views = stub_views(stubs)
     for view in views:
         check_stub_name(view["name"])
     return views
@@ -169,12 +169,10 @@ def render_typescript(
 ) -> RenderedGuards:
     """Render ``runtime.ts``, ``guards.ts``, the user-owned ``preconditions.ts`` and, when ``existing`` (the
     current text of ``preconditions.ts``) lacks stubs, ``preconditions.missing.txt``."""
-    from axag.guards import render
-
-    env = render._environment("typescript")
+    env = environment("typescript")
 
     def lit(value: object) -> str:
-        return render._Code(ts_literal(render._defined(value)))
+        return Code(ts_literal(defined(value)))
 
     env.filters["lit"] = lit
     guards = [_guard_view(s) for s in specs]
@@ -193,7 +191,7 @@ def render_typescript(
         if missing:
             missing_names = [s["name"] for s in missing]
             missing_text = env.get_template("preconditions.missing.txt.j2").render(stubs=missing)
-    return render.RenderedGuards(
+    return RenderedGuards(
         files={k: _ensure_newline(v) for k, v in files.items()},
         user_module_path="preconditions.ts",
         user_module=_ensure_newline(user),

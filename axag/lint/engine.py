@@ -222,6 +222,10 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     load_rules()
     harvest = settings.harvest if request.harvest is None else request.harvest
     model = build_model(pf, harvest=harvest)
+    if any(ann.legacy for ann in model.annotated):  # imported for pages with legacy attributes only
+        from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
+
+        attach(model, harvest=harvest)
     problems = list(model.problems)
     problems.extend(_dynamic_problems(model))
     ctx = RuleCtx(model, enabled, request.manifest, request.manifest_name, request.enforced_intents)

@@ -8,7 +8,8 @@
 
 An entry is migrated only when the result raises no new finding: the plan is verified by rebuilding the file
 model (and running every rule) on the edited text, and comparing the element's problems with those of the text
-before. `attach(model)` is the model's hook: it sets the migratable count of the attribute-level 101 problem,
+before. `attach(model)` is the lint engine's hook, run on each built model (never on a model rebuilt for a
+verification, so there is no recursion): it sets the migratable count of the attribute-level 101 problem,
 attaches the fix, and adds one 101 problem per entry that needs manual migration, saying why. The fix is plain
 data (`Fix` of `Edit`s) applied by `axag.lint.fix` like every other fix.
 """
@@ -16,15 +17,15 @@ data (`Fix` of `Edit`s) applied by `axag.lint.fix` like every other fix.
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.edits import fix, insert_attribute_after, remove_attribute, replace_value, rewritten_json
+from axag.edits import fix, insert_attribute_after, remove_attribute, render_json, replace_value
 from axag.findings import Edit, Fix
-from axag.model.jsonspan import JsonDoc, JsonError, parse_number
-from axag.model.jsonspan import parse as parse_json
+from axag.model.jsonspan import JsonDoc
+from axag.model.legacy import count_migratable, parse_expression
+from axag.model.legacy import entries as _entries
 from axag.model.problems import Problem
 from axag.parse.document import Attr
 from axag.plural import plural
@@ -34,65 +35,13 @@ if TYPE_CHECKING:
     from axag.model.actions import Annotated, FileModel
 
 __all__ = ["EntryPlan", "MigrationPlan", "attach", "count_migratable", "entry_problems", "migration_fix",
-           "plan_migration", "render_json"]
+           "parse_expression", "plan_migration"]
 
 PRECONDITIONS = "axag-preconditions"
 LISTS = ("axag-required-parameters", "axag-optional-parameters")
 _BOUND_KEYS = {"<=": "max", ">=": "min", "<": "exclusiveMax", ">": "exclusiveMin"}
 _ORDERING = ("<", "<=", ">", ">=")
 _NUMERIC = ("integer", "number")
-
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
-_EXPR = re.compile(
-    rf"""\s*(?P<a>{_NAME})\s*(?P<op><=|>=|==|!=|<|>)\s*
-         (?:(?P<num>{_NUMBER})|"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<b>{_NAME}))\s*""",
-    re.VERBOSE,
-)
-
-# nesting guard: verification rebuilds the model, whose hook must then do nothing
-_depth = 0
-
-
-@dataclass
-class Expression:
-    """A parsed shape-(b) entry: ``a OP b`` with ``b`` a parameter name or a literal."""
-
-    a: str
-    op: str
-    b: str | None = None  # a second parameter
-    literal: Any = None
-    literal_text: str = ""  # the literal as it goes into a precondition
-    is_string: bool = False
-
-    @property
-    def has_literal(self) -> bool:
-        return self.b is None
-
-
-def parse_expression(text: str) -> Expression | None:
-    """``param OP literal`` or ``paramA OP paramB`` (OP in < <= > >= == !=); None for anything else."""
-    m = _EXPR.fullmatch(text)
-    if m is None:
-        return None
-    a, op = m.group("a"), m.group("op")
-    if a.lower() in ("true", "false"):
-        return None
-    if m.group("b") is not None:
-        b = m.group("b")
-        if b.lower() in ("true", "false"):
-            return None
-        return Expression(a, op, b=b)
-    if m.group("num") is not None:
-        try:
-            number = parse_number(m.group("num"))
-        except JsonError:
-            return None
-        return Expression(a, op, literal=number, literal_text=m.group("num"))
-    s = m.group("dq") if m.group("dq") is not None else m.group("sq")
-    assert s is not None
-    quoted = f'"{s}"' if '"' not in s else f"'{s}'"
-    return Expression(a, op, literal=s, literal_text=quoted, is_string=True)
 
 
 # ---------------------------------------------------------------------------------------------- plans
@@ -215,6 +164,8 @@ class _State:
 
     def merge(self, param: str, keys: dict[str, Any]) -> str | None:
         """Merge ``keys`` into the parameter; a conflict leaves everything unchanged and says why."""
+        from axag.guards.pyruntime import json_equal  # JSON equality as the guards check it (§10)
+
         cur = self.current(param)
         for k, v in keys.items():
             if k in cur and not json_equal(cur[k], v):
@@ -233,6 +184,7 @@ class _State:
         return None
 
     def has_relation(self, text: str) -> bool:
+        from axag.guards.pyruntime import json_equal
         from axag.model.relational import parse_relation
 
         new = parse_relation(text)
@@ -268,21 +220,8 @@ def _item_name(item: Any) -> str | None:
     return None
 
 
-def json_equal(a: Any, b: Any) -> bool:
-    """JSON equality: numbers by value (``1 == 1.0``), booleans never equal to numbers."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and bool(a == b)
-
-
 def _compact(value: Any) -> str:
-    from axag.compile.serialize import dumps_compact
+    from axag.jsontext import dumps_compact
 
     try:
         return dumps_compact(value)
@@ -360,16 +299,6 @@ def _plan_entry(state: _State, key: str, value: Any, entry: EntryPlan) -> None:
     entry.params[expr.a] = bound
 
 
-def _entries(attr: Attr) -> tuple[JsonDoc, dict[str, Any]] | None:
-    try:
-        doc = parse_json(attr.value)
-    except JsonError:
-        return None
-    if not isinstance(doc.value, dict):
-        return None
-    return doc, doc.value
-
-
 def _key_span(attr: Attr, doc: JsonDoc, key: str) -> Span:
     try:
         s, e = doc.key_span((key,))
@@ -415,18 +344,18 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
         if name in state.touched:
             val = ann.v(name)
             assert val.attr is not None
-            edits.append(replace_value(val.attr, render_json(model, val.attr, state.lists[name], val.doc)))
+            edits.append(replace_value(val.attr, _render(model, val.attr, state.lists[name], val.doc)))
     done = {e.key for e in migrated}
     rest = {k: v for k, v in obj.items() if k not in done}
     new_pre = state.added_preconditions
     pre_val = ann.v(PRECONDITIONS)
     if new_pre and pre_val.declared:
         assert pre_val.attr is not None
-        edits.append(replace_value(pre_val.attr, render_json(model, pre_val.attr, state.preconditions + new_pre,
+        edits.append(replace_value(pre_val.attr, _render(model, pre_val.attr, state.preconditions + new_pre,
                                                              pre_val.doc)))
     if rest:
         doc = _entries(attr)
-        edits.append(replace_value(attr, render_json(model, attr, rest, doc[0] if doc else None)))
+        edits.append(replace_value(attr, _render(model, attr, rest, doc[0] if doc else None)))
         if new_pre and not pre_val.declared:
             edits.append(insert_attribute_after(ann.element, attr, PRECONDITIONS, _compact(new_pre), text,
                                                 model.pf.lines.line_ending()))
@@ -443,18 +372,9 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
     return fix(f"Migrate {what} of axag-constraints", *edits)
 
 
-def render_json(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -> str:
-    """Rewritten JSON of an attribute value (§13.5, `edits.rewritten_json`) on the original text (same offsets)."""
-    first: tuple[int, int] | None = None
-    if doc is not None:
-        try:
-            if isinstance(doc.value, list) and doc.value:
-                first = doc.span((0,))
-            elif isinstance(doc.value, dict) and doc.value:
-                first = doc.key_span((next(iter(doc.value)),))
-        except (KeyError, ValueError):
-            first = None
-    return rewritten_json(model.pf.src.text, model.pf.lines.line_ending(), attr, value, first, _compact)
+def _render(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -> str:
+    """Rewritten JSON of an attribute value (§13.5, `edits.render_json`) on the original text (same offsets)."""
+    return render_json(model.pf.src.text, model.pf.lines.line_ending(), attr, value, doc, _compact)
 
 
 # ---------------------------------------------------------------------------------------------- verification
@@ -557,29 +477,24 @@ def _verify(model: FileModel, items: list[tuple[Annotated, Attr, MigrationPlan]]
     """Verify static plans by rebuilding the model: first with every plan applied at once (elements do not
     affect each other's problems, so this is one rebuild in the common case), then entry by entry for the
     elements whose plan raises a new problem."""
-    global _depth
     out = [plan for _, _, plan in items]
     todo = [i for i, (_, _, plan) in enumerate(items) if plan.fix is not None]
     if not todo:
         return out
     index_of = {id(e): i for i, e in enumerate(model.pf.elements)}
-    _depth += 1
-    try:
-        base = _problems_after(model, harvest, ())
-        combined: list[Edit] = []
-        for i in todo:
-            fx = items[i][2].fix
-            combined.extend(fx.edits if fx is not None else ())
-        after = _problems_after(model, harvest, tuple(combined))
-        for i in todo:
-            ann, attr, plan = items[i]
-            index = index_of.get(id(ann.element), _ANY)
-            if _first_new(base, after, index) is None:
-                continue
-            out[i] = _blame(model, ann, attr, plan, index, base, harvest)
-        return out
-    finally:
-        _depth -= 1
+    base = _problems_after(model, harvest, ())
+    combined: list[Edit] = []
+    for i in todo:
+        fx = items[i][2].fix
+        combined.extend(fx.edits if fx is not None else ())
+    after = _problems_after(model, harvest, tuple(combined))
+    for i in todo:
+        ann, attr, plan = items[i]
+        index = index_of.get(id(ann.element), _ANY)
+        if _first_new(base, after, index) is None:
+            continue
+        out[i] = _blame(model, ann, attr, plan, index, base, harvest)
+    return out
 
 
 def _blame(model: FileModel, ann: Annotated, attr: Attr, plan: MigrationPlan, index: int,
@@ -617,8 +532,6 @@ def plan_migration(model: FileModel, ann: Annotated, attr: Attr, *, harvest: boo
 def attach(model: FileModel, *, harvest: bool = True) -> None:
     """The model hook (call once at the end of `build_model`): per `axag-constraints`, set the migratable count
     of its 101 problem, attach the migration fix, and add a 101 problem per entry needing manual migration."""
-    if _depth:
-        return
     items: list[tuple[Problem, Annotated, Attr, MigrationPlan]] = []
     for ann in model.annotated:
         for attr in ann.legacy:
@@ -658,16 +571,6 @@ def entry_problems(ann: Annotated, plan: MigrationPlan) -> list[Problem]:
         message = f'axag-constraints entry "{e.key}": manual migration needed: {e.reason}'
         out.append(Problem(101, e.span, {"entry": e.key}, ann.element, V.LEGACY_CONSTRAINTS, message=message))
     return out
-
-
-def count_migratable(attr: Attr) -> int:
-    """Entries of ``attr`` with a migratable shape: a parameter object or a ``param OP …`` expression. The model
-    hook `attach` replaces this estimate with the verified count."""
-    parsed = _entries(attr)
-    if parsed is None or attr.dynamic:
-        return 0
-    return sum(1 for v in parsed[1].values() if isinstance(v, dict) or (
-        isinstance(v, str) and parse_expression(v) is not None))
 
 
 def migration_fix(model: FileModel, ann: Annotated, *, harvest: bool = True) -> Fix | None:

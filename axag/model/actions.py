@@ -128,13 +128,9 @@ def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
         if ann.action is not None:
             _finish_action(model, ann.action, harvest)
             model.actions.append(ann.action)
-    from axag.model.params import finish_file
+    from axag.model.declared import finish_file
 
     finish_file(model, harvest=harvest)
-    if any(ann.legacy for ann in model.annotated):  # imported for pages with legacy attributes only
-        from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
-
-        attach(model, harvest=harvest)
     return model
 
 
@@ -218,7 +214,7 @@ def legacy_counts(attr: Attr) -> tuple[int, int]:
         return 0, 0
     if not isinstance(doc.value, dict):
         return 0, 0
-    from axag.lint.migrate import count_migratable  # the migration lives with the fixes
+    from axag.model.legacy import count_migratable  # the lint hook replaces the estimate (lint.migrate)
 
     return count_migratable(attr), len(doc.value)
 
@@ -269,8 +265,8 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
             parse_json(decoded)
         except JsonError:
             continue
-        from axag.compile.serialize import dumps_compact
         from axag.findings import Edit
+        from axag.jsontext import dumps_compact
 
         # the JSON goes inside single quotes, as the message says (unless it holds a single quote)
         edits = [replace_value(a, dumps_compact(parse_json(decoded).value), requote=True)]
@@ -410,7 +406,7 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
                     v=step.raw, expectation=f"at most axag-workflow-total-steps ({total.value})")
     act.dynamic = any(not n.startswith("axag-x-") for n in ann.dynamic_attrs)
     # parameters (declared + harvested, merged) — §4, §5
-    from axag.model.params import build_parameters
+    from axag.model.declared import build_parameters
 
     if act.dynamic:
         # its contract is unknown at build time (§3.9): parameters, preconditions and placeholders are
@@ -474,9 +470,9 @@ def _unparsed_relation(model: FileModel, act: Action, pv: Value, index: int, ite
     p.help = f'write "{new}"'
     attr = pv.attr
     if attr is not None and attr.quote in ('"', "'") and not pv.from_macro and span != pv.value_span():
-        from axag.compile.serialize import dumps_compact
         from axag.edits import escape_in_value
         from axag.findings import Edit
+        from axag.jsontext import dumps_compact
 
         p.fix = fix(f'Rewrite as "{new}"', Edit(span.start, span.end, escape_in_value(dumps_compact(new), attr.quote)))
 
@@ -514,7 +510,7 @@ def _check_operands(model: FileModel, act: Action, rel: Relation, item: str, spa
             target = params[rel.names[1]] if form == "required_when_equal" else first
             if not _literal_ok(target, rel.value, ordering=is_order):
                 lit = rel.value
-                from axag.compile.serialize import dumps_compact
+                from axag.jsontext import dumps_compact
 
                 bad(target.name, target.kind, dumps_compact(lit), _json_type(lit))
 
@@ -535,10 +531,8 @@ def _literal_ok(p: Parameter, value: object, ordering: bool) -> bool:
     if p.kind in _DATELIKE:
         if not isinstance(value, str):
             return False
-        try:
-            from axag.guards.pyruntime import validate_value
-        except ImportError:  # pragma: no cover
-            return True
+        from axag.guards.pyruntime import validate_value
+
         return not validate_value({k: v for k, v in p.schema.items() if k in ("type", "format", "pattern")}, value)
     if ordering:
         return False

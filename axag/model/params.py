@@ -1,9 +1,8 @@
 """MODEL: declared parameter lists, validation, merging with harvested data, compiled property schemas
 (SPEC §4, §5.8, §4.10; rules 008, 110-118, 142; fixes §4.4, §4.5, §13.5).
 
-`build_parameters(model, act, harvest=...)` returns the merged `Parameter`s of one action (declared required,
-declared optional, harvested required, harvested optional) and records every problem as data.
-`finish_file(model, harvest=...)` reports `axag-parameter*` attributes outside every parameter scope (120).
+`axag.model.declared` reads the declared lists and merges them with the harvested parameters
+(`build_parameters`, `finish_file`); `axag.model.harvest` reads form controls. Both build on this module.
 
 Parameters and fragments are first read into `Spec`s: validated values under their §4.2 key names, each with a
 `Loc` that maps the key and its value back to the source (a JSON token inside a list attribute, an
@@ -19,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.edits import fix, insert_attribute_after, replace_value, rewritten_json
+from axag.edits import fix, insert_attribute_after, render_json, replace_value
 from axag.findings import Edit, Fix, Severity
+from axag.jsontext import is_number as _is_number
 from axag.model import forms
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
-from axag.model.parameter import Parameter
 from axag.model.problems import Problem
 from axag.model.values import ABSENT, Value
 from axag.parse.document import Element
@@ -37,9 +36,7 @@ __all__ = [
     "Loc",
     "Sink",
     "Spec",
-    "build_parameters",
     "compile_schema",
-    "finish_file",
     "kind_of",
     "read_object",
 ]
@@ -178,10 +175,6 @@ class _Ctx:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def _is_number(v: object) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
 def _is_integral(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) or isinstance(v, float) and v.is_integer()
 
@@ -210,7 +203,7 @@ def _finite(number: Any) -> bool:
 
 
 def _compact(value: Any) -> str:
-    from axag.compile.serialize import dumps_compact
+    from axag.jsontext import dumps_compact
 
     try:
         return dumps_compact(value)
@@ -240,16 +233,14 @@ def _navigate(doc: Any, path: tuple[str | int, ...]) -> Any:
     return doc
 
 
-def render_json(model: FileModel, val: Value, doc: Any) -> str:
-    """Rewritten JSON text of an attribute value (§13.5, `edits.rewritten_json`): compact, or one top-level
+def _render(model: FileModel, val: Value, doc: Any) -> str:
+    """Rewritten JSON text of an attribute value (§13.5, `edits.render_json`): compact, or one top-level
     item per line when the original value had a line break (arrays only)."""
-    from axag.compile.serialize import dumps_compact
+    from axag.jsontext import dumps_compact
 
     assert val.attr is not None
-    if not isinstance(doc, list):
-        return dumps_compact(doc)
-    first = val.doc.span((0,)) if val.doc is not None and val.doc.has((0,)) else None
-    return rewritten_json(model.pf.text, model.pf.lines.line_ending(), val.attr, doc, first, dumps_compact)
+    return render_json(model.pf.text, model.pf.lines.line_ending(), val.attr, doc, val.doc, dumps_compact,
+                       objects=False)
 
 
 def _rewrite(model: FileModel, loc: Loc, description: str, mutate: Callable[[Any], None]) -> Fix | None:
@@ -261,7 +252,7 @@ def _rewrite(model: FileModel, loc: Loc, description: str, mutate: Callable[[Any
     doc = copy.deepcopy(val.doc.value)
     try:
         mutate(doc)
-        text = render_json(model, val, doc)
+        text = _render(model, val, doc)
     except (KeyError, IndexError, TypeError, ValueError):  # ValueError: an integer too long to write
         return None
     return fix(description, replace_value(val.attr, text))
@@ -390,13 +381,13 @@ def _required_fix(model: FileModel, ctx: _Ctx, loc: Loc, key: str, value: bool, 
     source_doc: Any = copy.deepcopy(val.doc.value if val.doc is not None else [])
     del source_doc[index]
     assert val.attr is not None
-    edits: list[Edit] = [replace_value(val.attr, render_json(model, val, source_doc))]
+    edits: list[Edit] = [replace_value(val.attr, _render(model, val, source_doc))]
     if target.declared:
         assert target.attr is not None
         new_target = copy.deepcopy(target.value) + [item]
-        edits.append(replace_value(target.attr, render_json(model, target, new_target)))
+        edits.append(replace_value(target.attr, _render(model, target, new_target)))
     else:
-        from axag.compile.serialize import dumps_compact
+        from axag.jsontext import dumps_compact
 
         edits.append(insert_attribute_after(act.element, val.attr, wanted, dumps_compact([item]), model.pf.src.text,
                                             model.pf.lines.line_ending()))
@@ -552,16 +543,8 @@ def _read_key(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) 
 
 
 def _check_pattern(pattern: str) -> str | None:
-    try:
-        from axag.model.pattern import check_pattern
-    except ImportError:  # pragma: no cover - during bootstrap
-        import re
+    from axag.model.pattern import check_pattern
 
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            return f"does not compile: {exc}"
-        return None
     return check_pattern(pattern)
 
 
@@ -730,11 +713,12 @@ def value_checks(spec: Spec, ctx: _Ctx) -> None:
             for i, item in enumerate(spec.keys[name]):
                 if (name, i) not in spec.bad_values:
                     checks.append((label, item, loc.sub(i), enum_schema if name == "enum" else schema))
-    if checks:  # the validator is imported when there is something to validate (cold start)
-        try:
-            from axag.guards.pyruntime import validate_value
-        except ImportError:  # pragma: no cover - during bootstrap
-            return
+    if not checks:
+        return
+    from axag.guards.pyruntime import (
+        validate_value,  # imported when there is something to validate (cold start)
+    )
+
     for label, value, loc, schema in checks:
         seen: set[tuple[str, str]] = set()
         for path, keyword in validate_value(schema, value):
@@ -770,121 +754,6 @@ def kind_of(spec: Spec, harvested_kind: str | None = None) -> str:
     return t
 
 
-# ---------------------------------------------------------------------------------------------- declared lists
-@dataclass
-class _Declared:
-    name: str
-    required: bool
-    spec: Spec
-    span: Span
-    list_attr: str
-    string_form: bool
-
-
-def _read_lists(model: FileModel, act: Action, sink: Sink) -> list[_Declared]:
-    out: list[_Declared] = []
-    by_exact: dict[str, tuple[str, int]] = {}  # name -> (list attr, index in out)
-    by_snake: dict[str, str] = {}
-    for attr_name in LISTS:
-        val = act.v(attr_name)
-        if not val.declared:
-            continue
-        if not val.ok:
-            sink.errors += 1  # 009 (or a dynamic value) already reported
-            continue
-        items = val.value
-        assert isinstance(items, list)
-        required = attr_name == LISTS[0]
-        for i, item in enumerate(items):
-            loc = Loc(val, (i,))
-            name, spec = _read_item(model, item, loc, i, attr_name, sink)
-            if name is None or spec is None:
-                continue
-            span = loc.span() if isinstance(item, str) else loc.sub("name").span()
-            if name in by_exact:
-                first_list, _ = by_exact[name]
-                if first_list != attr_name:
-                    sink.add(8, span, attr_name, p=name)
-                else:
-                    sink.add(118, span, attr_name, p=name, q=None)
-                continue
-            snake = V.snake_case(name)
-            if snake in by_snake:
-                sink.add(118, span, attr_name, p=by_snake[snake], q=name)
-                continue
-            by_exact[name] = (attr_name, len(out))
-            by_snake[snake] = name
-            out.append(_Declared(name, required, spec, span, attr_name, isinstance(item, str)))
-    return out
-
-
-def _read_item(model: FileModel, item: Any, loc: Loc, i: int, attr_name: str, sink: Sink
-               ) -> tuple[str | None, Spec | None]:
-    def bad_name(span: Span, problem: str) -> tuple[None, None]:
-        sink.add(113, span, attr_name, i=i + 1, attr=attr_name, problem=problem)
-        return None, None
-
-    if isinstance(item, str):
-        problem = _name_problem(item)
-        if problem is not None:
-            return bad_name(loc.span(), problem)
-        return item, Spec(loc)
-    if not isinstance(item, dict):  # reported by 009
-        return None, None
-    if "name" not in item:
-        return bad_name(loc.span(), "is missing")
-    name = item["name"]
-    if not isinstance(name, str):
-        return bad_name(loc.sub("name").span(), "must be a string")
-    problem = _name_problem(name)
-    if problem is not None:
-        return bad_name(loc.sub("name").span(), problem)
-    ctx = _Ctx(sink, name, attr_name)
-    return name, read_object(item, loc, ctx)
-
-
-def _name_problem(name: str) -> str | None:
-    if name == "":
-        return "is empty"
-    if name.startswith("_axag") and V.PARAM_NAME_RE.fullmatch(name):
-        return "is reserved"
-    if not V.PARAM_NAME_RE.fullmatch(name):
-        return f'"{name}" must match ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$'
-    return None
-
-
-# ---------------------------------------------------------------------------------------------- merging
-def _merge(model: FileModel, d: _Declared, h: Any, sink: Sink) -> tuple[Spec, str | None, dict[str, str] | None]:
-    """§5.8 steps 3-4: returns the merged spec, the harvested kind that applies, and the bounds."""
-    merged = d.spec.copy()
-    hspec: Spec = h.spec
-    if not d.spec.explicit_type:
-        for key, value in hspec.keys.items():
-            if key not in merged.keys:
-                merged.keys[key] = value
-                merged.locs[key] = hspec.key_loc(key)
-        return merged, (h.kind if "pattern" not in d.spec.keys else None), h.bounds
-    dt = d.spec.type
-    ht = hspec.type
-    if d.spec.type_invalid:
-        return merged, None, None
-    if dt == ht or (dt == "number" and ht == "integer"):
-        for key, value in hspec.keys.items():
-            if key in merged.keys or key == "type":
-                continue
-            allowed = APPLIES.get(key)
-            if allowed is not None and dt not in allowed:
-                continue
-            merged.keys[key] = value
-            merged.locs[key] = hspec.key_loc(key)
-        return merged, (h.kind if "pattern" not in d.spec.keys and dt == "string" else None), h.bounds
-    if "description" in hspec.keys and "description" not in merged.keys:
-        merged.keys["description"] = hspec.keys["description"]
-        merged.locs["description"] = hspec.key_loc("description")
-    sink.add(142, d.spec.key_loc("type").span(), d.list_attr, p=d.name, t1=dt, t2=ht)
-    return merged, None, None
-
-
 def pattern_costs(spec: Spec, ctx: _Ctx) -> None:
     """§4.7 rule 117: a super-linear pattern needs a maxLength that keeps the guard's worst case in budget."""
     pattern = spec.keys.get("pattern")
@@ -901,77 +770,6 @@ def pattern_costs(spec: Spec, ctx: _Ctx) -> None:
     if "properties" in spec.keys and "properties" not in spec.dropped:
         for sub in spec.keys["properties"].values():
             pattern_costs(sub, ctx)
-
-
-def _finish(spec: Spec, ctx: _Ctx) -> None:
-    coherence(spec, ctx)
-    value_checks(spec, ctx)
-    pattern_costs(spec, ctx)
-
-
-def build_parameters(model: FileModel, act: Action, *, harvest: bool = True) -> list[Parameter]:
-    """Declared + harvested parameters of ``act``, merged (§5.8), with all parameter problems recorded."""
-    sink = Sink(model, act)
-    declared = _read_lists(model, act, sink)
-    harvested: list[Any] = []
-    if harvest:
-        from axag.model.harvest import harvest_action
-
-        harvested = harvest_action(model, act, sink)
-    by_snake: dict[str, Any] = {}
-    for h in harvested:
-        by_snake.setdefault(V.snake_case(h.name), h)
-    used: set[int] = set()
-    params: list[Parameter] = []
-    for d in declared:
-        h = by_snake.get(V.snake_case(d.name))
-        ctx = _Ctx(sink, d.name, d.list_attr)
-        if h is not None:
-            used.add(id(h))
-            spec, hkind, bounds = _merge(model, d, h, sink)
-        else:
-            spec, hkind, bounds = d.spec, None, None
-        _finish(spec, ctx)
-        params.append(Parameter(
-            name=d.name, required=d.required, schema=compile_schema(spec), kind=kind_of(spec, hkind),
-            declared=True, harvested=h is not None, format_bounds=bounds if _bounds_apply(spec, hkind) else None,
-            span=d.span, control=h.control if h is not None else None,
-        ))
-    rest = [h for h in harvested if id(h) not in used]
-    for h in [h for h in rest if h.required] + [h for h in rest if not h.required]:
-        ctx = _Ctx(sink, h.name, None)
-        _finish(h.spec, ctx)
-        params.append(Parameter(
-            name=h.name, required=h.required, schema=compile_schema(h.spec), kind=kind_of(h.spec, h.kind),
-            declared=False, harvested=True, format_bounds=h.bounds, span=h.control.tag_span, control=h.control,
-        ))
-    if sink.errors:
-        act.params_ok = False
-    return params
-
-
-def _bounds_apply(spec: Spec, hkind: str | None) -> bool:
-    return spec.type == "string"
-
-
-# ---------------------------------------------------------------------------------------------- file level
-def finish_file(model: FileModel, *, harvest: bool = True) -> None:
-    """120 for `axag-parameter*` attributes on elements that are no control of any parameter scope."""
-    if not harvest:
-        return
-    from axag.model.harvest import all_scope_controls
-
-    inside = all_scope_controls(model)
-    sink = Sink(model, None)
-    for ann in model.annotated:
-        el = ann.element
-        if el.el is None or el.el in inside:
-            continue
-        for attr in el.attrs:
-            if el.is_repeat(attr) or attr.name not in V.CONTROL_ATTRIBUTES:
-                continue
-            sink.add(120, attr.name_span, attr.name, element=el, attr=attr.name,
-                     reason="the element is not a control in the parameter scope of any action")
 
 
 def override_value(ann: Any, name: str) -> Value:

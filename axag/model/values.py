@@ -263,7 +263,7 @@ class ValueReader:
                 fx = None
                 if not base.from_macro:
                     if removal is None:
-                        from axag.compile.serialize import dumps_compact
+                        from axag.jsontext import dumps_compact
 
                         firsts: dict[str, str] = {}  # collapsed item -> its first occurrence, in order
                         for x in items:
@@ -282,7 +282,7 @@ class ValueReader:
         items = forms.plain_string_list(attr.value, names=attr.name in V.NAME_LIST_ATTRIBUTES)
         if items is None or base.from_macro:
             return
-        from axag.compile.serialize import dumps_compact
+        from axag.jsontext import dumps_compact
 
         new = dumps_compact(items)
         p = self.problems[-1]

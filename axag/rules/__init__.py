@@ -9,9 +9,7 @@ RULE_MODULES: tuple[str, ...] = (
     "axag.rules.identity",
     "axag.rules.safety",
     "axag.rules.scope",
-    "axag.rules.forms",
     "axag.rules.external",
-    "axag.rules.context",
 )
 
 _loaded = False
@@ -22,9 +20,5 @@ def load_rules() -> None:
     if _loaded:
         return
     for name in RULE_MODULES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # a family not written yet
-            if exc.name != name:
-                raise
+        importlib.import_module(name)
     _loaded = True
