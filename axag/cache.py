@@ -114,8 +114,9 @@ class ResultCache:
         severity = sorted((c, s.value if s is not None else None) for c, s in settings.severity) if (
             settings is not None and request.mode == "lint") else []
         manifest = json.dumps(request.manifest, sort_keys=True, ensure_ascii=False) if request.manifest else ""
+        components = sorted(settings.components) if settings is not None else []  # [tool.axag.jsx] (issue 16)
         material = repr((
-            request.mode, harvest, severity, manifest, request.manifest_name,
+            request.mode, harvest, severity, components, manifest, request.manifest_name,
             sorted(request.enforced_intents) if request.enforced_intents is not None else None,
             request.want_contracts, str(request.compile_root or Path.cwd()),
         ))

@@ -236,7 +236,7 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     items = _fingerprint(out, items)
     starts = [pf.lines.position(el.start)[0] if el is not None else None for _, el in items]
     element_of = {id(f): el for f, el in items}
-    if COMMENT_OPENER.search(pf.text):
+    if src.kind == "jsx" or COMMENT_OPENER.search(pf.text):  # JSX: `{/* … */}` and `//` comments
         from axag.lint import suppress
 
         sup: Any = suppress.parse(pf.text, src.kind, pf.lines)
@@ -299,7 +299,8 @@ def _compile_error_elements(out: FileOutcome, model: Any, problems: list[Problem
             and (p.severity or RULES[p.code].info.severity) is Severity.ERROR}
 
 
-# every comment of the syntaxes `lint.suppress` reads directives from (HTML, Jinja, Handlebars, Liquid) matches
+# every comment of the markup syntaxes `lint.suppress` reads directives from (HTML, Jinja, Handlebars, Liquid)
+# matches (JSX files, whose comments are code comments, are always read)
 COMMENT_OPENER = re.compile(r"<!--|\{[#{%]")
 
 
