@@ -116,3 +116,11 @@ def test_approvals_cli_uses_the_state_database_of_the_configuration(tmp_path: Pa
     assert not (tmp_path / ".axag").exists()
     res = run_axag(["approvals", "deny", "r404", "--as", "bob"], cwd=tmp_path)
     assert res.exit_code == 2 and "not recorded: no approval request r404" in res.output
+
+
+def test_a_state_folder_axag_creates_is_git_ignored(tmp_path: Path) -> None:
+    SqliteStore(tmp_path / ".axag" / "state.sqlite").close()
+    assert (tmp_path / ".axag" / ".gitignore").read_text(encoding="utf-8") == "# created by axag serve\n*\n"
+    (tmp_path / "var").mkdir()
+    SqliteStore(tmp_path / "var" / "state.sqlite").close()
+    assert not (tmp_path / "var" / ".gitignore").exists()  # a folder of the user's own is left as it is

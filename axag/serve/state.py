@@ -45,11 +45,19 @@ def hash_token(token: str) -> str:
 
 
 class SqliteStore:
-    """Guard store, token table and audit log in one SQLite file (created with its directory when missing)."""
+    """Guard store, token table and audit log in one SQLite file (created with its directory when missing; a
+    directory axag creates gets a `.gitignore` of `*`, so that hashed tokens and the audit log are never
+    committed by accident)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        folder = self.path.parent
+        if not folder.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                (folder / ".gitignore").write_text("# created by axag serve\n*\n", encoding="utf-8")
+            except OSError:
+                pass  # a read-only place fails below with its own message
         self._local = threading.local()
         self._db().executescript(_SCHEMA)
 
