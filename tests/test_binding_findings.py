@@ -38,12 +38,12 @@ def test_148_lint_names_each_file_input_of_the_scope(tmp_path: Path) -> None:
     status, findings = lint_json(["--select", "148", "claim.html"], cwd=tmp_path)
     assert status == 0
     assert _rows(findings) == [
-        ("AXAG-LINT-148", 3, 19, '<input type="file"> "receipt" cannot be supplied by an agent; "claim.submit" is '
-                                 "called without it"),
-        ("AXAG-LINT-148", 8, 2, '<input type="file"> "scan" cannot be supplied by an agent; "claim.submit" is '
-                                "called without it"),
-        ("AXAG-LINT-148", 9, 59, '<input type="file"> "sketch" cannot be supplied by an agent; "note.save" is '
-                                 "called without it"),
+        ("AXAG-LINT-148", 3, 19, ('<input type="file"> "receipt" cannot be supplied by an agent; "claim.submit" is '
+                                 "called without it")),
+        ("AXAG-LINT-148", 8, 2, ('<input type="file"> "scan" cannot be supplied by an agent; "claim.submit" is '
+                                "called without it")),
+        ("AXAG-LINT-148", 9, 59, ('<input type="file"> "sketch" cannot be supplied by an agent; "note.save" is '
+                                 "called without it")),
     ]
     assert [f["severity"] for f in findings] == ["info", "info", "info"]
 
@@ -82,10 +82,10 @@ DRIFT_PAGE = f"""<div id="q"><label>Count <input type="number" name="count"></la
 DRIFT = [
     # <input type="number"> without a step gives an integer (§5.3)
     ("AXAG-LINT-149", 1, 27, 'Parameter "count" is integer in "stock.add" but string in operation "addStock"'),
-    ("AXAG-LINT-149", 2, 88, 'Operation "addStock" has the header parameter "X-Req", which "stock.add" does not '
-                             "declare"),
-    ("AXAG-LINT-149", 2, 88, 'Operation "addStock" has the body parameter "note", which "stock.add" does not '
-                             "declare"),
+    ("AXAG-LINT-149", 2, 88, ('Operation "addStock" has the header parameter "X-Req", which "stock.add" does not '
+                             "declare")),
+    ("AXAG-LINT-149", 2, 88, ('Operation "addStock" has the body parameter "note", which "stock.add" does not '
+                             "declare")),
     ("AXAG-LINT-149", 3, 44, 'Parameter "sku" is string in "stock.add" but integer in operation "addStock"'),
     ("AXAG-LINT-149", 4, 67, 'axag-operation-id="dropStock" names no operation of the OpenAPI document api.json'),
 ]
