@@ -5,8 +5,8 @@ A file's outcome (findings, suppressed findings and the packed contracts that co
 one entry per file and run configuration. An entry is used only when everything the outcome depends on is
 the same: the file's bytes (their XXH3-128 digest), its paths (absolute, displayed, repository-relative), the
 effective settings (rule selection, severity overrides, harvesting, per-file ignores), the run's request
-(mode, manifest, enforced intents, compile root) and axag itself (version plus the size and mtime of every
-module of the package, so that an edited checkout never reads results of older code).
+(mode, manifest, enforced intents, OpenAPI operations, compile root) and axag itself (version plus the size and
+mtime of every module of the package, so that an edited checkout never reads results of older code).
 
 Entries are written atomically (a temporary file renamed over the entry), so two runs at once never see a
 half-written entry; a run that cannot write (read-only tree, full disk) goes on without the cache. An entry
@@ -114,11 +114,12 @@ class ResultCache:
         severity = sorted((c, s.value if s is not None else None) for c, s in settings.severity) if (
             settings is not None and request.mode == "lint") else []
         manifest = json.dumps(request.manifest, sort_keys=True, ensure_ascii=False) if request.manifest else ""
+        openapi = json.dumps(request.openapi, sort_keys=True, ensure_ascii=False) if request.openapi else ""
         components = sorted(settings.components) if settings is not None else []  # [tool.axag.jsx] (issue 16)
         material = repr((
             request.mode, harvest, severity, components, manifest, request.manifest_name,
             sorted(request.enforced_intents) if request.enforced_intents is not None else None,
-            request.want_contracts, str(request.compile_root or Path.cwd()),
+            request.want_contracts, str(request.compile_root or Path.cwd()), openapi, request.openapi_name,
         ))
         digest_ = code_stamp() + xxhash.xxh3_128_digest(material.encode("utf-8", "surrogatepass"))
         self._run_keys[ident] = (settings, request, digest_)

@@ -70,8 +70,21 @@ def _spec_rows() -> dict[int, tuple[str, list[str]]]:
     return out
 
 
+# Rules in the catalogue that SPEC.md does not list yet (issue 14 §1); every other code must match the SPEC
+# exactly. Remove a code from here when its row lands in SPEC.md §12.4 (test_not_yet_in_spec then fails).
+_NOT_IN_SPEC_YET = {
+    148,  # unsupported-file-input: a file input in the scope of an action an agent calls (issue 14 §1)
+    149,  # openapi-drift: axag-operation-id against an --openapi document (issue 14 §1, like 030)
+}
+
+
 def test_same_codes() -> None:
-    assert sorted(_spec_rows()) == sorted(RULES)
+    assert sorted(_spec_rows()) == sorted(set(RULES) - _NOT_IN_SPEC_YET)
+
+
+def test_not_yet_in_spec() -> None:
+    assert _NOT_IN_SPEC_YET <= set(RULES)
+    assert not _NOT_IN_SPEC_YET & set(_spec_rows())
 
 
 def _rule_rows() -> list[tuple[int, str, list[str]]]:

@@ -96,6 +96,8 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
               help="AXAG manifest (JSON) to check the intents against (rules 010 and 030).")
 @click.option("--enforced-intents", default=None, type=click.Path(dir_okay=False),
               help='JSON array of intents (or {"intents": [...]}) whose handlers enforce the contract (rule 037).')
+@click.option("--openapi", default=None, type=click.Path(dir_okay=False),
+              help="OpenAPI 3.0/3.1 document to check axag-operation-id actions against (rule 149).")
 @click.option("--force-exclude", is_flag=True,
               help="Apply exclude and .gitignore also to paths named on the command line (for pre-commit).")
 @click.option("--no-respect-gitignore", is_flag=True, help="Do not read .gitignore files.")
@@ -133,9 +135,15 @@ def run_lint(opts: dict[str, Any]) -> int:
                                                                   if run_settings.manifest else None))
     enforced = _load_enforced(opts["enforced_intents"] or (str(run_settings.enforced_intents)
                                                            if run_settings.enforced_intents else None))
+    openapi = None
+    if opts["openapi"]:
+        from axag.compile.openapi import load_operations
+
+        openapi = load_operations(opts["openapi"])
     request = Request(mode="lint", cli_select=opts["select"], cli_ignore=opts["ignore"],
                       cli_extend_select=opts["extend_select"], cli_level=opts["level"], manifest=manifest,
                       manifest_name=manifest_name, enforced_intents=enforced, want_contracts=True,
+                      openapi=openapi, openapi_name=opts["openapi"] or "",
                       keep_text=bool(opts["fix"] or opts["diff"]),
                       # 121/122 name files as compile does (relative to its root)
                       compile_root=Path(run_settings.compile_root or cwd))

@@ -32,25 +32,6 @@ def page_url(page: str) -> str:
     return "/" + page.lstrip("/")
 
 
-def _form_of(model: FileModel, act: Action, scope: Any) -> Any:
-    """The form that submits the action: the scope itself, the action element's form, or the scope's form."""
-    if _tag(scope) == "form":
-        return scope
-    el = act.element.el
-    for start in (el, scope):
-        if start is None:
-            continue
-        owner = _attr(start, "form")
-        if owner is not None and H._is_submit(start):
-            target = H._state(model).by_id(owner)
-            if target is not None and _tag(target) == "form":
-                return target
-        for anc in start.iterancestors():
-            if _tag(anc) == "form":
-                return anc
-    return None
-
-
 def _submitter(model: FileModel, act: Action, form: Any) -> Any:
     """The submit control used: the action element when it is one, else the form's default button."""
     el = act.element.el
@@ -114,7 +95,7 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
     scope = H.scope_of(model, act)
     if scope is None:
         return None
-    form = _form_of(model, act, scope)
+    form = H.submitting_form(model, act, scope)
     if form is None:
         return None
     sub = _submitter(model, act, form)
@@ -160,11 +141,10 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
         # the browser submits the live page's value, so serve reads it from the page again
         refresh = refresh or unknown_value or category == "hidden"
         constants.append([name, None if unknown_value else (value or "")])
-    for el in form.iterdescendants("input"):
-        if (_attr(el, "type") or "").strip().lower() == "file" and el.get("disabled") is None:
-            name = _attr(el, "name") or _attr(el, "id") or "(unnamed)"
-            if name not in unsupported:
-                unsupported.append(name)
+    for el in H.scope_file_inputs(model, form):  # lint reports them too (rule 148)
+        name = H.file_input_name(el)
+        if name not in unsupported:
+            unsupported.append(name)
     binding: dict[str, Any] = {
         "method": method.upper(),
         "action": action,

@@ -15,7 +15,7 @@ from typing import Any
 
 from axag.errors import InputError
 
-__all__ = ["bind_openapi", "load_openapi", "operations"]
+__all__ = ["bind_openapi", "bind_operations", "load_openapi", "load_operations", "operations"]
 
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -91,14 +91,21 @@ def operations(doc: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _type_of(schema: Mapping[str, Any]) -> str | None:
-    t = schema.get("type")
-    return t if isinstance(t, str) else None
+def load_operations(path: str | Path) -> dict[str, dict[str, Any]]:
+    """The operations of the OpenAPI document at ``path`` (`InputError` when unreadable or invalid)."""
+    return operations(load_openapi(path))
 
 
 def bind_openapi(tools_doc: dict[str, Any], path: str | Path) -> list[str]:
-    """Bind the tools of ``tools_doc`` that declare an operation id (in place); returns the drift problems."""
-    ops = operations(load_openapi(path))
+    """Bind the tools of ``tools_doc`` that declare an operation id to the document at ``path`` (in place);
+    returns the drift problems as text (lint and compile report them as findings of rule 149 instead)."""
+    return bind_operations(tools_doc, load_operations(path))
+
+
+def bind_operations(tools_doc: dict[str, Any], ops: Mapping[str, dict[str, Any]]) -> list[str]:
+    """`bind_openapi` with the document's operations already read."""
+    from axag.rules.binding import operation_drift
+
     problems: list[str] = []
     for tool in tools_doc["tools"]:
         meta = tool["_meta"]
@@ -111,18 +118,14 @@ def bind_openapi(tools_doc: dict[str, Any], path: str | Path) -> list[str]:
             problems.append(f"{tool['name']}: the OpenAPI document has no operation {op_id!r}")
             continue
         props: Mapping[str, Any] = tool["inputSchema"].get("properties", {})
-        where: dict[str, str] = {}
-        for name, (location, schema) in op["params"].items():
-            if name not in props:
-                problems.append(f"{tool['name']}: operation {op_id} has the {location} parameter {name!r}, "
+        for d in operation_drift(op["params"], props):
+            if d.declared is None:
+                problems.append(f"{tool['name']}: operation {op_id} has the {d.location} parameter {d.name!r}, "
                                 "which the annotation does not declare")
-                continue
-            declared, theirs = _type_of(props[name]), _type_of(schema)
-            if theirs is not None and declared is not None and declared != theirs and (
-                    {declared, theirs} != {"integer", "number"}):
-                problems.append(f"{tool['name']}: parameter {name!r} is {declared} in the annotation but "
-                                f"{theirs} in operation {op_id}")
-            where[name] = location
+            else:
+                problems.append(f"{tool['name']}: parameter {d.name!r} is {d.declared} in the annotation but "
+                                f"{d.theirs} in operation {op_id}")
+        where = {name: location for name, (location, _schema) in op["params"].items() if name in props}
         for name in props:
             where.setdefault(name, "body")
         source = action["sources"][0]["file"] if action.get("sources") else ""

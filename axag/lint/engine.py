@@ -62,6 +62,8 @@ class Request:
     manifest: dict[str, Any] | None = None
     manifest_name: str = ""
     enforced_intents: frozenset[str] | None = None
+    openapi: dict[str, dict[str, Any]] | None = None  # operationId -> operation (compile.openapi.operations)
+    openapi_name: str = ""
     want_contracts: bool = False
     compile_root: Path | None = None
     keep_text: bool = False  # keep decoded text (for --fix)
@@ -97,7 +99,7 @@ def enabled_codes(settings: Any, request: Request, path: Path) -> frozenset[int]
     from axag.config import per_file_ignored, selected_codes
 
     key = (id(settings), request.cli_select, request.cli_ignore, request.cli_extend_select, request.cli_level,
-           request.manifest is None, request.enforced_intents is None,
+           request.manifest is None, request.enforced_intents is None, request.openapi is None,
            per_file_ignored(settings, path) if settings is not None and settings.per_file_ignores else None)
     cached = _ENABLED.get(key)
     if cached is not None and cached[0] is settings:
@@ -110,6 +112,8 @@ def enabled_codes(settings: Any, request: Request, path: Path) -> frozenset[int]
         codes = codes - {10, 30}
     if request.enforced_intents is None:
         codes = codes - {37}
+    if request.openapi is None:
+        codes = codes - {149}
     codes = shared_codes(codes)
     if len(_ENABLED) > 256:
         _ENABLED.clear()
@@ -228,7 +232,8 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         attach(model, harvest=harvest)
     problems = list(model.problems)
     problems.extend(_dynamic_problems(model))
-    ctx = RuleCtx(model, enabled, request.manifest, request.manifest_name, request.enforced_intents)
+    ctx = RuleCtx(model, enabled, request.manifest, request.manifest_name, request.enforced_intents,
+                  openapi=request.openapi, openapi_name=request.openapi_name)
     problems.extend(run_rules(ctx))
     intents = {id(a.element): a.intent for a in model.actions if a.intent}
     items = _to_findings(out, pf, problems, enabled, settings, request, intents)

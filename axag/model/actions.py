@@ -72,6 +72,8 @@ class Action:
     params_ok: bool = True  # parameter lists valid (no error-level parameter problem)
     # name -> why a control of the action's scope that would be that parameter is not harvested (§5.2)
     unharvested: dict[str, str] = field(default_factory=dict)
+    # the file inputs the browser submits with the action's parameter scope: an agent cannot supply them (148)
+    file_inputs: list[Element] = field(default_factory=list)
 
     @property
     def element(self) -> Element:
@@ -413,6 +415,9 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
         # not evaluated, so that nothing is reported about values that may differ once rendered
         return
     act.parameters = build_parameters(model, act, harvest=harvest)
+    from axag.model.harvest import note_file_inputs
+
+    note_file_inputs(model, act)
     _params_from(model, act)
     _preconditions(model, act)
     _placeholders(model, act)

@@ -28,7 +28,8 @@ from axag.parse.document import tag_name as _tag
 if TYPE_CHECKING:
     from axag.model.actions import Action, FileModel
 
-__all__ = ["Harvested", "all_scope_controls", "harvest_action", "scope_of"]
+__all__ = ["Harvested", "all_scope_controls", "file_input_name", "harvest_action", "note_file_inputs",
+           "scope_file_inputs", "scope_of", "submitting_form"]
 
 LxmlElement = Any
 
@@ -209,6 +210,26 @@ def _find_scope(model: FileModel, act: Action, st: _FileState) -> LxmlElement | 
     return None
 
 
+def submitting_form(model: FileModel, act: Action, scope: LxmlElement) -> LxmlElement | None:
+    """The form that submits the action whose parameter scope is ``scope``: the scope itself, the action
+    element's form (its ancestor or its `form=` owner), or the scope's form; None when no form submits it."""
+    if _tag(scope) == "form":
+        return scope
+    el = act.element.el
+    for start in (el, scope):
+        if start is None:
+            continue
+        owner = _attr(start, "form")
+        if owner is not None and _is_submit(start):
+            target = _state(model).by_id(owner)
+            if target is not None and _tag(target) == "form":
+                return target
+        for anc in start.iterancestors():
+            if _tag(anc) == "form":
+                return anc
+    return None
+
+
 def _template_of(el: LxmlElement) -> LxmlElement | None:
     for anc in el.iterancestors():
         if _tag(anc) == "template":
@@ -291,6 +312,46 @@ def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
             out.sort(key=lambda e: order.get(e, 0))
     st.scopes[key] = (scope, out)
     return out
+
+
+def _is_file_input(el: LxmlElement) -> bool:
+    return _tag(el) == "input" and (_attr(el, "type") or "").strip().lower() == "file"
+
+
+def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
+    """The file inputs a browser submits with ``scope`` (§5.1 ownership, as `_scope_controls`), in document
+    order; disabled ones are left out (a browser does not submit them). An agent cannot supply a file."""
+    home = _template_of(scope)
+    is_form = _tag(scope) == "form"
+    form_id = _attr(scope, "id") if is_form else None
+    out = []
+    for el in scope.iterdescendants("input"):
+        if not _is_file_input(el) or _template_of(el) is not home:
+            continue
+        owner = _attr(el, "form") if is_form else None
+        if owner is not None and owner != form_id:
+            continue
+        out.append(el)
+    if is_form and form_id and _mentions_form_attribute(model) and model.pf.root is not None:
+        root = model.pf.root
+        extra = [el for el in _FORM_OWNED(root, id=form_id)
+                 if _is_file_input(el) and _template_of(el) is home and el not in out]
+        if extra:
+            order = {el: i for i, el in enumerate(root.iter())}
+            out = sorted([*out, *extra], key=lambda e: order.get(e, 0))
+    return [el for el in out if "disabled" not in (_excluded(el, "file") or "")]
+
+
+def file_input_name(el: LxmlElement) -> str:
+    """How a file input is named to the user: its name, else its id."""
+    return _attr(el, "name") or _attr(el, "id") or "(unnamed)"
+
+
+def note_file_inputs(model: FileModel, act: Action) -> None:
+    """Record the file inputs of the action's parameter scope on ``act.file_inputs`` (rule 148 reports them)."""
+    scope = scope_of(model, act)
+    if scope is not None:
+        act.file_inputs = [model.pf.element_of(el) for el in scope_file_inputs(model, scope)]
 
 
 def all_scope_controls(model: FileModel) -> set[LxmlElement]:

@@ -10,6 +10,7 @@ RULE_MODULES: tuple[str, ...] = (
     "axag.rules.safety",
     "axag.rules.scope",
     "axag.rules.external",
+    "axag.rules.binding",
 )
 
 _loaded = False

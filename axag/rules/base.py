@@ -46,6 +46,8 @@ class RuleCtx:
     manifest: dict[str, Any] | None = None  # parsed manifest (010, 030)
     manifest_name: str = ""
     enforced_intents: frozenset[str] | None = None  # (037)
+    openapi: dict[str, dict[str, Any]] | None = None  # operationId -> operation of the --openapi document (149)
+    openapi_name: str = ""
     problems: list[Problem] = field(default_factory=list)
 
     def report(self, code: int, span: Span, element: Element | None, attribute: str | None = None, *,

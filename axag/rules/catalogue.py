@@ -47,7 +47,7 @@ def _r(
         trigger=trigger,
         off_by_default=off,
         can_disable=code not in (191, 192, 199),
-        needs={10: "manifest", 30: "manifest", 37: "enforced-intents"}.get(code),
+        needs={10: "manifest", 30: "manifest", 37: "enforced-intents", 149: "openapi"}.get(code),
     )
     return RuleMeta(info, messages, alt, fix_note)
 
@@ -903,6 +903,32 @@ _ALL = (
         Fixable.NEVER,
         "§6: scope lower than the inherited one; the element's own value is used",
         ('axag-scope="{s}" is less privileged than "{a}" inherited from line {n}; "{s}" applies here',),
+    ),
+    # 148 and 149 are not in SPEC.md's tables yet (issue 14 §1; tests/test_catalogue.py lists them)
+    _r(
+        148,
+        "unsupported-file-input",
+        I,
+        IM,
+        False,
+        Fixable.NEVER,
+        "a file input in the action's parameter scope: an agent cannot supply a file",
+        ('<input type="file"> "{control}" cannot be supplied by an agent; "{intent}" is called without it',),
+    ),
+    _r(
+        149,
+        "openapi-drift",
+        W,
+        IM,
+        True,
+        Fixable.NEVER,
+        "needs --openapi; the operation named by axag-operation-id has a parameter the annotation does not "
+        "declare or declares with another type (number≈integer), or the document has no such operation",
+        (
+            'Operation "{op}" has the {location} parameter "{p}", which "{intent}" does not declare',
+            'Parameter "{p}" is {t1} in "{intent}" but {t2} in operation "{op}"',
+            'axag-operation-id="{op}" names no operation of the OpenAPI document {file}',
+        ),
     ),
     _r(
         190,

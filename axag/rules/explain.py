@@ -76,6 +76,13 @@ TRIGGERS: Final[dict[int, str]] = {
          "(too deep, too many properties, more than 1000 enum values, an object without properties or an "
          "array without items)",
     147: "an axag-scope lower than the scope inherited from a container; the element's own value is used",
+    148: "an <input type=\"file\"> that the browser submits with an action's form (or its axag-params-from "
+         "region): an agent cannot supply a file, so the tool is called without it; compile lists it under "
+         "unsupported in the tool's HTTP binding, and axag serve sends the form without it",
+    149: "with --openapi: an action with axag-operation-id that no form submits is bound to that operation; a "
+         "path, query or header parameter or JSON body property of the operation that the action does not "
+         "declare, a parameter declared with another type than the operation's (number and integer agree), or "
+         "an operation id that the document does not have",
 }
 
 FIX_NOTES: Final[dict[int, str]] = {
