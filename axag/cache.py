@@ -261,7 +261,7 @@ def _unlink(path: str) -> bool:
         return False
 
 
-_PACKED: dict[tuple[str, str, bool], Any] = {}  # (intent, key, with tool text) -> a packed contract
+_PACKED: dict[tuple[str, str, bool, str | None], Any] = {}  # (intent, key, with tool text, page) -> packed
 
 
 def new_run() -> None:
@@ -276,14 +276,14 @@ def pack_outcome(outcome: Any, *, fragments: bool) -> None:
     (same intent and key: a header repeated on every page) is pickled once; only its source differs."""
     if not outcome.contracts:
         return
-    from axag.compile.merge import PackedContract
+    from axag.compile.merge import PackedContract, binding_page
 
     packed = []
     for c, has_errors in outcome.contracts:
         if has_errors:
             continue
         if not isinstance(c, PackedContract):
-            ident = (str(c.meta["intent"]), c.key, fragments)
+            ident = (str(c.meta["intent"]), c.key, fragments, binding_page(c.tool))
             known = _PACKED.get(ident) if c.key else None
             if known is None:
                 c = PackedContract.pack(c, fragment=fragments)
@@ -291,7 +291,8 @@ def pack_outcome(outcome: Any, *, fragments: bool) -> None:
                     _PACKED.clear()
                 _PACKED[ident] = c
             else:
-                c = PackedContract(known.intent, known.key, known.name, c.sources[0], known.blob, known.fragment)
+                c = PackedContract(known.intent, known.key, known.name, c.sources[0], known.blob, known.fragment,
+                                   known.page)
         packed.append((c, False))
     outcome.contracts = packed
 

@@ -14,7 +14,7 @@ _RESOLVER: Any = None
 _REQUEST: Request | None = None
 _CACHE: Any = None  # cache.ResultCache: workers store the outcomes they make
 _DONE = 0  # files checked by this worker
-_SENT: set[tuple[str, str]] = set()  # (intent, contract key) this worker has sent in full
+_SENT: set[tuple[str, str, str | None]] = set()  # (intent, contract key, page) this worker has sent in full
 
 
 def _init(resolver: Any, request: Request, cache: Any = None) -> None:

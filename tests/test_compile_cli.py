@@ -300,3 +300,26 @@ def test_meta_groups_and_extensions(tmp_path: Path) -> None:
     assert meta["versioning"] == {"version": "1.2", "deprecated": True, "deprecated_replacement": "report.export_v2"}
     assert meta["extensions"] == {"acme-cost": "low", "acme-team": "data"}
     assert tool["description"].splitlines()[:2] == ["Export.", "Deprecated; use report.export_v2 instead."]
+
+
+def test_a_form_repeated_on_many_pages_binds_its_first_page_whatever_the_workers(tmp_path: Path) -> None:
+    """The tool of a form repeated on every page (a site search in the header) is one tool whose HTTP binding
+    names its first page, with one process or two, cold or from the result cache: workers take the biggest
+    pages first, so the first contract a worker sends is not the first page's."""
+    form = ('<form axag-intent="site.search" axag-action-type="read" axag-risk-level="none" '
+            'axag-description="Search the site"><input name="q" required><button type="submit">Go</button></form>')
+    site = tmp_path / "site"
+    site.mkdir()
+    for i in range(12):
+        pad = "<p>" + "x" * (1000 + (i * 7919) % 40000) + "</p>"
+        (site / f"p{i:02d}.html").write_text(f"<html><body>{form}{pad}</body></html>\n", encoding="utf-8")
+    outs = set()
+    for jobs in ("1", "2"):
+        for cache in (["--no-cache"], ["--cache-dir", str(tmp_path / "cache")], ["--cache-dir", str(tmp_path / "cache")]):
+            code, out, err = compile_to(tmp_path, "site", "-j", jobs, *cache, "-o", "-")
+            assert code == 0, err
+            outs.add(out)
+    assert len(outs) == 1
+    [tool] = json.loads(outs.pop())["tools"]
+    assert tool["_meta"]["org.axag/http"]["page"] == "site/p00.html"
+    assert len(tool["_meta"]["org.axag/action"]["sources"]) == 12

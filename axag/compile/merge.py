@@ -31,6 +31,16 @@ def _without_sources(tool: dict[str, Any]) -> dict[str, Any]:
     return {**tool, "_meta": out}
 
 
+def binding_page(tool: dict[str, Any]) -> str | None:
+    """The page a tool's HTTP binding names: the one part of a contract that differs between the pages of one
+    action and is kept with it. The merged tool takes the contract of its first source (smallest file, line,
+    column), whatever order workers deliver contracts in, so a contract with a page is never replaced by
+    another page's (`shrink_repeats`, `ContractIndex.add`)."""
+    http = tool.get("_meta", {}).get("org.axag/http")
+    page = http.get("page") if isinstance(http, dict) else None
+    return page if isinstance(page, str) else None
+
+
 def contract_key(tool: dict[str, Any]) -> str:
     """The identity of a contract: the SHA-256 of its JSON text without sources (equality of JSON values, 1 and
     true differ, in output key order). A digest, not the text: keys travel from worker processes and are kept
@@ -101,6 +111,10 @@ class ContractIndex:
                 variants[key] = (packed, [(source, where)])
             else:
                 entry[1].append((source, where))
+                if source < entry[0].source:  # the contract of the first source is kept (its binding's page)
+                    packed = (contract if isinstance(contract, PackedContract)
+                              else PackedContract.pack(contract, fragment=self.fragments))
+                    variants[key] = (packed, entry[1])
         outcome.contracts = []
 
 
@@ -111,12 +125,13 @@ class PackedContract:
     """A contract as one pickled string (a few hundred bytes instead of a tree of dicts, kept for the whole
     run), with what folding needs in the clear: intent, key and its source. Workers send contracts so."""
 
-    __slots__ = ("blob", "fragment", "intent", "key", "name", "source")
+    __slots__ = ("blob", "fragment", "intent", "key", "name", "page", "source")
 
     def __init__(self, intent: str, key: str, name: str, source: tuple[str, int, int], blob: bytes,
-                 fragment: str | None = None) -> None:
+                 fragment: str | None = None, page: str | None = None) -> None:
         self.intent, self.key, self.name, self.source, self.blob = intent, key, name, source, blob
         self.fragment = fragment  # the tool as written in an mcp document (`mcp_fragment`)
+        self.page = page  # the page its HTTP binding names (not part of the key: see `binding_page`)
 
     @classmethod
     def pack(cls, contract: ToolContract, *, fragment: bool = True) -> PackedContract:
@@ -125,7 +140,8 @@ class PackedContract:
 
         key = contract.key or contract_key(contract.tool)
         return cls(str(contract.meta["intent"]), key, contract.name, contract.sources[0],
-                   pickle.dumps(contract, pickle.HIGHEST_PROTOCOL), mcp_fragment(contract) if fragment else None)
+                   pickle.dumps(contract, pickle.HIGHEST_PROTOCOL), mcp_fragment(contract) if fragment else None,
+                   binding_page(contract.tool))
 
     def unpack(self) -> ToolContract:
         from axag.pickles import loads_only
@@ -136,7 +152,7 @@ class PackedContract:
         return contract
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return PackedContract, (self.intent, self.key, self.name, self.source, self.blob, self.fragment)
+        return PackedContract, (self.intent, self.key, self.name, self.source, self.blob, self.fragment, self.page)
 
 
 def _shared_strings(value: Any) -> Any:
@@ -199,7 +215,7 @@ class SeenContract:
         return SeenContract, (self.intent, self.key, self.source)
 
 
-def shrink_repeats(outcome: Any, sent: set[tuple[str, str]], *, fragments: bool = True) -> None:
+def shrink_repeats(outcome: Any, sent: set[tuple[str, str, str | None]], *, fragments: bool = True) -> None:
     """In a worker: contracts go out packed (`PackedContract`), and those this worker has sent before (same
     intent and key) as `SeenContract`s, so that a header repeated on every page crosses the process boundary
     once per worker. Contracts of actions with errors take no part in merging and stay behind."""
@@ -210,8 +226,9 @@ def shrink_repeats(outcome: Any, sent: set[tuple[str, str]], *, fragments: bool 
         if has_errors:
             continue
         packed = isinstance(contract, PackedContract)  # packed already (for the result cache)
-        packed_ident = ((contract.intent, contract.key) if packed
-                        else (str(contract.meta["intent"]), contract.key or contract_key(contract.tool)))
+        packed_ident = ((contract.intent, contract.key, contract.page) if packed
+                        else (str(contract.meta["intent"]), contract.key or contract_key(contract.tool),
+                              binding_page(contract.tool)))
         if packed_ident in sent:
             source = contract.source if packed else contract.sources[0]
             items.append((SeenContract(packed_ident[0], packed_ident[1], source), False))
