@@ -179,3 +179,17 @@ def test_the_submitter_is_submitted_at_its_document_position(tmp_path: Path) -> 
       </p></section>"""})
     assert binding(doc, "p_mid")["constants"] == [["a", "1"], ["go", "mid"], ["b", "2"]]
     assert binding(doc, "p_out")["constants"] == [["a", "1"], ["b", "2"], ["out", "x"]]
+
+
+def test_controls_owned_through_the_form_attribute_keep_document_order(tmp_path: Path) -> None:
+    doc = compile_pages(tmp_path, {"o.html": f"""
+      <p><label>First <input name="first" form="f"></label></p>
+      <form id="f" action="/o" method="post" axag-intent="o.send" {ACTION}>
+        <label>Middle <input name="middle"></label><input type="hidden" name="h" value="1">
+      </form>
+      <div><div><label>Last <input name="last" form="f"></label></div></div>"""})
+    b = binding(doc, "o_send")
+    assert list(b["fields"]) == ["first", "middle", "last"]
+    assert b["constants"] == [["h", "1"]]
+    tool = next(t for t in doc["tools"] if t["name"] == "o_send")
+    assert list(tool["inputSchema"]["properties"]) == ["first", "middle", "last"]

@@ -184,16 +184,4 @@ def _with_submitter(controls: list[Any], sub: Any, form: Any) -> list[Any]:
     """The scope's controls with the submitter inserted at its document position."""
     if sub is None or sub in controls:
         return controls
-    return sorted([*controls, sub], key=_document_position)
-
-
-def _document_position(el: Any) -> tuple[int, ...]:
-    """A key that orders elements of one tree as a walk of the document does (the child indexes from the
-    root: a parent's path is a prefix of its children's), without walking the whole document."""
-    path: list[int] = []
-    parent = el.getparent()
-    while parent is not None:
-        path.append(parent.index(el))
-        el, parent = parent, parent.getparent()
-    path.reverse()
-    return tuple(path)
+    return sorted([*controls, sub], key=H.document_position)
