@@ -168,3 +168,31 @@ def test_documents_are_v2_and_v1_documents_are_still_read(tmp_path: Path) -> Non
     res = run_axag(["guards", str(ROOT / "tests" / "data" / "guards" / "booking.tools.json"), "-o",
                     str(tmp_path / "g")])
     assert res.exit_code == 0, res.stderr
+
+
+def test_the_submitter_is_submitted_at_its_document_position(tmp_path: Path) -> None:
+    # inside the form, between two controls; and outside it (form=), after the form's controls, nested deeper
+    doc = compile_pages(tmp_path, {"p.html": f"""
+      <div><form id="f" action="/p" method="post">
+        <input type="hidden" name="a" value="1">
+        <div><span><button type="submit" name="go" value="mid" axag-intent="p.mid" {ACTION}>Mid</button></span></div>
+        <input type="hidden" name="b" value="2">
+      </form></div>
+      <section><p><button type="submit" form="f" name="out" value="x" axag-intent="p.out" {ACTION}>Out</button>
+      </p></section>"""})
+    assert binding(doc, "p_mid")["constants"] == [["a", "1"], ["go", "mid"], ["b", "2"]]
+    assert binding(doc, "p_out")["constants"] == [["a", "1"], ["b", "2"], ["out", "x"]]
+
+
+def test_controls_owned_through_the_form_attribute_keep_document_order(tmp_path: Path) -> None:
+    doc = compile_pages(tmp_path, {"o.html": f"""
+      <p><label>First <input name="first" form="f"></label></p>
+      <form id="f" action="/o" method="post" axag-intent="o.send" {ACTION}>
+        <label>Middle <input name="middle"></label><input type="hidden" name="h" value="1">
+      </form>
+      <div><div><label>Last <input name="last" form="f"></label></div></div>"""})
+    b = binding(doc, "o_send")
+    assert list(b["fields"]) == ["first", "middle", "last"]
+    assert b["constants"] == [["h", "1"]]
+    tool = next(t for t in doc["tools"] if t["name"] == "o_send")
+    assert list(tool["inputSchema"]["properties"]) == ["first", "middle", "last"]

@@ -164,6 +164,4 @@ def _with_submitter(controls: list[Any], sub: Any, form: Any) -> list[Any]:
     """The scope's controls with the submitter inserted at its document position."""
     if sub is None or sub in controls:
         return controls
-    root = form.getroottree().getroot()
-    order = {el: i for i, el in enumerate(root.iter())}
-    return sorted([*controls, sub], key=lambda e: order.get(e, 0))
+    return sorted([*controls, sub], key=H.document_position)

@@ -241,7 +241,7 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     items = _fingerprint(out, items)
     starts = [pf.lines.position(el.start)[0] if el is not None else None for _, el in items]
     element_of = {id(f): el for f, el in items}
-    if src.kind == "jsx" or COMMENT_OPENER.search(pf.text):  # JSX: `{/* … */}` and `//` comments
+    if src.kind == "jsx" or has_comment_opener(pf.text):  # JSX: `{/* … */}` and `//` comments
         from axag.lint import suppress
 
         sup: Any = suppress.parse(pf.text, src.kind, pf.lines)
@@ -306,7 +306,13 @@ def _compile_error_elements(out: FileOutcome, model: Any, problems: list[Problem
 
 # every comment of the markup syntaxes `lint.suppress` reads directives from (HTML, Jinja, Handlebars, Liquid)
 # matches (JSX files, whose comments are code comments, are always read)
-COMMENT_OPENER = re.compile(r"<!--|\{[#{%]")
+_TEMPLATE_OPENER = re.compile(r"\{[#{%]")
+
+
+def has_comment_opener(text: str) -> bool:
+    """Whether ``text`` holds ``<!--``, ``{#``, ``{{`` or ``{%``: substring scans, a few times faster on a big
+    page than one regex alternation (which has no literal prefix to scan for)."""
+    return "<!--" in text or ("{" in text and _TEMPLATE_OPENER.search(text) is not None)
 
 
 def _no_directives(findings: list[Finding], sup: None, *, element_start_lines: Any,

@@ -308,8 +308,7 @@ def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
         if extra and root is not None:
             inside = set(out)
             out.extend(el for el in extra if el not in inside)
-            order = {el: i for i, el in enumerate(root.iter())}
-            out.sort(key=lambda e: order.get(e, 0))
+            out.sort(key=document_position)
     st.scopes[key] = (scope, out)
     return out
 
@@ -352,6 +351,22 @@ def note_file_inputs(model: FileModel, act: Action) -> None:
     scope = scope_of(model, act)
     if scope is not None:
         act.file_inputs = [model.pf.element_of(el) for el in scope_file_inputs(model, scope)]
+
+
+def document_position(el: LxmlElement) -> tuple[int, ...]:
+    """A key that orders elements of one tree as a walk of the root element does (the child indexes from the
+    root: a parent's path is a prefix of its children's), without numbering the whole document. Elements
+    outside the root element (libxml2 puts what follows a self-closed ``<html/>`` in a second top-level
+    element) come first, in the order given."""
+    path: list[int] = []
+    parent = el.getparent()
+    while parent is not None:
+        path.append(parent.index(el))
+        el, parent = parent, parent.getparent()
+    if el is not el.getroottree().getroot():
+        return ()
+    path.reverse()
+    return tuple(path)
 
 
 def all_scope_controls(model: FileModel) -> set[LxmlElement]:

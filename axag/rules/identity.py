@@ -54,9 +54,14 @@ def _is_dialog_form(form: Any) -> bool:
     return (_attr(form, "method") or "").strip().lower() == "dialog"
 
 
+# the attributes whose mere presence makes an element interactive (§12.2), looked up in one set operation
+_LISTENER_ATTRS = frozenset(_CLICK_ATTRS + _HX_ATTRS)
+
+
 def is_interactive(el: Any) -> bool:
     """§12.2: whether ``el`` is an interactive element (click listeners with modifiers count as listeners)."""
-    if el.get("disabled") is not None:
+    names = el.keys()  # the attribute names, read once (each `el.get` is a lookup in C)
+    if "disabled" in names:
         return False
     tag = _tag(el)
     if tag == "button":
@@ -78,10 +83,12 @@ def is_interactive(el: Any) -> bool:
         href = _attr(el, "href")
         if href is not None and href.strip().lower().startswith("javascript:"):
             return True
-    if any(el.get(a) is not None for a in _CLICK_ATTRS + _HX_ATTRS):
+    if not _LISTENER_ATTRS.isdisjoint(names):
         return True
-    if any(str(name).startswith(_CLICK_MODIFIED) for name in el.attrib):
+    if any(str(name).startswith(_CLICK_MODIFIED) for name in names):
         return True  # a click listener with modifiers: @click.prevent, v-on:click.stop, x-on:click.outside
+    if "role" not in names:
+        return False
     role = _attr(el, "role")
     if role is None or role.strip().lower() != "button":
         return False
