@@ -135,7 +135,7 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
             release_memory()  # before the run's outputs are built
     # back in the order of the files (the outcomes themselves do not depend on the order they were made in)
     if slots != sorted(slots):
-        run.outcomes[first:] = [o for _, o in sorted(zip(slots, run.outcomes[first:]), key=lambda t: t[0])]
+        run.outcomes[first:] = [o for _, o in sorted(zip(slots, run.outcomes[first:], strict=False), key=lambda t: t[0])]
     return run
 
 

@@ -17,6 +17,7 @@ bound, the entries used least recently are removed (never those of the current r
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import time
@@ -168,10 +169,8 @@ class ResultCache:
 
         if not isinstance(outcome, FileOutcome):
             return None
-        try:
+        with contextlib.suppress(OSError):
             os.utime(entry)  # used by this run: kept by pruning
-        except OSError:
-            pass
         return outcome
 
     def store(self, key: bytes, content: bytes, outcome: Any) -> None:
@@ -198,10 +197,8 @@ class ResultCache:
             self.wrote = True
         except OSError:
             self.writable = False  # read-only tree, full disk, ...: the run goes on without writing
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
 
     def _create(self) -> None:
         """The cache folder with its `.gitignore` (and a CACHEDIR.TAG for backup tools)."""

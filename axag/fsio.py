@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -72,10 +73,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str | Iterable[str]
             tmp_name = ""
         finally:
             if tmp_name:
-                try:
+                with contextlib.suppress(OSError):
                     os.unlink(tmp_name)
-                except OSError:
-                    pass
         _fsync_dir(directory)
     except OSError as exc:
         raise InputError(f"cannot write {target}: {exc.strerror or exc}") from exc

@@ -148,7 +148,7 @@ def test_suite_coverage() -> None:
                  "properties.json", "items.json", "pattern.json", "optional/format/date-time.json"):
         assert name in files
     keys = {(c[0], c[1], c[2]) for c in CASES}
-    assert DEVIATIONS <= keys  # every pinned deviation still exists
+    assert keys >= DEVIATIONS  # every pinned deviation still exists
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}:{c[1]}:{c[2]}" for c in CASES])

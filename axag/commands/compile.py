@@ -63,7 +63,7 @@ def compile_cmd(**opts: Any) -> None:
     sys.exit(run_compile(opts))
 
 
-def run_compile(opts: dict[str, Any]) -> int:
+def run_compile(opts: dict[str, Any]) -> int:  # noqa: C901 - one step per keyword; to be split (issue 13)
     from axag.api import check_files
     from axag.compile import validate
     from axag.compile.merge import mcp_pieces, merge_index

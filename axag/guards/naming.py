@@ -368,7 +368,7 @@ def extract_specs(doc: Mapping[str, Any]) -> list[GuardSpec]:
     return specs
 
 
-def _spec(tool: dict[str, Any], ident: str, stub_by_text: Mapping[str, str]) -> GuardSpec:
+def _spec(tool: dict[str, Any], ident: str, stub_by_text: Mapping[str, str]) -> GuardSpec:  # noqa: C901 - one step per keyword; to be split (issue 13)
     name = str(tool["name"])
     schema = tool.get("inputSchema")
     if not isinstance(schema, dict) or not isinstance(schema.get("properties", {}), dict):

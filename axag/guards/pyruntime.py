@@ -301,7 +301,7 @@ def json_equal(one: object, two: object) -> bool:
     if isinstance(one, str) or isinstance(two, str):
         return one == two
     if isinstance(one, list) and isinstance(two, list):
-        return len(one) == len(two) and all(json_equal(a, b) for a, b in zip(one, two))
+        return len(one) == len(two) and all(json_equal(a, b) for a, b in zip(one, two, strict=False))
     if isinstance(one, dict) and isinstance(two, dict):
         return len(one) == len(two) and all(k in two and json_equal(v, two[k]) for k, v in one.items())
     return _unbool(one) == _unbool(two)

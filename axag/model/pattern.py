@@ -658,7 +658,7 @@ def _inter(a: CharSet, b: CharSet) -> CharSet:
     return tuple(out)
 
 
-def _chain_degree(tree: Node, prune: bool, budget: list[int]) -> int:
+def _chain_degree(tree: Node, prune: bool, budget: list[int]) -> int:  # noqa: C901 - one step per keyword; to be split (issue 13)
     """The degree d of the worst-case backtracking work n^d of the automaton of ``tree``.
 
     A loop gives degree 1; each pair of loops p != q that read one word v as p->p, p->q and q->q (the

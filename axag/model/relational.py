@@ -128,7 +128,7 @@ def _operand(t: _Tok) -> tuple[tuple[str, ...], object | None, bool]:
 
 def _kws(toks: list[_Tok], words: str) -> bool:
     ws = words.split()
-    return len(toks) == len(ws) and all(t.kw == w for t, w in zip(toks, ws))
+    return len(toks) == len(ws) and all(t.kw == w for t, w in zip(toks, ws, strict=False))
 
 
 def _list(toks: list[_Tok]) -> tuple[str, ...]:

@@ -64,7 +64,7 @@ def context(run: RunReport) -> dict[str, Any]:
     data = [finding_data(run, f) for f in findings]
     c = run.counts()
     by_rule: dict[str, dict[str, Any]] = {}
-    for f, d in zip(findings, data):
+    for f, d in zip(findings, data, strict=False):
         entry = by_rule.setdefault(f.id, {"code": f.id, "name": d["n"], "severity": d["s"], "count": 0})
         entry["count"] += 1
     by_file: dict[str, Counter[str]] = {}

@@ -10,6 +10,7 @@ call it from others).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -54,10 +55,8 @@ class SqliteStore:
         folder = self.path.parent
         if not folder.exists():
             folder.mkdir(parents=True, exist_ok=True)
-            try:
+            with contextlib.suppress(OSError):  # a read-only place fails below with its own message
                 (folder / ".gitignore").write_text("# created by axag serve\n*\n", encoding="utf-8")
-            except OSError:
-                pass  # a read-only place fails below with its own message
         self._local = threading.local()
         self._db().executescript(_SCHEMA)
 
