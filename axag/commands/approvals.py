@@ -11,10 +11,10 @@ from typing import Any
 import click
 
 from axag.commands.common import fail, guard_errors
+from axag.commands.serve_settings import DEFAULT_STATE, host_port, open_store
 
 __all__ = ["approval_options", "approvals", "make_server"]
 
-_STATE = ".axag/state.sqlite"  # the default of `axag serve --state`
 _TTL = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(s|m|h)?\s*$")
 
 
@@ -51,7 +51,6 @@ def _needs_approval(doc: dict[str, Any]) -> bool:
 
 def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tuple[str, int] | None) -> Any:
     """A `ToolServer`, or a `DeskToolServer` when a tool needs approval or `--desk` is given."""
-    from axag.commands.serve_settings import host_port
     from axag.serve.app import ToolServer
 
     desk_http = approval.get("desk_http")
@@ -85,18 +84,15 @@ def approvals() -> None:
 
 def _state_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--state", default=None,
-                        help=f"SQLite state database of axag serve (default: serve.state, else {_STATE}).")(fn)
+                        help=f"SQLite state database of axag serve (default: serve.state, else {DEFAULT_STATE}).")(fn)
 
 
 def _desk(state: str | None) -> Any:
-    if state is None:  # the database `axag serve` uses: [tool.axag.serve] state, else the default
-        from axag.commands.serve_settings import serve_settings, state_path
-
-        state = state_path(None, serve_settings(None, False))
+    """The approval desk on the database `axag serve` uses: ``state``, else [tool.axag.serve] state, else the
+    default."""
     from axag.serve.approvals import ApprovalDesk
-    from axag.serve.state import SqliteStore
 
-    return ApprovalDesk(SqliteStore(state))
+    return ApprovalDesk(open_store(state))
 
 
 @approvals.command("list")

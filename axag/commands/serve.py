@@ -14,7 +14,15 @@ import click
 
 from axag.commands.approvals import approval_options, make_server
 from axag.commands.common import fail, guard_errors
-from axag.commands.serve_settings import DEFAULT_STATE, host_port, serve_settings, state_path
+from axag.commands.serve_settings import (
+    DEFAULT_STATE,
+    host_port,
+    open_store,
+    roles_of,
+    serve_settings,
+    state_options,
+    state_path,
+)
 from axag.errors import InputError
 
 __all__ = ["serve"]
@@ -119,7 +127,7 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     settings = serve_settings(config, isolated)
     base_url = base_url if base_url is not None else settings.serve_base_url
     actor = actor if actor is not None else settings.serve_actor
-    role_list = tuple(r.strip() for r in roles.split(",") if r.strip()) if roles is not None else settings.serve_roles
+    role_list = roles_of(roles) if roles is not None else settings.serve_roles
     state = state_path(state, settings)
 
     doc = load_tools(inputs, openapi)
@@ -165,18 +173,14 @@ def token() -> None:
 @token.command("add")
 @click.argument("name")
 @click.option("--roles", default="", help="Roles of the token's holder, comma-separated.")
-@click.option("--state", default=None, help=f"SQLite state database (default: serve.state, else {DEFAULT_STATE}).")
-@click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
-@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@state_options
 @guard_errors
 def token_add(name: str, roles: str, state: str | None, config: str | None, isolated: bool) -> None:
     """Make a token for NAME; it is printed once and only its hash is kept."""
-    from axag.serve.state import SqliteStore
-
     if not name.strip():
         raise fail("the token needs a non-empty NAME")
-    store = SqliteStore(state_path(state, serve_settings(config, isolated)))
-    click.echo(store.add_token(name, [r.strip() for r in roles.split(",") if r.strip()]))
+    store = open_store(state, config, isolated)
+    click.echo(store.add_token(name, list(roles_of(roles))))
     store.close()
 
 
@@ -188,17 +192,14 @@ def approver() -> None:
 @approver.command("add")
 @click.argument("name")
 @click.option("--roles", default="", help="The approver's roles, comma-separated.")
-@click.option("--state", default=None, help=f"SQLite state database (default: serve.state, else {DEFAULT_STATE}).")
-@click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
-@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@state_options
 @guard_errors
 def approver_add(name: str, roles: str, state: str | None, config: str | None, isolated: bool) -> None:
     """Make (or replace) the token of approver NAME; it is printed once and only its hash is kept."""
     from axag.serve.approvals import ApprovalDesk
-    from axag.serve.state import SqliteStore
 
     if not name.strip():
         raise fail("the approver needs a non-empty NAME")
-    store = SqliteStore(state_path(state, serve_settings(config, isolated)))
-    click.echo(ApprovalDesk(store).add_approver(name, [r.strip() for r in roles.split(",") if r.strip()]))
+    store = open_store(state, config, isolated)
+    click.echo(ApprovalDesk(store).add_approver(name, list(roles_of(roles))))
     store.close()
