@@ -9,7 +9,6 @@ interactive is logged (not asserted). In CI (``CI`` set) a missing browser, play
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -19,7 +18,8 @@ from typing import Any
 import pytest
 
 from axag.report import render_chunks
-from tests.conftest import REPO, run_axag
+from tests.browser import ARTIFACTS, AXE, CHROMIUM, CHROMIUM_ARGS, missing, need
+from tests.conftest import run_axag
 from tests.html_fixtures import (
     HOSTILE_ATTR,
     HOSTILE_FILES,
@@ -33,29 +33,16 @@ from tests.html_fixtures import (
     write_json,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
-ARTIFACTS = REPO / "tests" / "artifacts"
-
-
-def _missing(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is missing in CI")
-    pytest.skip(f"{what} is not available")
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _missing("playwright (pip install -e '.[test]')")
-    if not CHROMIUM.exists():
-        _missing(f"Chromium at {CHROMIUM} (apt-get install chromium)")
+        missing("playwright (pip install -e '.[test]')")
+    need(CHROMIUM, "Chromium (apt-get install chromium)")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield b
         finally:
@@ -91,8 +78,7 @@ def _screenshot(page: Any, name: str) -> None:
 
 
 def _axe(page: Any) -> list[dict[str, Any]]:
-    if not AXE.exists():
-        _missing(f"axe-core ({AXE}; npm install)")
+    need(AXE, "axe-core (npm install)")
     page.add_script_tag(path=str(AXE))
     found: list[dict[str, Any]] = page.evaluate(
         """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations

@@ -32,25 +32,15 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from serve_backend import Backend, free_port, running_backend
 
+from tests.browser import ARTIFACTS, AXE, CHROMIUM, CHROMIUM_ARGS, need
 from tests.conftest import run_axag
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "tests" / "data" / "serve" / "approval"
-CHROMIUM = Path("/usr/bin/chromium")
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-ARTIFACTS = ROOT / "tests" / "artifacts"
 ARGS = {"order": "O1001", "amount": 120, "note": "Damaged on arrival. " + "The customer sent photos. " * 12}
 TOOL = "refund_issue"
 NOTIFY = ("import json, sys, pathlib; d = json.load(sys.stdin); "
           "pathlib.Path(sys.argv[1]).open('a').write(json.dumps(d) + chr(10))")
-
-
-def _need(path: Path, what: str) -> None:
-    if not path.exists():
-        message = f"{what} is missing at {path}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 @pytest.fixture(scope="module")
@@ -141,8 +131,8 @@ async def _decide(page: Any, token: str, action: str) -> tuple[int, str]:
 
 
 def test_two_approvers_on_the_page_then_the_value_is_remembered(backend: Backend, tmp_path: Path) -> None:
-    _need(CHROMIUM, "Chromium (apt-get install -y chromium)")
-    _need(AXE, "axe-core (npm install)")
+    need(CHROMIUM, "Chromium (apt-get install -y chromium)")
+    need(AXE, "axe-core (npm install)")
     state = tmp_path / "state.sqlite"
     tokens = approvers(state)
     notified = tmp_path / "notified.jsonl"
@@ -230,10 +220,7 @@ def test_two_approvers_on_the_page_then_the_value_is_remembered(backend: Backend
 
 async def browse(link: str, tokens: dict[str, str], tmp_path: Path) -> None:
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"])
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             context = await browser.new_context(bypass_csp=True)  # only so that axe-core can be injected
             page = await context.new_page()
