@@ -70,3 +70,15 @@ def test_vue_scans_only_the_template_section_with_file_positions() -> None:
     lines = {f["line"] for f in json.loads(res.stdout)["findings"]}
     assert 2 not in lines  # the <script> block's string is not markup
     assert min(lines) >= 6
+
+
+def test_a_quoted_value_after_any_html_space_keeps_its_template_construct() -> None:
+    """Between `=` and the quote any HTML space may stand, a lone CR too: the construct inside the value is the
+    value's (dynamic), not a construct in the start tag to blank."""
+    from axag.parse.braces import neutralize_braces
+    from axag.parse.templates import blank_template_tags
+
+    for space in (" ", "\n", "\r\n", "\r", "\t"):
+        text = f'<a b={space}"{{{{x}}}}" c="1">'
+        assert blank_template_tags(text, "jinja") == (text, [])
+        assert neutralize_braces(f'<a b={space}"{{x}}">') == f'<a b={space}"{{x}}">'

@@ -8,6 +8,8 @@ are kept, so positions do not move.
 
 from __future__ import annotations
 
+from axag.parse.templates import after_equals, next_start_tag
+
 _FILL = "_"
 
 
@@ -40,17 +42,7 @@ def neutralize_braces(text: str) -> str:
     chars: list[str] | None = None
     n = len(text)
     i = 0
-    while True:
-        lt = text.find("<", i)
-        if lt < 0 or lt + 1 >= n:
-            break
-        if not text[lt + 1].isalpha():
-            if text.startswith("<!--", lt):
-                end = text.find("-->", lt + 4)
-                i = n if end < 0 else end + 3
-            else:
-                i = lt + 1
-            continue
+    while (lt := next_start_tag(text, i)) >= 0:
         j = lt + 1
         quote = ""
         while j < n:
@@ -63,21 +55,15 @@ def neutralize_braces(text: str) -> str:
             if c == ">":
                 break
             if c in "\"'":
-                k = j - 1
-                while k > lt and text[k] in " \t\r\n":
-                    k -= 1
-                if text[k] == "=":
+                if after_equals(text, lt, j):
                     quote = c
                 j += 1
                 continue
             if c == "{":
                 end = _close(text, j)
-                k = j - 1
-                while k > lt and text[k] in " \t\r\n":
-                    k -= 1
                 if chars is None:
                     chars = list(text)
-                valued = text[k] == "="
+                valued = after_equals(text, lt, j)
                 for m in range(j + (1 if valued else 0), end - (1 if valued and end <= n and text[end - 1] == "}"
                                                                 else 0)):
                     if chars[m] not in "\r\n":

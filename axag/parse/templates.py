@@ -17,6 +17,31 @@ def _blank(chars: list[str], start: int, end: int) -> None:
             chars[i] = " "
 
 
+def next_start_tag(text: str, i: int) -> int:
+    """Offset of the ``<`` of the next start tag at or after ``i`` (comments skipped), or -1."""
+    n = len(text)
+    while True:
+        lt = text.find("<", i)
+        if lt < 0 or lt + 1 >= n:
+            return -1
+        if text[lt + 1].isalpha():
+            return lt
+        if text.startswith("<!--", lt):
+            end = text.find("-->", lt + 4)
+            i = n if end < 0 else end + 3
+        else:
+            i = lt + 1
+
+
+def after_equals(text: str, lt: int, j: int) -> bool:
+    """Whether the last character before ``j`` (spaces and line breaks skipped, not before the tag's ``<`` at
+    ``lt``) is ``=``: a quote at ``j`` starts an attribute value, a ``{`` there is one."""
+    k = j - 1
+    while k > lt and text[k] in " \t\r\n":
+        k -= 1
+    return text[k] == "="
+
+
 def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]]]:
     """Blank template constructs that sit inside start tags but outside attribute values.
 
@@ -32,17 +57,7 @@ def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]
     ranges: list[tuple[int, int]] = []
     n = len(text)
     i = 0
-    while True:
-        lt = text.find("<", i)
-        if lt < 0 or lt + 1 >= n:
-            break
-        if not text[lt + 1].isalpha():
-            if text.startswith("<!--", lt):
-                end = text.find("-->", lt + 4)
-                i = n if end < 0 else end + 3
-            else:
-                i = lt + 1
-            continue
+    while (lt := next_start_tag(text, i)) >= 0:
         # inside a start tag: walk until an unquoted '>'
         j = lt + 1
         quote = ""
@@ -57,12 +72,8 @@ def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]
                 continue
             if c == ">":
                 break
-            if c in "\"'" and j > 0 and text[j - 1] in "= \t\n":
-                # a quote starts a value only after '=' (possibly with spaces)
-                k = j - 1
-                while k > lt and text[k] in " \t\r\n":
-                    k -= 1
-                if text[k] == "=":
+            if c in "\"'":
+                if after_equals(text, lt, j):  # a quote starts a value only after '=' (possibly with spaces)
                     quote = c
                 j += 1
                 continue
