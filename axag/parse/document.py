@@ -136,8 +136,8 @@ class ParsedFile:
     _line_found: dict[tuple[str, int], list[RawTag]] = field(default_factory=dict)
     _walk: dict[str, list[Any]] | None = None
     _lf_starts: list[int] | None = None  # line starts as libxml2 counts lines (LF only), when the text has CR
-    # start tags found so far on a line by `_locate_start_tag`: (window start, tags, next index)
-    _line_tags: dict[tuple[str, int], tuple[int, list[RawTag], list[int]]] = field(default_factory=dict)
+    # (tag, line start) -> the index in `_line_found` after the tag `_locate_start_tag` found last on that line
+    _line_next: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def named(self, tag: str) -> list[Any]:
         """The lxml elements named ``tag`` in document order; ``tag`` is one of `WALKED_TAGS` or ``"a"``.
@@ -356,8 +356,8 @@ def _vouched(root: Any, text: str, tags: list[RawTag],
 def _locate_start_tag(pf: ParsedFile, el: LxmlElement, used: set[int]) -> RawTag | None:
     """The raw start tag of an lxml element that the scan missed: a ``<tag`` ending on lxml's line with the
     same attribute names and values, after the one found last on that line (elements come in document order).
-    The tags of a line are searched backwards from its end in growing windows, kept for the line's next
-    element, so that a page of many such elements on one line is read once."""
+    The tags of a line are found once (`_start_tags_ending_on`) and searched from where the line's previous
+    element was found, so that a page of many such elements on one line is read once."""
     values = list(el.values())
 
     def same(raw: RawTag) -> bool:
@@ -371,21 +371,14 @@ def _locate_start_tag(pf: ParsedFile, el: LxmlElement, used: set[int]) -> RawTag
 
     tag = str(el.tag)
     line_start, line_end = _lxml_line(pf, el.sourceline or 1)
-    entry = pf._line_tags.setdefault((tag, line_start), (line_end, [], [0]))
-    while True:
-        lo, found, pointer = entry
-        for j in range(pointer[0], len(found)):
-            if same(found[j]):
-                pointer[0] = j + 1
-                used.add(found[j].start)
-                return found[j]
-        if lo == 0 or line_end - lo > 1 << 22:
-            return None
-        new_lo = max(0, min(line_start, line_end - 512) if lo == line_end else line_end - 4 * (line_end - lo))
-        earlier = [raw for raw in _tags_starting_in(pf.text, tag, new_lo, lo)
-                   if line_start <= max(raw.end - 1, raw.start) < line_end]
-        entry = (new_lo, earlier + found, [0])
-        pf._line_tags[(tag, line_start)] = entry
+    found = _start_tags_ending_on(pf, tag, line_start, line_end)
+    key = (tag, line_start)
+    for j in range(pf._line_next.get(key, 0), len(found)):
+        if same(found[j]):
+            pf._line_next[key] = j + 1
+            used.add(found[j].start)
+            return found[j]
+    return None
 
 
 def _tags_starting_in(text: str, tag: str, lo: int, hi: int) -> list[RawTag]:
@@ -554,7 +547,7 @@ def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: i
         lo = max(0, line_end - window)
         found = [raw for raw in _tags_starting_in(text, tag, lo, line_end)
                  if line_start <= max(raw.end - 1, raw.start) < line_end]
-        if lo == 0 or window > 1 << 20 or (
+        if lo == 0 or window > 1 << 22 or (
                 found and (found[0].start < line_start or _has_break(text, lo, found[0].start))):
             pf._line_found[key] = found
             return found
