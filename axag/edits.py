@@ -153,3 +153,16 @@ def render_json(text: str, line_ending: str, attr: Attr, value: Any, doc: JsonDo
 
 def fix(description: str, *edits: Edit) -> Fix:
     return Fix(description, tuple(sorted(edits, key=lambda e: (e.start, e.end))))
+
+
+def apply_text(text: str, edits: list[Edit]) -> str:
+    """Apply sorted, non-overlapping ``edits`` to ``text``: the one text applier, used by the fix loop
+    (`axag.lint.fix`) and by the migration's verification of its candidates (`axag.lint.migrate`)."""
+    out: list[str] = []
+    pos = 0
+    for e in edits:
+        out.append(text[pos:e.start])
+        out.append(e.content)
+        pos = e.end
+    out.append(text[pos:])
+    return "".join(out)

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -254,18 +255,21 @@ def test_new_preconditions_take_the_place_of_a_double_quoted_attribute(tmp_path:
         'axag-preconditions=\'["hi > lo"]\' class="x">x</button>\n')
 
 
-def test_library_count_migratable() -> None:
-    """`count_migratable` (used for the first estimate) counts the entries of a migratable shape."""
-    from axag.lint.migrate import count_migratable, parse_expression
+def _legacy_attr(value: str) -> Any:
     from axag.parse.document import Attr
     from axag.spans import Span
 
-    def attr(value: str) -> Attr:
-        return Attr("axag-constraints", "axag-constraints", value, value, "'", Span(0, 16), Span(18, 18 + len(value)))
+    return Attr("axag-constraints", "axag-constraints", value, value, "'", Span(0, 16), Span(18, 18 + len(value)))
 
-    assert count_migratable(attr('{"a": {"min": 1}, "b": "x <= 3", "c": "x ~ 3", "d": 4}')) == 2
-    assert count_migratable(attr("[1]")) == 0
-    assert count_migratable(attr("{")) == 0
+
+def test_library_entry_count_and_expressions() -> None:
+    """The model records M, the number of entries (0 unless the value is a JSON object), and reads the shapes."""
+    from axag.lint.migrate import parse_expression
+    from axag.model.legacy import entry_count
+
+    assert entry_count(_legacy_attr('{"a": {"min": 1}, "b": "x <= 3", "c": "x ~ 3", "d": 4}')) == 4
+    assert entry_count(_legacy_attr("[1]")) == 0
+    assert entry_count(_legacy_attr("{")) == 0
     e = parse_expression("price<='10'")
     assert e is not None and (e.a, e.op, e.literal, e.literal_text, e.is_string) == ("price", "<=", "10", '"10"', True)
     e = parse_expression(" a != b ")
@@ -273,6 +277,71 @@ def test_library_count_migratable() -> None:
     assert parse_expression("a <= true") is None
     assert parse_expression("true == a") is None
     assert parse_expression("a => 3") is None
+
+
+PROVIDED = (
+    '<button axag-intent="a.b" axag-action-type="read" axag-required-parameters=\'[{"name":"q","type":"integer"},'
+    '"s"]\' axag-constraints=\'{"q": "q <= 3", "s": "s >= 1", "x": 4}\'>x</button>\n')
+
+
+def test_building_the_model_plans_no_migration() -> None:
+    """The model records the facts of the attribute (its 101 problem and M); it neither counts migratable
+    entries nor attaches a fix: that is the fix provider's, after the rules."""
+    from axag.model.actions import build_model
+    from axag.parse.document import parse_source
+    from axag.source import load
+
+    src = load(Path("p.html"), PROVIDED.encode())
+    assert not isinstance(src, str)
+    model = build_model(parse_source(src))
+    heads = [p for p in model.problems if p.code == 101]
+    assert [(p.args, p.fix, p.attribute) for p in heads] == [({"entries": "3 entries"}, None, "axag-constraints")]
+
+
+def test_the_fix_provider_sets_the_count_and_the_fix() -> None:
+    """`provide` runs on the problems after the rules: N is what its verified fix migrates (one bound of three:
+    "s" is a string parameter, "x" is no expression), and each entry left gets its own 101 problem."""
+    from axag.lint.migrate import provide
+    from axag.model.actions import build_model
+    from axag.parse.document import parse_source
+    from axag.rules import load_rules
+    from axag.rules.base import RuleCtx, run_rules
+    from axag.rules.catalogue import RULES, format_message
+    from axag.source import load
+
+    load_rules()
+    src = load(Path("p.html"), PROVIDED.encode())
+    assert not isinstance(src, str)
+    model = build_model(parse_source(src))
+    problems = [*model.problems, *run_rules(RuleCtx(model, frozenset(RULES)))]
+    extra = provide(model, problems)
+    head = next(p for p in problems if p.code == 101)
+    assert (head.args["n"], head.args["m"]) == (1, 3)
+    assert format_message(101, 0, n=head.args["n"], entries=head.args["entries"]) == (
+        "axag-constraints is not part of AXAG 1.1; 1 of 3 entries can be migrated with --fix")
+    assert head.fix is not None and head.fix.description == "Migrate 1 of 3 entries of axag-constraints"
+    assert [(p.code, p.args, p.message) for p in extra] == [
+        (101, {"entry": "s"}, ('axag-constraints entry "s": manual migration needed: a bound needs a number or '
+                               'integer parameter; "s" is string (declare its type first)')),
+        (101, {"entry": "x"}, ('axag-constraints entry "x": manual migration needed: its value is neither an '
+                               "object of parameter keys nor a string expression")),
+    ]
+
+
+def test_no_migration_is_planned_when_101_is_not_selected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The provider serves rule 101 only: with 101 ignored it does not run (its findings would be dropped)."""
+    from axag.lint import migrate
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the migration was planned")
+
+    monkeypatch.setattr(migrate, "provide", refuse)
+    page = tmp_path / "p.html"
+    page.write_text(PROVIDED)
+    _, out = axag(["lint", "--isolated", "-j", "1", "--no-cache", "--ignore", "101", "--output-format",
+                      "concise", page.name], tmp_path)
+    assert "AXAG-LINT-101" not in out and "AXAG-LINT-199" not in out, out
 
 
 SPEC_EXAMPLE = SHARED / "corpus" / "axag-docs" / "specification__constraints__00.html"

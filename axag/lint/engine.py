@@ -21,6 +21,7 @@ from axag.rules.catalogue import RULES, format_message
 from axag.spans import LineIndex, context_rows
 
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
+    from axag.model.actions import FileModel
     from axag.model.problems import Problem
     from axag.parse.document import Element, ParsedFile
 
@@ -226,15 +227,12 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
     load_rules()
     harvest = settings.harvest if request.harvest is None else request.harvest
     model = build_model(pf, harvest=harvest)
-    if any(ann.legacy for ann in model.annotated):  # imported for pages with legacy attributes only
-        from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
-
-        attach(model, harvest=harvest)
     problems = list(model.problems)
     problems.extend(_dynamic_problems(model))
     ctx = RuleCtx(model, enabled, request.manifest, request.manifest_name, request.enforced_intents,
                   openapi=request.openapi, openapi_name=request.openapi_name)
     problems.extend(run_rules(ctx))
+    problems.extend(_provided(model, problems, enabled, harvest))
     intents = {id(a.element): a.intent for a in model.actions if a.intent}
     items = _to_findings(out, pf, problems, enabled, settings, request, intents)
     items.sort(key=lambda it: (it[0].line, it[0].column, it[0].code))
@@ -288,6 +286,17 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         else:
             error_elements = _compile_error_elements(out, model, problems)
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
+
+
+def _provided(model: FileModel, problems: list[Problem], enabled: frozenset[int], harvest: bool) -> list[Problem]:
+    """The fix providers, run after the rules on their problems: today the §8 `axag-constraints` migration
+    (rule 101: the count N and the fix of each attribute's problem, one problem per entry left to migrate by
+    hand), imported for pages with legacy attributes only."""
+    if 101 not in enabled or not any(ann.legacy for ann in model.annotated):
+        return []
+    from axag.lint.migrate import provide
+
+    return provide(model, problems, harvest=harvest)
 
 
 def _compile_error_elements(out: FileOutcome, model: Any, problems: list[Problem]) -> set[int]:

@@ -21,6 +21,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from axag.edits import apply_text
 from axag.findings import Edit, Finding, Fix, fingerprint
 from axag.lint.engine import FileOutcome, Request, check_file
 from axag.parse.tokenizer import RawTag, scan_tag
@@ -105,18 +106,6 @@ def _unique_edits(taken: list[tuple[Finding, Fix]]) -> list[Edit]:
 
 
 # ---------------------------------------------------------------------------------------------- applying
-def apply_text(text: str, edits: list[Edit]) -> str:
-    """Apply sorted, non-overlapping ``edits`` to ``text``."""
-    out: list[str] = []
-    pos = 0
-    for e in edits:
-        out.append(text[pos:e.start])
-        out.append(e.content)
-        pos = e.end
-    out.append(text[pos:])
-    return "".join(out)
-
-
 def apply_bytes(data: bytes, bom: bytes, text: str, encoding: str, edits: list[Edit]) -> bytes:
     """Apply ``edits`` (decoded-text offsets) to the original bytes: unedited stretches are copied from
     ``data``; replacements are encoded in ``encoding``. Raises FixError(verification=False) when the encoding

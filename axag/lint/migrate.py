@@ -1,4 +1,4 @@
-"""Migration of the legacy `axag-constraints` attribute (SPEC §8, rule 101).
+"""Migration of the legacy `axag-constraints` attribute (SPEC §8, rule 101): the fix provider of rule 101.
 
 `axag-constraints` is a JSON object; each entry is planned on its own, in order:
 
@@ -6,12 +6,16 @@
 - (b) ``"label": "param OP literal"`` becomes a bound (``min``/``max``/``exclusiveMin``/``exclusiveMax``), a
   ``const``, or a relational precondition; ``"label": "paramA OP paramB"`` becomes a precondition.
 
-An entry is migrated only when the result raises no new finding: the plan is verified by rebuilding the file
-model (and running every rule) on the edited text, and comparing the element's problems with those of the text
-before. `attach(model)` is the lint engine's hook, run on each built model (never on a model rebuilt for a
-verification, so there is no recursion): it sets the migratable count of the attribute-level 101 problem,
-attaches the fix, and adds one 101 problem per entry that needs manual migration, saying why. The fix is plain
-data (`Fix` of `Edit`s) applied by `axag.lint.fix` like every other fix.
+An entry is migrated only when the result raises no new finding: the candidate text is made by the fix loop's
+applier (`edits.apply_text`, as `axag.lint.fix` makes a pass), its file model is rebuilt and every rule run,
+and the element's problems are compared with those of the text before.
+
+`provide(model, problems)` is the provider the lint engine runs after the rules, on the problems of each file
+it checks (never on a model rebuilt for a verification, so there is no recursion and no nesting guard). The model
+records only the facts of the attribute (the 101 problem at its name, with its number of entries M); the
+provider sets N, the number of entries its fix migrates (verified), attaches that fix, and adds one 101 problem
+per entry that needs manual migration, saying why. The fix is plain data (`Fix` of `Edit`s) applied by
+`axag.lint.fix` like every other fix.
 """
 
 from __future__ import annotations
@@ -21,11 +25,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.edits import fix, insert_attribute_after, remove_attribute, render_json, replace_value
+from axag.edits import apply_text, fix, insert_attribute_after, remove_attribute, render_json, replace_value
 from axag.findings import Edit, Fix
 from axag.model.jsonspan import JsonDoc
-from axag.model.legacy import count_migratable, parse_expression
 from axag.model.legacy import entries as _entries
+from axag.model.legacy import parse_expression
 from axag.model.problems import Problem
 from axag.parse.document import Attr
 from axag.plural import plural
@@ -34,8 +38,8 @@ from axag.spans import Span
 if TYPE_CHECKING:
     from axag.model.actions import Annotated, FileModel
 
-__all__ = ["EntryPlan", "MigrationPlan", "attach", "count_migratable", "entry_problems", "migration_fix",
-           "parse_expression", "plan_migration"]
+__all__ = ["EntryPlan", "MigrationPlan", "entry_problems", "migration_fix", "parse_expression", "plan_migration",
+           "provide"]
 
 PRECONDITIONS = "axag-preconditions"
 LISTS = ("axag-required-parameters", "axag-optional-parameters")
@@ -378,17 +382,6 @@ def _render(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -> st
 
 
 # ---------------------------------------------------------------------------------------------- verification
-def _apply(text: str, edits: tuple[Edit, ...]) -> str:
-    out: list[str] = []
-    pos = 0
-    for e in sorted(edits, key=lambda e: (e.start, e.end)):
-        out.append(text[pos:e.start])
-        out.append(e.content)
-        pos = e.end
-    out.append(text[pos:])
-    return "".join(out)
-
-
 ProblemKey = tuple[int, str, int, str]
 Problems = dict[ProblemKey, tuple[int, str]]  # key -> (count, rendered message)
 _ANY = -1  # problems not tied to one element (a failed rebuild): they count for every element
@@ -437,7 +430,7 @@ def _rebuild(model: FileModel, edits: tuple[Edit, ...], harvest: bool) -> FileMo
     from axag.source import SourceText, vue_window
 
     src = model.pf.src
-    new_text = _apply(src.text, edits)
+    new_text = apply_text(src.text, sorted(edits, key=lambda e: (e.start, e.end)))
     # the bytes matter to the parser's prefilters: the new text in the file's encoding (exact for everything the
     # encoding can represent, which is all the fix applier would write anyway)
     data = src.bom + new_text.encode(src.encoding, "replace")
@@ -528,38 +521,49 @@ def plan_migration(model: FileModel, ann: Annotated, attr: Attr, *, harvest: boo
     return _verify(model, [(ann, attr, _static_plan(model, ann, attr, None))], harvest)[0]
 
 
-# ---------------------------------------------------------------------------------------------- model hook
-def attach(model: FileModel, *, harvest: bool = True) -> None:
-    """The model hook (call once at the end of `build_model`): per `axag-constraints`, set the migratable count
-    of its 101 problem, attach the migration fix, and add a 101 problem per entry needing manual migration."""
+# ---------------------------------------------------------------------------------------------- fix provider
+def provide(model: FileModel, problems: list[Problem], *, harvest: bool = True) -> list[Problem]:
+    """The fix provider of rule 101, run by the engine after the rules: per `axag-constraints` attribute, set
+    the count N of its 101 problem (the entries the verified fix migrates, of the M the object holds; 0 when
+    the migration cannot be planned) and attach the fix; returns one 101 problem per entry needing manual
+    migration."""
+    heads: dict[tuple[int, Span], Problem] = {}
+    for p in problems:
+        if p.code == 101 and p.attribute == V.LEGACY_CONSTRAINTS and "entry" not in p.args:
+            heads.setdefault((id(p.element), p.span), p)
     items: list[tuple[Problem, Annotated, Attr, MigrationPlan]] = []
     for ann in model.annotated:
         for attr in ann.legacy:
-            if attr.name != V.LEGACY_CONSTRAINTS:
+            head = heads.get((id(ann.element), attr.name_span)) if attr.name == V.LEGACY_CONSTRAINTS else None
+            if head is None:
                 continue
-            head = next((p for p in model.problems if p.code == 101 and p.element is ann.element
-                         and p.span == attr.name_span), None)
-            if head is None or "_migration" in head.args:
-                continue
-            head.args["_migration"] = True
-            try:
-                items.append((head, ann, attr, _static_plan(model, ann, attr, None)))
-            except Exception:  # noqa: BLE001 - the migration never breaks the model: nothing is offered
-                head.args["n"] = 0
+            head.args["n"] = 0
+            plan = _planned(model, ann, attr)
+            if plan is not None:
+                items.append((head, ann, attr, plan))
     if not items:
-        return
+        return []
     try:
         plans: list[MigrationPlan | None] = list(_verify(model, [(a, t, p) for _, a, t, p in items], harvest))
     except Exception:  # noqa: BLE001 - as above
         plans = [None] * len(items)
+    out: list[Problem] = []
     for (head, ann, _attr, _), plan in zip(items, plans, strict=True):
         if plan is None:
-            head.args["n"] = 0
             continue
         head.args["n"] = len(plan.migrated)
         head.args["m"] = plan.total
         head.fix = plan.fix
-        model.problems.extend(entry_problems(ann, plan))
+        out.extend(entry_problems(ann, plan))
+    return out
+
+
+def _planned(model: FileModel, ann: Annotated, attr: Attr) -> MigrationPlan | None:
+    """The static plan, or None when planning fails: the migration never breaks the lint (nothing is offered)."""
+    try:
+        return _static_plan(model, ann, attr, None)
+    except Exception:  # noqa: BLE001 - see above
+        return None
 
 
 def entry_problems(ann: Annotated, plan: MigrationPlan) -> list[Problem]:

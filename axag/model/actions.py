@@ -11,6 +11,7 @@ from axag.edits import fix, remove_attribute, replace_value
 from axag.model import forms
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
+from axag.model.legacy import entry_count
 from axag.model.macro import MacroResult, expand
 from axag.model.parameter import Parameter
 from axag.model.problems import Problem
@@ -192,8 +193,8 @@ def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> 
         ann.values[name] = reader.read(attr)
     for attr in ann.legacy:
         if attr.name == V.LEGACY_CONSTRAINTS:
-            n, m = legacy_counts(attr)
-            reader.problem(101, attr.name_span, attr.name, n=n, entries=plural(m, "entry", "entries"))
+            # the fact: M entries; N (what the fix migrates) is set by the fix provider (lint.migrate.provide)
+            reader.problem(101, attr.name_span, attr.name, entries=plural(entry_count(attr), "entry", "entries"))
     if ann.macro_attr is not None and not ann.macro_attr.dynamic:
         _expand_macro(ann, reader)
     intent = ann.v("axag-intent")
@@ -206,19 +207,6 @@ def _rename(attr: Attr, new_name: str) -> Any:
     from axag.findings import Edit
 
     return Edit(attr.name_span.start, attr.name_span.end, new_name)
-
-
-def legacy_counts(attr: Attr) -> tuple[int, int]:
-    """(migratable, total) entries of a legacy axag-constraints value (§8, §12.4 message 101)."""
-    try:
-        doc = parse_json(attr.value)
-    except JsonError:
-        return 0, 0
-    if not isinstance(doc.value, dict):
-        return 0, 0
-    from axag.model.legacy import count_migratable  # the lint hook replaces the estimate (lint.migrate)
-
-    return count_migratable(attr), len(doc.value)
 
 
 def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any, Any]:

@@ -1,6 +1,6 @@
 """MODEL: the shapes of legacy `axag-constraints` entries (SPEC §8, rule 101): a parameter object, or an
-expression ``param OP literal`` / ``paramA OP paramB``. The model counts the entries with a migratable shape
-(`count_migratable`); `axag.lint.migrate` plans and verifies the migration itself."""
+expression ``param OP literal`` / ``paramA OP paramB``. The model records how many entries there are
+(`entry_count`); `axag.lint.migrate`, the fix provider of rule 101, plans and verifies the migration."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from axag.model.jsonspan import JsonDoc, JsonError, parse_number
 from axag.model.jsonspan import parse as parse_json
 from axag.parse.document import Attr
 
-__all__ = ["Expression", "count_migratable", "entries", "parse_expression"]
+__all__ = ["Expression", "entries", "entry_count", "parse_expression"]
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
@@ -74,11 +74,8 @@ def entries(attr: Attr) -> tuple[JsonDoc, dict[str, Any]] | None:
     return doc, doc.value
 
 
-def count_migratable(attr: Attr) -> int:
-    """Entries of ``attr`` with a migratable shape: a parameter object or a ``param OP …`` expression. The lint
-    hook `axag.lint.migrate.attach` replaces this estimate with the verified count."""
+def entry_count(attr: Attr) -> int:
+    """The number of entries of a legacy `axag-constraints` value (M of rule 101's "N of M"; 0 unless it is a
+    JSON object). N, the entries the verified migration moves, is the fix provider's (`axag.lint.migrate`)."""
     parsed = entries(attr)
-    if parsed is None or attr.dynamic:
-        return 0
-    return sum(1 for v in parsed[1].values() if isinstance(v, dict) or (
-        isinstance(v, str) and parse_expression(v) is not None))
+    return 0 if parsed is None else len(parsed[1])
