@@ -368,7 +368,7 @@ def extract_specs(doc: Mapping[str, Any]) -> list[GuardSpec]:
     return specs
 
 
-def _spec(tool: dict[str, Any], ident: str, stub_by_text: Mapping[str, str]) -> GuardSpec:  # noqa: C901 - one step per keyword; to be split (issue 13)
+def _spec(tool: dict[str, Any], ident: str, stub_by_text: Mapping[str, str]) -> GuardSpec:
     name = str(tool["name"])
     schema = tool.get("inputSchema")
     if not isinstance(schema, dict) or not isinstance(schema.get("properties", {}), dict):
@@ -383,58 +383,10 @@ def _spec(tool: dict[str, Any], ident: str, stub_by_text: Mapping[str, str]) -> 
     if not isinstance(intent, str):
         raise GuardSpecError(f"tool {name!r} has no intent")
     title = tool.get("title") if isinstance(tool.get("title"), str) else name
-
-    relations: list[Relation] = []
-    opaque: list[Opaque] = []
-    for item in meta.get("preconditions") or []:
-        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-            raise GuardSpecError(f"tool {name!r}: a precondition is not an object with a text")
-        text = item["text"]
-        if item.get("kind") == "relational":
-            form = item.get("form")
-            params = _str_tuple(item.get("params"), f"{name}: precondition params")
-            if form not in COMPARISON_FORMS and form not in PRESENCE_FORMS:
-                raise GuardSpecError(f"tool {name!r}: unknown relational form {form!r}")
-            if not params:
-                raise GuardSpecError(f"tool {name!r}: relational precondition without params")
-            for p in params:
-                if p not in properties:
-                    raise GuardSpecError(f"tool {name!r}: precondition names unknown parameter {p!r}")
-            relations.append(
-                Relation(
-                    text=text,
-                    form=str(form),
-                    params=params,
-                    has_value="value" in item,
-                    value=item.get("value"),
-                    kind=operand_kind(properties.get(params[0])),
-                )
-            )
-        else:
-            opaque.append(Opaque(text, stub_by_text[text]))
-
-    rate = meta.get("rate_limit")
-    rate_text = rate_count = rate_window = None
-    if isinstance(rate, dict):
-        rate_count = int(rate["count"])
-        rate_window = float(rate["window_seconds"])
-        rate_text = f"{rate_count}/{rate['period']}"
-    cool = meta.get("cooldown")
-    cool_text = cool_seconds = None
-    if isinstance(cool, dict):
-        cool_text = str(cool["duration"])
-        cool_seconds = float(cool["milliseconds"]) / 1000.0
-
-    format_bounds: dict[str, Any] = dict(meta.get("format_bounds") or {})
-    bounds: list[Bound] = []
-    for param, b in format_bounds.items():
-        if param not in properties or not isinstance(b, dict):
-            raise GuardSpecError(f"tool {name!r}: format_bounds names unknown parameter {param!r}")
-        lo, hi = b.get("formatMinimum"), b.get("formatMaximum")
-        if (lo is not None and not isinstance(lo, str)) or (hi is not None and not isinstance(hi, str)):
-            raise GuardSpecError(f"tool {name!r}: format bounds must be strings")
-        bounds.append(Bound(param, operand_kind(properties[param]), lo, hi))
-
+    relations, opaque = _preconditions(name, meta, properties, stub_by_text)
+    rate_text, rate_count, rate_window = _rate_limit(meta)
+    cool_text, cool_seconds = _cooldown(meta)
+    format_bounds, bounds = _format_bounds(name, meta, properties)
     required_roles = _str_tuple(meta.get("required_roles"), f"{name}: required_roles")
     approval_required = meta.get("approval_required") is True
     approval_roles = _str_tuple(meta.get("approval_roles"), f"{name}: approval_roles")
@@ -445,6 +397,7 @@ def _spec(tool: dict[str, Any], ident: str, stub_by_text: Mapping[str, str]) -> 
     message = meta.get("confirmation_message")
     message = message if isinstance(message, str) else None
 
+    # the constraints in effect, as the guard reports them (only those declared)
     active: dict[str, Any] = {}
     if required:
         active["required"] = list(required)
@@ -493,3 +446,65 @@ def _spec(tool: dict[str, Any], ident: str, stub_by_text: Mapping[str, str]) -> 
         active_constraints=active,
         meta=meta,
     )
+
+
+def _preconditions(name: str, meta: Mapping[str, Any], properties: Mapping[str, Any],
+                   stub_by_text: Mapping[str, str]) -> tuple[list[Relation], list[Opaque]]:
+    """The tool's relational preconditions (checked by the guard) and opaque ones (the user's stubs)."""
+    relations: list[Relation] = []
+    opaque: list[Opaque] = []
+    for item in meta.get("preconditions") or []:
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            raise GuardSpecError(f"tool {name!r}: a precondition is not an object with a text")
+        text = item["text"]
+        if item.get("kind") == "relational":
+            relations.append(_relation(name, item, text, properties))
+        else:
+            opaque.append(Opaque(text, stub_by_text[text]))
+    return relations, opaque
+
+
+def _relation(name: str, item: Mapping[str, Any], text: str, properties: Mapping[str, Any]) -> Relation:
+    form = item.get("form")
+    params = _str_tuple(item.get("params"), f"{name}: precondition params")
+    if form not in COMPARISON_FORMS and form not in PRESENCE_FORMS:
+        raise GuardSpecError(f"tool {name!r}: unknown relational form {form!r}")
+    if not params:
+        raise GuardSpecError(f"tool {name!r}: relational precondition without params")
+    for p in params:
+        if p not in properties:
+            raise GuardSpecError(f"tool {name!r}: precondition names unknown parameter {p!r}")
+    return Relation(text=text, form=str(form), params=params, has_value="value" in item, value=item.get("value"),
+                    kind=operand_kind(properties.get(params[0])))
+
+
+def _rate_limit(meta: Mapping[str, Any]) -> tuple[str | None, int | None, float | None]:
+    """(text such as "5/minute", count, window in seconds), or Nones when the tool has no rate limit."""
+    rate = meta.get("rate_limit")
+    if not isinstance(rate, dict):
+        return None, None, None
+    count = int(rate["count"])
+    window = float(rate["window_seconds"])
+    return f"{count}/{rate['period']}", count, window
+
+
+def _cooldown(meta: Mapping[str, Any]) -> tuple[str | None, float | None]:
+    """(duration as written, seconds), or Nones when the tool has no cooldown."""
+    cool = meta.get("cooldown")
+    if not isinstance(cool, dict):
+        return None, None
+    return str(cool["duration"]), float(cool["milliseconds"]) / 1000.0
+
+
+def _format_bounds(name: str, meta: Mapping[str, Any], properties: Mapping[str, Any]
+                   ) -> tuple[dict[str, Any], list[Bound]]:
+    format_bounds: dict[str, Any] = dict(meta.get("format_bounds") or {})
+    bounds: list[Bound] = []
+    for param, b in format_bounds.items():
+        if param not in properties or not isinstance(b, dict):
+            raise GuardSpecError(f"tool {name!r}: format_bounds names unknown parameter {param!r}")
+        lo, hi = b.get("formatMinimum"), b.get("formatMaximum")
+        if (lo is not None and not isinstance(lo, str)) or (hi is not None and not isinstance(hi, str)):
+            raise GuardSpecError(f"tool {name!r}: format bounds must be strings")
+        bounds.append(Bound(param, operand_kind(properties[param]), lo, hi))
+    return format_bounds, bounds

@@ -658,30 +658,33 @@ def _inter(a: CharSet, b: CharSet) -> CharSet:
     return tuple(out)
 
 
-def _chain_degree(tree: Node, prune: bool, budget: list[int]) -> int:  # noqa: C901 - one step per keyword; to be split (issue 13)
-    """The degree d of the worst-case backtracking work n^d of the automaton of ``tree``.
+class _Ambiguity:
+    """The Glushkov automaton of a pattern, with the searches `_chain_degree` needs (each charged to
+    ``budget``, which raises _Budget when spent)."""
 
-    A loop gives degree 1; each pair of loops p != q that read one word v as p->p, p->q and q->q (the
-    automaton is then polynomially ambiguous, Weber and Seidl's IDA condition) adds one along a chain. With
-    ``prune``, the positions that end a match have no successors (the search stops there). Raises _Budget.
-    """
-    g = _Glushkov()
-    _first, last, _null = g.build(tree)
-    n = len(g.sets)
-    follow = [list(f) for f in g.follow]
-    if prune:
-        for p in last:
-            follow[p] = []
-    comp = _sccs(range(n), lambda p: follow[p])
-    looping = [p for p in range(n) if any(comp[q] == comp[p] for q in follow[p])]
-    if not looping:
-        return 0
+    def __init__(self, tree: Node, prune: bool, budget: list[int]) -> None:
+        g = _Glushkov()
+        _first, last, _null = g.build(tree)
+        self.n = len(g.sets)
+        self.sets = g.sets
+        self.follow = [list(f) for f in g.follow]
+        if prune:
+            for p in last:
+                self.follow[p] = []
+        self.comp = _sccs(range(self.n), lambda p: self.follow[p])
+        self.budget = budget
+        self.forward: dict[int, set[int]] = {}
+        self.pairs: dict[tuple[int, int], CharSet] = {}
 
-    forward: dict[int, set[int]] = {}
+    def looping(self) -> list[int]:
+        """The positions on a cycle (a loop of the pattern)."""
+        comp, follow = self.comp, self.follow
+        return [p for p in range(self.n) if any(comp[q] == comp[p] for q in follow[p])]
 
-    def reach(start: int) -> set[int]:
-        hit = forward.get(start)
+    def reach(self, start: int) -> set[int]:
+        hit = self.forward.get(start)
         if hit is None:
+            follow, budget = self.follow, self.budget
             hit, todo = {start}, [start]
             while todo:
                 nxt = follow[todo.pop()]
@@ -692,22 +695,20 @@ def _chain_degree(tree: Node, prune: bool, budget: list[int]) -> int:  # noqa: C
                         todo.append(q)
             if budget[0] < 0:
                 raise _Budget
-            forward[start] = hit
+            self.forward[start] = hit
         return hit
 
-    sets = g.sets
-    pairs: dict[tuple[int, int], CharSet] = {}
-
-    def common(a: int, b: int) -> CharSet:
+    def common(self, a: int, b: int) -> CharSet:
         key = (a, b) if a < b else (b, a)
-        hit = pairs.get(key)
+        hit = self.pairs.get(key)
         if hit is None:
-            hit = pairs[key] = _inter(sets[a], sets[b])
+            hit = self.pairs[key] = _inter(self.sets[a], self.sets[b])
         return hit
 
-    def ida(p: int, q: int) -> bool:
+    def ida(self, p: int, q: int) -> bool:
         """A non-empty word v with p -v-> p, p -v-> q and q -v-> q (search in the triple product)."""
-        middle = {b for b in reach(p) if q in reach(b)}
+        middle = {b for b in self.reach(p) if q in self.reach(b)}
+        follow, budget = self.follow, self.budget
         todo = [(p, p, q)]
         seen = {(p, p, q)}
         while todo:
@@ -715,26 +716,43 @@ def _chain_degree(tree: Node, prune: bool, budget: list[int]) -> int:  # noqa: C
             budget[0] -= len(follow[a]) * len(follow[b]) * len(follow[c])
             if budget[0] < 0:
                 raise _Budget
-            for a2 in follow[a]:
-                if comp[a2] != comp[p]:
-                    continue
-                for b2 in follow[b]:
-                    if b2 not in middle:
-                        continue
-                    ab = common(a2, b2)
-                    if not ab:
-                        continue
-                    for c2 in follow[c]:
-                        if comp[c2] != comp[q] or not _intersects(ab, sets[c2]):
-                            continue
-                        if (a2, b2, c2) == (p, q, q):
-                            return True
-                        if (a2, b2, c2) not in seen:
-                            seen.add((a2, b2, c2))
-                            todo.append((a2, b2, c2))
+            for step in self._steps(p, q, middle, a, b, c):
+                if step == (p, q, q):
+                    return True
+                if step not in seen:
+                    seen.add(step)
+                    todo.append(step)
         return False
 
-    edges = {p: [q for q in looping if q != p and q in reach(p) and ida(p, q)] for p in looping}
+    def _steps(self, p: int, q: int, middle: set[int], a: int, b: int, c: int) -> Iterator[tuple[int, int, int]]:
+        """The successors of (a, b, c) in the triple product that stay in the components of p, p→q and q."""
+        comp, follow, sets = self.comp, self.follow, self.sets
+        for a2 in follow[a]:
+            if comp[a2] != comp[p]:
+                continue
+            for b2 in follow[b]:
+                if b2 not in middle:
+                    continue
+                ab = self.common(a2, b2)
+                if not ab:
+                    continue
+                for c2 in follow[c]:
+                    if comp[c2] == comp[q] and _intersects(ab, sets[c2]):
+                        yield a2, b2, c2
+
+
+def _chain_degree(tree: Node, prune: bool, budget: list[int]) -> int:
+    """The degree d of the worst-case backtracking work n^d of the automaton of ``tree``.
+
+    A loop gives degree 1; each pair of loops p != q that read one word v as p->p, p->q and q->q (the
+    automaton is then polynomially ambiguous, Weber and Seidl's IDA condition) adds one along a chain. With
+    ``prune``, the positions that end a match have no successors (the search stops there). Raises _Budget.
+    """
+    auto = _Ambiguity(tree, prune, budget)
+    looping = auto.looping()
+    if not looping:
+        return 0
+    edges = {p: [q for q in looping if q != p and q in auto.reach(p) and auto.ida(p, q)] for p in looping}
     longest: dict[int, int] = {}
 
     def chain(p: int, stack: frozenset[int]) -> int:
