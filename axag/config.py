@@ -29,9 +29,6 @@ DEFAULT_EXCLUDE: Final = (
     ".git", "node_modules", ".venv", "venv", ".tox", "__pycache__", ".mypy_cache", ".ruff_cache",
     "bower_components",
 )
-OUTPUT_FORMATS: Final = ("full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
-COMPILE_TARGETS: Final = ("mcp", "openai", "openai-responses", "anthropic", "manifest")
-GUARD_LANGS: Final = ("python", "typescript")
 FAIL_ON: Final = ("error", "warning")
 SEVERITY_VALUES: Final = ("error", "warning", "info", "off")
 
@@ -69,10 +66,27 @@ TABLES: Final = ("lint", "compile", "jsx", "serve")
 _ENUMS: Final[dict[str, tuple[str, ...]]] = {
     "level": LINT_LEVELS,
     "fail-on": FAIL_ON,
-    "output-format": OUTPUT_FORMATS,
-    "target": COMPILE_TARGETS,
-    "guards-lang": GUARD_LANGS,
 }
+_REGISTRY_ENUMS: Final = ("output-format", "target", "guards-lang")
+
+
+def enum_choices(kind: str) -> tuple[str, ...]:
+    """The values a key of ``kind`` accepts. Output formats, compile targets and guard languages come from the
+    registries that own them (`axag.report.FORMATS`, `axag.compile.targets.TARGETS`, `axag.guards.LANGS`),
+    imported on use: a configuration that names no target imports no target module."""
+    if kind == "output-format":
+        from axag.report import FORMATS
+
+        return tuple(FORMATS)
+    if kind == "target":
+        from axag.compile.targets import TARGETS
+
+        return tuple(TARGETS)
+    if kind == "guards-lang":
+        from axag.guards import LANGS
+
+        return LANGS
+    return _ENUMS[kind]
 _ALL_NAMES: Final = tuple(m.info.name for m in sorted(RULES.values(), key=lambda m: m.info.code))
 
 
@@ -313,8 +327,8 @@ def _validate_value(where: str, key: str, kind: str, value: object) -> object:
         return value
     if kind == "codes":
         return _codes(where, key, value)
-    if kind in _ENUMS:
-        return _enum(where, key, value, _ENUMS[kind])
+    if kind in _ENUMS or kind in _REGISTRY_ENUMS:
+        return _enum(where, key, value, enum_choices(kind))
     if kind == "per-file-ignores":
         if not isinstance(value, dict):
             raise _type_error(where, key, "a table", value)

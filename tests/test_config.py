@@ -158,6 +158,32 @@ def test_invalid_config(tmp_path: Path, text: str, message: str) -> None:
     assert str(info.value) == f"{cfg}: {message}"
 
 
+def test_the_lists_of_formats_targets_and_guard_languages_are_the_registries(tmp_path: Path) -> None:
+    """The configuration accepts exactly what the registries hold (issue 13: it re-declared them, and its copy
+    of the output formats had missed `html`)."""
+    from axag.compile.targets import TARGETS
+    from axag.guards import LANGS
+    from axag.guards.render import render_guards
+    from axag.report import FORMATS
+
+    for key, names in (("lint]\noutput-format", FORMATS), ("compile]\ntarget", TARGETS),
+                       ("compile]\nguards-lang", LANGS)):
+        for name in names:
+            cfg = write(tmp_path / "axag.toml", f'[{key} = "{name}"\n')
+            assert load_raw(cfg)  # accepted
+    cfg = write(tmp_path / "axag.toml", '[compile]\nguards-lang = "rust"\n')
+    with pytest.raises(ConfigError) as info:
+        load_raw(cfg)
+    assert str(info.value) == f'{cfg}: unknown value "rust" for "compile.guards-lang" (expected python, typescript)'
+    cfg = write(tmp_path / "axag.toml", '[lint]\noutput-format = "pdf"\n')
+    with pytest.raises(ConfigError) as info:
+        load_raw(cfg)
+    assert str(info.value) == (f'{cfg}: unknown value "pdf" for "lint.output-format" (expected full, concise, json, '
+                               "json-lines, github, gitlab, sarif, junit, html)")
+    with pytest.raises(Exception, match=r"unknown guard language 'rust' \(expected python or typescript\)"):
+        render_guards({"tools": []}, "rust", None)
+
+
 def test_invalid_toml_and_missing_file(tmp_path: Path) -> None:
     cfg = write(tmp_path / "axag.toml", "include = [\n")
     with pytest.raises(ConfigError, match=r"^.*axag\.toml: invalid TOML: "):

@@ -24,9 +24,9 @@ from axag.commands.common import (
     use_color,
     write_or_print,
 )
-from axag.compile.targets import STRICT_TARGETS
-from axag.config import COMPILE_TARGETS
+from axag.compile.targets import STRICT_TARGETS, TARGETS
 from axag.findings import Finding, RunReport, Severity, fingerprint
+from axag.guards import LANGS
 from axag.plural import plural
 from axag.report import FORMATS
 
@@ -35,7 +35,7 @@ from axag.report import FORMATS
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Output file (- for stdout; default: compile.output, else stdout). Missing folders are created.")
-@click.option("--target", type=click.Choice(list(COMPILE_TARGETS)), default=None,
+@click.option("--target", type=click.Choice(list(TARGETS)), default=None,
               help="Output document: MCP tools (default), OpenAI (Chat Completions or Responses) or Anthropic tools, or the AXAG manifest; --check "
                    "uses the target recorded in the existing file unless this is given.")
 @click.option("--strict", is_flag=True, default=None, help="OpenAI strict mode (with --target openai or openai-responses).")
@@ -44,7 +44,7 @@ from axag.report import FORMATS
 @click.option("--keep-going", is_flag=True, help="Write the tools of actions without errors anyway (exit 1).")
 @click.option("--self-check", is_flag=True, help="Also validate the output with jsonschema.")
 @click.option("--guards", "guards_dir", default=None, metavar="DIR", help="Also render guard modules into DIR.")
-@click.option("--guards-lang", type=click.Choice(["python", "typescript"]), default=None,
+@click.option("--guards-lang", type=click.Choice(list(LANGS)), default=None,
               help="Language of the guards written by --guards (default: compile.guards-lang, else python).")
 @click.option("--root", default=None, type=click.Path(file_okay=False), metavar="DIR",
               help="Compile root: every input is inside it and source paths are relative to it (default: the "

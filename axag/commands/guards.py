@@ -9,6 +9,7 @@ import click
 
 from axag.cli import AxagClickError
 from axag.errors import AxagError, InputError
+from axag.guards import LANGS
 
 __all__ = ["guards", "load_tools_document"]
 
@@ -40,7 +41,7 @@ def load_tools_document(path: Path) -> dict[str, Any]:
 @click.argument("tools_json", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", "output", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Directory of the generated guard module.")
-@click.option("--lang", type=click.Choice(["python", "typescript"]), default=None,
+@click.option("--lang", type=click.Choice(list(LANGS)), default=None,
               help="Language of the generated guards (default: compile.guards-lang of the configuration, else "
                    "python).")
 @click.option("--null-as-absent", is_flag=True,

@@ -5,4 +5,8 @@ Submodules are imported on use; ``naming`` holds what both language renderers sh
 
 from __future__ import annotations
 
-__all__ = ["naming", "render"]
+from typing import Final
+
+__all__ = ["LANGS", "naming", "render"]
+
+LANGS: Final = ("python", "typescript")  # the guard languages (`render.render_guards` renders each)

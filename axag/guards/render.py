@@ -14,13 +14,12 @@ from typing import Any
 
 from axag import __version__, fsio
 from axag.errors import InputError
-from axag.guards import naming
+from axag.guards import LANGS, naming
 from axag.guards.naming import GuardSpec, GuardSpecError, Stub
 from axag.guards.views import RenderedGuards, environment, guard_view, stub_views
 
 __all__ = ["LANGS", "PY_FILES", "RenderedGuards", "render_guards", "user_module_names", "write_guards"]
 
-LANGS = ("python", "typescript")
 PY_FILES = ("__init__.py", "_runtime.py", "_guards.py")
 def user_module_names(source: str) -> set[str]:
     """Top-level function names of the user-owned Python module, read with ``ast`` (never imported)."""
@@ -80,7 +79,7 @@ def render_guards(
     ``null_as_absent`` is the guards' default for ``GuardContext.null_as_absent`` (true for the tools of an OpenAI
     strict-mode document, whose callers send ``null`` for every optional parameter they leave out)."""
     if lang not in LANGS:
-        raise InputError(f"unknown guard language {lang!r} (expected python or typescript)")
+        raise InputError(f"unknown guard language {lang!r} (expected {' or '.join(LANGS)})")
     try:
         specs = naming.extract_specs(doc)
         stubs = naming.collect_stubs(doc)
