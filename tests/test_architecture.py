@@ -251,3 +251,11 @@ def test_the_model_has_no_import_fallbacks() -> None:
     """An ``except ImportError`` in the model once silently turned rule 116 off (and precondition value checks)."""
     for path in (PKG / "model").rglob("*.py"):
         assert "except ImportError" not in path.read_text(encoding="utf-8"), path
+
+
+def test_no_function_is_over_the_complexity_limit_by_exemption() -> None:
+    """ruff's C901 (max-complexity in pyproject) holds without `noqa: C901`: the functions marked for splitting in
+    issue 13 are split (model/params.py is split by its own step of the issue)."""
+    marked = sorted(str(p.relative_to(REPO)) for p in (REPO / "axag").rglob("*.py")
+                    if "noqa: C901" in p.read_text(encoding="utf-8"))
+    assert marked in ([], ["axag/model/params.py"])

@@ -32,6 +32,38 @@ def test_exit_status(severities: tuple[Severity, ...], fail_on: Severity | None,
     assert exit_status(findings, fail_on=fail_on, exit_zero=exit_zero, internal_error=internal) == expected
 
 
+@pytest.mark.parametrize(("severities", "exit_zero", "internal", "expected"), [
+    ((), False, False, EXIT_FINDINGS),  # compile --check: a stale file; lint --diff: changes
+    ((), True, False, EXIT_FINDINGS),  # whatever --exit-zero says
+    ((Severity.ERROR,), False, False, EXIT_FINDINGS),
+    ((), False, True, EXIT_ERROR),  # an internal error wins
+])
+def test_exit_status_of_a_stale_output(severities: tuple[Severity, ...], exit_zero: bool, internal: bool,
+                                       expected: int) -> None:
+    findings = [_finding(s) for s in severities]
+    assert exit_status(findings, exit_zero=exit_zero, internal_error=internal, stale=True) == expected
+
+
+def test_the_commands_set_no_exit_status_of_their_own() -> None:
+    """`exit_status` is the one mapping: no command returns, exits with or raises a literal status."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "axag" / "commands"
+    literal: list[str] = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            value = None
+            if isinstance(node, ast.Return) and node.value is not None:
+                value = node.value
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                    "exit", "Exit") and node.args:
+                value = node.args[0]
+            if isinstance(value, ast.Constant) and isinstance(value.value, int) and not isinstance(value.value,
+                                                                                                   bool):
+                literal.append(f"{path.name}:{node.lineno}")
+    assert literal == []
+
+
 def test_unreadable_file_finding() -> None:
     f = unreadable_file("dir/a.html", "cannot read it", "x/dir/a.html")
     assert (f.code, f.severity, f.name, f.message, f.path, f.repo_path) == (

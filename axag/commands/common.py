@@ -122,14 +122,17 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def exit_status(findings: Iterable[Finding], *, fail_on: Severity | None = None, exit_zero: bool = False,
-              internal_error: bool = False) -> int:
-    """The one mapping from a run's outcome to the exit status: 2 after an internal error, 0 under
-    ``--exit-zero``, 1 when a finding reaches ``fail_on`` (default: error; info never fails), else 0. Usage and
-    input errors exit 2 through `AxagClickError`."""
+                internal_error: bool = False, stale: bool = False) -> int:
+    """The one mapping from a command's outcome to the exit status: 2 after an internal error; 1 when ``stale``
+    (`compile --check` found a stale or differently-made file, `lint --diff` has changes), whatever
+    ``--exit-zero`` says; 0 under ``--exit-zero``; 1 when a finding reaches ``fail_on`` (default: error; info
+    never fails); else 0. Usage and input errors exit 2 through `AxagClickError`."""
     from axag.findings import Severity
 
     if internal_error:
         return EXIT_ERROR
+    if stale:
+        return EXIT_FINDINGS
     if exit_zero:
         return EXIT_OK
     threshold = (fail_on or Severity.ERROR).rank

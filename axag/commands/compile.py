@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -29,6 +31,13 @@ from axag.findings import Finding, RunReport, Severity, fingerprint
 from axag.guards import LANGS
 from axag.plural import plural
 from axag.report import FORMATS
+
+if TYPE_CHECKING:  # imported when a compile runs (the command's options load without them)
+    from axag.api import Run
+    from axag.compile.contract import ToolContract
+    from axag.compile.merge import MergedTool
+    from axag.compile.targets import Rendered
+    from axag.config import Resolver, Settings
 
 
 @click.command("compile")
@@ -63,21 +72,91 @@ def compile_cmd(**opts: Any) -> None:
     sys.exit(run_compile(opts))
 
 
-def run_compile(opts: dict[str, Any]) -> int:  # noqa: C901 - one step per keyword; to be split (issue 13)
-    from axag.api import check_files
-    from axag.compile import validate
-    from axag.compile.merge import mcp_pieces, merge_index
-    from axag.compile.serialize import dumps_pieces
-    from axag.compile.targets import render
+@dataclass
+class _Job:
+    """What one `axag compile` asks, resolved from its options and the configuration."""
+
+    opts: dict[str, Any]
+    cwd: Path
+    resolver: Resolver
+    settings: Settings
+    root: Path
+    output: str | None  # None or "-": stdout
+    target: str = "mcp"
+    strict: bool = False
+    paths: list[Path] = field(default_factory=list)
+    openapi: dict[str, dict[str, Any]] | None = None  # operationId -> operation of the --openapi document
+
+    @property
+    def to_stdout(self) -> bool:
+        return self.output is None or self.output == "-"
+
+    @property
+    def guards_dir(self) -> str | None:
+        return self.opts["guards_dir"] or (str(self.settings.compile_guards) if self.settings.compile_guards else None)
+
+    @property
+    def direct(self) -> bool:
+        """The default target is written from the tool texts made with the contracts (no document is built)
+        unless something needs the document itself."""
+        o = self.opts
+        return (self.target == "mcp" and not o["self_check"] and not self.guards_dir and not o["catalogue"]
+                and not o["openapi"])
+
+
+@dataclass
+class _Tools:
+    """The merged tools of a run and the target document made of them (none yet when written directly)."""
+
+    merged: list[MergedTool]
+    contracts: list[ToolContract]
+    rendered: Rendered
+    render: Callable[[list[ToolContract]], Rendered]
+
+
+def run_compile(opts: dict[str, Any]) -> int:
+    """Options -> the library (check every file, merge, render the target) -> the report and the files
+    written; the exit status comes from `exit_status` alone."""
     from axag.config import Resolver
-    from axag.discover import discover, missing_paths
-    from axag.lint.engine import Request
 
     cwd = Path.cwd()
     resolver = Resolver(cwd, config=opts["config"], isolated=opts["isolated"])
     settings = resolver.run_settings()
     root = Path(os.path.abspath(opts["root"])) if opts["root"] else Path(settings.compile_root or cwd)
-    output = opts["output"]
+    output = _output_file(opts, settings, root, cwd)
+    if output is _NOTHING_TO_CHECK:
+        return exit_status(())
+    job = _Job(opts, cwd, resolver, settings, root, output)
+    if not _choose_target(job):  # --check of a file made for another target
+        return exit_status((), stale=True)
+    job.paths = _inputs(job)
+    run, merged = _check(job)
+    tools = _tools(job, run, merged)
+    findings = run.findings()
+    _report(run, findings, opts, job.to_stdout)
+    if run.internal_error:
+        return exit_status(findings, internal_error=True)
+    if any(f.severity is Severity.ERROR for f in findings) and not opts["keep_going"]:
+        _refuse(job, findings)
+        return exit_status(findings)
+    written = _document(job, tools)
+    if written is None:  # the output failed self-validation
+        return exit_status(findings, internal_error=True)
+    doc, pieces, count = written
+    stale = _write_output(job, pieces, count)
+    if opts["catalogue"] and not opts["check"]:
+        _write_catalogue(_mcp_document(job, doc, tools), opts["catalogue"], job.output, root)
+    if job.guards_dir:
+        stale = _write_guards(job, _mcp_document(job, doc, tools)) or stale
+    return exit_status(findings, stale=stale)
+
+
+_NOTHING_TO_CHECK = "\0nothing to check"
+
+
+def _output_file(opts: dict[str, Any], settings: Settings, root: Path, cwd: Path) -> str | None:
+    """The output file (None: stdout), or `_NOTHING_TO_CHECK` for --check without a file to check."""
+    output: str | None = opts["output"]
     if output is None and settings.compile_output is not None:
         output = str(settings.compile_output)
     if opts["check"] and output is None:
@@ -85,15 +164,22 @@ def run_compile(opts: dict[str, Any]) -> int:  # noqa: C901 - one step per keywo
         if not default.is_file():
             click.echo(f"axag: nothing to check: no output file is configured and {_shown(default, cwd)} does "
                        "not exist (give -o FILE or set output in [tool.axag.compile])", err=True)
-            return 0
+            return _NOTHING_TO_CHECK
         output = _shown(default, cwd)
-    to_stdout = output is None or output == "-"
-    if opts["check"] and to_stdout:
+    if opts["check"] and (output is None or output == "-"):
         raise fail("--check needs an output file (-o FILE or compile.output)")
+    return output
+
+
+def _choose_target(job: _Job) -> bool:
+    """Set the target and strict mode of ``job``; False when --check finds the existing file made for another
+    (said on stderr)."""
+    opts, settings, output = job.opts, job.settings, job.output
     recorded = None
     if opts["check"]:
-        from axag.compile.recorded import describe, recorded_target
+        from axag.compile.recorded import recorded_target
 
+        assert output is not None
         recorded = recorded_target(output)
     if recorded is not None and opts["target"] is None and not settings.compile_target_configured:
         target = recorded[0]  # --check compiles for the target the file was made for
@@ -103,116 +189,146 @@ def run_compile(opts: dict[str, Any]) -> int:  # noqa: C901 - one step per keywo
         strict = settings.compile_strict if opts["strict"] is None else bool(opts["strict"])
     if opts["strict"] and target not in STRICT_TARGETS:
         raise fail("--strict needs --target openai or openai-responses")
-    if target not in STRICT_TARGETS:
-        strict = False
-    if recorded is not None and recorded != (target, strict):
+    job.target, job.strict = target, strict and target in STRICT_TARGETS
+    if recorded is not None and recorded != (job.target, job.strict):
+        from axag.compile.recorded import describe
+
         click.echo(f"axag: {output} holds tools compiled with {describe(*recorded)}, but this check compiles "
-                   f"with {describe(target, strict)}; check it with {describe(*recorded)}, or replace it: "
-                   f"axag compile {describe(target, strict)} -o {output}", err=True)
-        return 1
+                   f"with {describe(job.target, job.strict)}; check it with {describe(*recorded)}, or replace it: "
+                   f"axag compile {describe(job.target, job.strict)} -o {output}", err=True)
+        return False
+    return True
+
+
+def _inputs(job: _Job) -> list[Path]:
+    """The input paths (arguments, else compile.paths, else the working directory); each must exist and lie in
+    the compile root (a usage error otherwise)."""
+    from axag.discover import missing_paths
+
+    opts, root, cwd = job.opts, job.root, job.cwd
     if opts["paths"]:
         paths = [Path(p) for p in opts["paths"]]
-    elif settings.compile_paths is not None:
-        paths = list(settings.compile_paths)
+    elif job.settings.compile_paths is not None:
+        paths = list(job.settings.compile_paths)
     else:
         paths = [Path(".")]
     missing = missing_paths(list(opts["paths"]) or [str(p) for p in paths], cwd)  # named as the user wrote them
     if missing:
-        _emit(missing_paths_report(missing), opts, to_stdout, machine_only=True)
-        raise _usage_error(opts, to_stdout, missing_paths_error(missing))
+        _emit(missing_paths_report(missing), opts, job.to_stdout, machine_only=True)
+        raise _usage_error(opts, job.to_stdout, missing_paths_error(missing))
     if not root.is_dir():
         raise fail(f'the compile root "{opts["root"] or root}" does not exist')
     outside = [p for p in paths if not _inside(Path(os.path.abspath(p)), root)]
     if outside:
         raise fail(_outside_message(outside[0], paths, root, cwd))
-    files: Any = discover([str(p) for p in paths], resolver, cwd=cwd)
-    missing_text = [f"{p}: {m}" for p, m in getattr(files, "problems", [])]
+    return paths
+
+
+def _check(job: _Job) -> tuple[Run, list[MergedTool]]:
+    """Check every input file as compile does (every C rule) and add the run-wide findings: the merge's
+    121/122 and the unreadable files."""
+    from axag.api import check_files
+    from axag.commands.progress import Progress
+    from axag.compile.merge import merge_index
+    from axag.discover import discover
+    from axag.lint.engine import Request
+
+    opts = job.opts
+    files: Any = discover([str(p) for p in job.paths], job.resolver, cwd=job.cwd)
     if not files:
-        _emit(RunReport(exit_code=EXIT_ERROR, tool_version=__version__), opts, to_stdout, machine_only=True)
-        raise _usage_error(opts, to_stdout,
+        missing_text = [f"{p}: {m}" for p, m in getattr(files, "problems", [])]
+        _emit(RunReport(exit_code=EXIT_ERROR, tool_version=__version__), opts, job.to_stdout, machine_only=True)
+        raise _usage_error(opts, job.to_stdout,
                            fail("no input files" + (f" ({'; '.join(missing_text)})" if missing_text else "")))
-    harvest = False if opts["no_harvest"] else None
-    openapi = None
     if opts["openapi"]:
         from axag.compile.openapi import load_operations
 
-        openapi = load_operations(opts["openapi"])
-    request = Request(mode="compile", harvest=harvest, want_contracts=True, compile_root=root, openapi=openapi,
-                      openapi_name=opts["openapi"] or "")
-    jobs = opts["jobs"] or default_jobs()
-    from axag.commands.progress import Progress
-
+        job.openapi = load_operations(opts["openapi"])
+    request = Request(mode="compile", harvest=False if opts["no_harvest"] else None, want_contracts=True,
+                      compile_root=job.root, openapi=job.openapi, openapi_name=opts["openapi"] or "")
     bar = Progress(len(files), quiet=opts["quiet"], label="compiling")
     try:
-        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, progress=bar,
-                          cache=open_cache(opts, resolver, cwd))
+        run = check_files(list(files), job.resolver, request, cwd=job.cwd, jobs=opts["jobs"] or default_jobs(),
+                          progress=bar, cache=open_cache(opts, job.resolver, job.cwd))
     finally:
         bar.close()
     site_findings, merged = merge_index(run)
     run.run_findings.extend(site_findings)
     for bad, msg in getattr(files, "problems", []):
         run.run_findings.append(unreadable_file(str(bad), msg))
-    rel_inputs = sorted({Path(os.path.relpath(os.path.abspath(p), root)).as_posix() for p in paths})
+    return run, merged
+
+
+def _tools(job: _Job, run: Run, merged: list[MergedTool]) -> _Tools:
+    """The merged tools and their target document (bound to the --openapi operations); the target's own
+    problems (145, 146) join the run's findings."""
+    from axag.compile.targets import render
     from axag.compile.targets.manifest import DynamicAction
 
+    rel_inputs = sorted({Path(os.path.relpath(os.path.abspath(p), job.root)).as_posix() for p in job.paths})
     dynamic = sorted({d for o in run.outcomes for d in o.dynamic_actions})
-    guards_dir = opts["guards_dir"] or (str(settings.compile_guards) if settings.compile_guards else None)
-    # the default target is written from the tool texts made with the contracts (no document is built) unless
-    # something needs the document itself
-    direct = (target == "mcp" and not opts["self_check"] and not guards_dir and not opts["catalogue"]
-              and not opts["openapi"])
 
-    def render_target(contracts: list[Any]) -> Any:
-        return render(target, contracts, __version__, strict=strict, paths=rel_inputs,
+    def render_target(contracts: list[ToolContract]) -> Rendered:
+        return render(job.target, contracts, __version__, strict=job.strict, paths=rel_inputs,
                       dynamic_actions=[DynamicAction(*d) for d in dynamic])
 
-    tools = [] if direct else [m.contract() for m in merged]
-    if openapi is not None:
+    contracts = [] if job.direct else [m.contract() for m in merged]
+    if job.openapi is not None:
         from axag.compile.openapi import bind_operations
 
-        bind_operations({"tools": [c.tool for c in tools]}, openapi)  # its drift is reported by rule 149
-    rendered = render_target(tools)
+        bind_operations({"tools": [c.tool for c in contracts]}, job.openapi)  # its drift is reported by rule 149
+    rendered = render_target(contracts)
     if rendered.code is not None and rendered.problems:
         by_subject = {}
-        for c in tools:
+        for c in contracts:
             by_subject[c.name] = c
             by_subject[str(c.meta["intent"])] = c
         for subject, text in rendered.problems:
-            contract = by_subject.get(subject)
-            run.run_findings.append(_target_finding(rendered.code, subject, text, contract))
-    findings = run.findings()
-    has_errors = any(f.severity is Severity.ERROR for f in findings)
-    _report(run, findings, opts, to_stdout)
-    if run.internal_error:
-        return 2
-    if has_errors and not opts["keep_going"]:
-        if not _machine_report_on_stderr(opts, to_stdout):
-            errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-            what = (f"{output} was not checked" if opts["check"] else "no tools were written" if to_stdout
-                    else f"{output} was not written")
-            click.echo(f"axag: {what}: {plural(errors, 'error')}; fix them, or use --keep-going to write the "
-                       "tools of the actions without errors", err=True)
-        return 1
-    pieces = mcp_pieces(merged, __version__) if direct else None
+            run.run_findings.append(_target_finding(rendered.code, subject, text, by_subject.get(subject)))
+    return _Tools(merged, contracts, rendered, render_target)
+
+
+def _refuse(job: _Job, findings: list[Finding]) -> None:
+    """Say why nothing is written (the errors), unless a machine-readable report on stderr must stand alone."""
+    if _machine_report_on_stderr(job.opts, job.to_stdout):
+        return
+    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    what = (f"{job.output} was not checked" if job.opts["check"] else "no tools were written" if job.to_stdout
+            else f"{job.output} was not written")
+    click.echo(f"axag: {what}: {plural(errors, 'error')}; fix them, or use --keep-going to write the "
+               "tools of the actions without errors", err=True)
+
+
+def _document(job: _Job, tools: _Tools) -> tuple[dict[str, Any] | None, Iterable[str], int] | None:
+    """(the target document, or None when written directly from the tool texts; its text in pieces; the number
+    of tools), or None when the document fails self-validation (said on stderr)."""
+    from axag.compile import validate
+    from axag.compile.merge import mcp_pieces
+    from axag.compile.serialize import dumps_pieces
+
+    pieces = mcp_pieces(tools.merged, __version__) if job.direct else None
     if pieces is not None:
-        count = len(merged)
-    else:
-        if direct:  # some tool text could not be made: the document is built and checked whole
-            tools = [m.contract() for m in merged]
-            rendered = render_target(tools)
-        doc = rendered.doc
-        count = len(doc.get("tools", doc.get("actions", [])))
-        problems = validate.check_structure(doc, target)
-        if opts["self_check"]:
-            problems += validate.self_check(doc, target)
-        if problems:
-            click.echo("axag: internal error: the output failed self-validation:", err=True)
-            for problem in problems[:20]:
-                click.echo(f"  {problem}", err=True)
-            return 2
-        pieces = dumps_pieces(doc)  # the text in pieces: a big document is not held twice while it is written
-    status = 1 if has_errors else 0
-    if opts["check"]:
+        return None, pieces, len(tools.merged)
+    if job.direct:  # some tool text could not be made: the document is built and checked whole
+        tools.contracts = [m.contract() for m in tools.merged]
+        tools.rendered = tools.render(tools.contracts)
+    doc = tools.rendered.doc
+    problems = validate.check_structure(doc, job.target)
+    if job.opts["self_check"]:
+        problems += validate.self_check(doc, job.target)
+    if problems:
+        click.echo("axag: internal error: the output failed self-validation:", err=True)
+        for problem in problems[:20]:
+            click.echo(f"  {problem}", err=True)
+        return None
+    # the text in pieces: a big document is not held twice while it is written
+    return doc, dumps_pieces(doc), len(doc.get("tools", doc.get("actions", [])))
+
+
+def _write_output(job: _Job, pieces: Iterable[str], count: int) -> bool:
+    """Write (or with --check compare) the tools; True when the checked file is stale."""
+    output = job.output
+    if job.opts["check"]:
         from axag.fsio import check
 
         assert output is not None
@@ -220,34 +336,41 @@ def run_compile(opts: dict[str, Any]) -> int:  # noqa: C901 - one step per keywo
         if not ok:
             click.echo(diff, nl=False, err=True)
             click.echo(f"axag: {output} is stale; run axag compile to update it", err=True)
-            status = 1
-    elif to_stdout:
+        return not ok
+    if job.to_stdout:
         write_or_print(None, pieces)
-    else:
-        assert output is not None
-        write_or_print(output, pieces)
-        if not opts["quiet"]:
-            click.echo(f"axag: wrote {count} {'tool' if count == 1 else 'tools'} to {output}", err=True)
-    if opts["catalogue"] and not opts["check"]:
-        from axag.compile.targets import mcp
+        return False
+    assert output is not None
+    write_or_print(output, pieces)
+    if not job.opts["quiet"]:
+        click.echo(f"axag: wrote {count} {'tool' if count == 1 else 'tools'} to {output}", err=True)
+    return False
 
-        page_doc = doc if target == "mcp" else mcp.render(tools, __version__)
-        _write_catalogue(page_doc, opts["catalogue"], output, root)
-    if guards_dir:
-        from axag.compile.targets import mcp
-        from axag.guards.render import write_guards
 
-        lang = opts["guards_lang"] or settings.compile_guards_lang
-        mcp_doc = doc if target == "mcp" else mcp.render(tools, __version__)
-        # OpenAI strict mode sends null for every optional parameter left out: its guards read null as absent
-        warnings, stale = write_guards(mcp_doc, guards_dir, lang, check=bool(opts["check"]), null_as_absent=strict)
-        for w in warnings:
-            click.echo(f"axag: warning: {w}", err=True)
-        for rel, diff in stale:
-            click.echo(diff, nl=False, err=True)
-            click.echo(f"axag: guard file {rel} is stale", err=True)
-            status = 1
-    return status
+def _mcp_document(job: _Job, doc: dict[str, Any] | None, tools: _Tools) -> dict[str, Any]:
+    """The MCP document the catalogue and the guards are made from (the output itself for the mcp target)."""
+    if job.target == "mcp" and doc is not None:
+        return doc
+    from axag.compile.targets import mcp
+
+    return mcp.render(tools.contracts, __version__)
+
+
+def _write_guards(job: _Job, mcp_doc: dict[str, Any]) -> bool:
+    """Write (or with --check compare) the guard modules; True when a guard file is stale."""
+    from axag.guards.render import write_guards
+
+    lang = job.opts["guards_lang"] or job.settings.compile_guards_lang
+    assert job.guards_dir is not None
+    # OpenAI strict mode sends null for every optional parameter left out: its guards read null as absent
+    warnings, stale = write_guards(mcp_doc, job.guards_dir, lang, check=bool(job.opts["check"]),
+                                   null_as_absent=job.strict)
+    for w in warnings:
+        click.echo(f"axag: warning: {w}", err=True)
+    for rel, diff in stale:
+        click.echo(diff, nl=False, err=True)
+        click.echo(f"axag: guard file {rel} is stale", err=True)
+    return bool(stale)
 
 
 def _write_catalogue(doc: dict[str, Any], page: str, output: str | None, root: Path) -> None:
@@ -269,7 +392,7 @@ def _machine_report_on_stderr(opts: dict[str, Any], tools_to_stdout: bool) -> bo
 def _usage_error(opts: dict[str, Any], tools_to_stdout: bool, error: click.ClickException) -> Exception:
     """``error``, or a silent exit 2 when a machine-readable report on stderr already carries the problem."""
     if _machine_report_on_stderr(opts, tools_to_stdout):
-        return click.exceptions.Exit(2)
+        return click.exceptions.Exit(EXIT_ERROR)  # the usage error's status, as AxagClickError exits
     return error
 
 

@@ -156,7 +156,7 @@ def run_lint(opts: dict[str, Any]) -> int:
         click.echo("axag: no files to lint", err=True)
         _emit(RunReport(tool_version=__version__), opts, run_settings.output_format, fix_stdin=False,
               machine_only=True)
-        return 0
+        return exit_status(())
     jobs = opts["jobs"] or default_jobs()
     from axag.commands.progress import Progress
 
@@ -179,9 +179,7 @@ def run_lint(opts: dict[str, Any]) -> int:
                                                   stdin=stdin_data)
         if opts["diff"]:
             click.echo(diff_text, nl=False)
-            if run.internal_error:
-                return 2
-            return 1 if diff_text else 0
+            return exit_status((), internal_error=run.internal_error, stale=bool(diff_text))
     # rules that ran, for SARIF
     ran: set[int] = set()
     for o in run.outcomes:
@@ -196,7 +194,7 @@ def run_lint(opts: dict[str, Any]) -> int:
         from axag.lint import baseline
 
         write_or_print(baseline_path, baseline.render(report.findings + report.suppressed))
-        return 0
+        return exit_status(())
     if baseline_path is not None:
         from axag.lint import baseline
 
