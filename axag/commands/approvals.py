@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from axag.commands.common import fail, guard_errors
 from axag.commands.serve_settings import DEFAULT_STATE, host_port, open_store
+
+if TYPE_CHECKING:
+    from axag.serve.approvals import ApprovalDesk
 
 __all__ = ["approval_options", "approvals", "make_server"]
 
@@ -87,7 +90,7 @@ def _state_option(fn: Callable[..., Any]) -> Callable[..., Any]:
                         help=f"SQLite state database of axag serve (default: serve.state, else {DEFAULT_STATE}).")(fn)
 
 
-def _desk(state: str | None) -> Any:
+def _desk(state: str | None) -> ApprovalDesk:
     """The approval desk on the database `axag serve` uses: ``state``, else [tool.axag.serve] state, else the
     default."""
     from axag.serve.approvals import ApprovalDesk

@@ -234,9 +234,9 @@ def _check(job: _Job) -> tuple[Run, list[MergedTool]]:
     from axag.lint.engine import Request
 
     opts = job.opts
-    files: Any = discover([str(p) for p in job.paths], job.resolver, cwd=job.cwd)
+    files = discover([str(p) for p in job.paths], job.resolver, cwd=job.cwd)
     if not files:
-        missing_text = [f"{p}: {m}" for p, m in getattr(files, "problems", [])]
+        missing_text = [f"{p}: {m}" for p, m in files.problems]
         _emit(RunReport(exit_code=EXIT_ERROR, tool_version=__version__), opts, job.to_stdout, machine_only=True)
         raise _usage_error(opts, job.to_stdout,
                            fail("no input files" + (f" ({'; '.join(missing_text)})" if missing_text else "")))
@@ -254,7 +254,7 @@ def _check(job: _Job) -> tuple[Run, list[MergedTool]]:
         bar.close()
     site_findings, merged = merge_index(run)
     run.run_findings.extend(site_findings)
-    for bad, msg in getattr(files, "problems", []):
+    for bad, msg in files.problems:
         run.run_findings.append(unreadable_file(str(bad), msg))
     return run, merged
 
@@ -416,7 +416,7 @@ def _outside_message(first: Path, paths: list[Path], root: Path, cwd: Path) -> s
             "holds every input")
 
 
-def _target_finding(code: int, subject: str, text: str, contract: Any) -> Finding:
+def _target_finding(code: int, subject: str, text: str, contract: ToolContract | None) -> Finding:
     from axag.rules.catalogue import RULES, format_message
 
     meta = RULES[code]
@@ -435,7 +435,7 @@ def _target_finding(code: int, subject: str, text: str, contract: Any) -> Findin
                    anchor=anchor, fingerprint=fingerprint(code, repo, anchor, None, 0))
 
 
-def _report(run: Any, findings: list[Finding], opts: dict[str, Any], tools_to_stdout: bool) -> None:
+def _report(run: Run, findings: list[Finding], opts: dict[str, Any], tools_to_stdout: bool) -> None:
     from axag.api import lint_report
     from axag.rules.catalogue import RULES
 
@@ -445,7 +445,7 @@ def _report(run: Any, findings: list[Finding], opts: dict[str, Any], tools_to_st
         _emit(report, opts, tools_to_stdout)
 
 
-def _emit(report: Any, opts: dict[str, Any], tools_to_stdout: bool, *, machine_only: bool = False) -> None:
+def _emit(report: RunReport, opts: dict[str, Any], tools_to_stdout: bool, *, machine_only: bool = False) -> None:
     """Diagnostics in every requested format (``full`` when none is); ``machine_only`` (nothing to report, or a
     usage error) writes only the machine-readable formats, each a complete document."""
     from axag.report import FORMATS, HUMAN_FORMATS

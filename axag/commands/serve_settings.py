@@ -5,24 +5,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from axag.commands.common import fail
+
+if TYPE_CHECKING:
+    from axag.config import Settings
+    from axag.serve.state import SqliteStore
 
 __all__ = ["DEFAULT_STATE", "host_port", "open_store", "roles_of", "serve_settings", "state_options", "state_path"]
 
 DEFAULT_STATE = ".axag/state.sqlite"
 
 
-def serve_settings(config: str | None, isolated: bool) -> Any:
+def serve_settings(config: str | None, isolated: bool) -> Settings:
     from axag.config import Resolver
 
     return Resolver(Path.cwd(), config=config, isolated=isolated).run_settings()
 
 
-def state_path(state: str | None, settings: Any) -> str:
+def state_path(state: str | None, settings: Settings) -> str:
     if state is not None:
         return state
     return str(settings.serve_state) if settings.serve_state is not None else DEFAULT_STATE
@@ -40,7 +44,7 @@ def state_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-def open_store(state: str | None, config: str | None = None, isolated: bool = False) -> Any:
+def open_store(state: str | None, config: str | None = None, isolated: bool = False) -> SqliteStore:
     """The `serve.state.SqliteStore` at ``state``, else at the configured (or default) path."""
     from axag.serve.state import SqliteStore
 

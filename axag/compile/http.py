@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from axag.model import harvest as H
+from axag.parse.document import LxmlElement
 from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
 
@@ -32,7 +33,7 @@ def page_url(page: str) -> str:
     return "/" + page.lstrip("/")
 
 
-def _submitter(model: FileModel, act: Action, form: Any) -> Any:
+def _submitter(model: FileModel, act: Action, form: LxmlElement) -> LxmlElement | None:
     """The submit control used: the action element when it is one, else the form's default button."""
     el = act.element.el
     if el is not None and H._is_submit(el):
@@ -44,7 +45,7 @@ def _submitter(model: FileModel, act: Action, form: Any) -> Any:
     return None
 
 
-def _method(form: Any, sub: Any) -> str:
+def _method(form: LxmlElement, sub: LxmlElement | None) -> str:
     raw = (_attr(sub, "formmethod") if sub is not None else None)
     if raw is None:
         raw = _attr(form, "method")
@@ -52,7 +53,7 @@ def _method(form: Any, sub: Any) -> str:
     return m if m in ("get", "post", "dialog") else "get"
 
 
-def _enctype(form: Any, sub: Any, method: str) -> str:
+def _enctype(form: LxmlElement, sub: LxmlElement | None, method: str) -> str:
     if method != "post":
         return URLENCODED
     raw = _attr(sub, "formenctype") if sub is not None else None
@@ -62,7 +63,7 @@ def _enctype(form: Any, sub: Any, method: str) -> str:
     return e if e in ENCTYPES else URLENCODED
 
 
-def _action(model: FileModel, form: Any, sub: Any, page: str) -> tuple[str | None, bool]:
+def _action(model: FileModel, form: LxmlElement, sub: LxmlElement | None, page: str) -> tuple[str | None, bool]:
     """(resolved action, unknown): a template action is unknown (taken from the live page)."""
     raw, unknown = (H._value_of(model, sub, "formaction") if sub is not None else (None, False))
     if raw is None and not unknown:
@@ -83,7 +84,7 @@ def _action(model: FileModel, form: Any, sub: Any, page: str) -> tuple[str | Non
     return path + (f"?{parts.query}" if parts.query else ""), False
 
 
-def _submitted_value(model: FileModel, el: Any) -> tuple[str | None, bool]:
+def _submitted_value(model: FileModel, el: LxmlElement) -> tuple[str | None, bool]:
     if _tag(el) == "textarea":
         text = "".join(el.itertext())
         return text, H._state(model).unknown(text)
@@ -160,7 +161,7 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
     return binding
 
 
-def _with_submitter(controls: list[Any], sub: Any, form: Any) -> list[Any]:
+def _with_submitter(controls: list[LxmlElement], sub: LxmlElement | None, form: LxmlElement) -> list[LxmlElement]:
     """The scope's controls with the submitter inserted at its document position."""
     if sub is None or sub in controls:
         return controls

@@ -13,7 +13,7 @@ import sys
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from axag.findings import Edit, Finding, Fix, Severity, fingerprint
 from axag.paths import relpath_posix
@@ -21,6 +21,9 @@ from axag.rules.catalogue import RULES, format_message
 from axag.spans import LineIndex, context_rows
 
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
+    from axag.compile.contract import ToolContract
+    from axag.config import Settings
+    from axag.lint.suppress import Unused
     from axag.model.actions import FileModel
     from axag.model.problems import Problem
     from axag.parse.document import Element, ParsedFile
@@ -78,7 +81,7 @@ class FileOutcome:
     findings: list[Finding] = field(default_factory=list)
     suppressed: list[Finding] = field(default_factory=list)
     ran: frozenset[int] = frozenset()
-    contracts: list[Any] = field(default_factory=list)  # compile.build.ActionContract
+    contracts: list[tuple[ToolContract, bool]] = field(default_factory=list)  # (contract, has errors)
     dynamic_actions: list[tuple[str, int, str]] = field(default_factory=list)
     excluded_actions: int = 0
     read_error: bool = False  # 191/192: the file contributes nothing
@@ -89,12 +92,20 @@ class FileOutcome:
     replaced: bool = False
 
 
+class RunOutcomes(Protocol):
+    """What the lint layer reads of a run (`axag.api.Run`, which it does not import): the outcome of each file
+    and the run-wide findings."""
+
+    outcomes: list[FileOutcome]
+    run_findings: list[Finding]
+
+
 # (id(settings), request options, per-file ignores) -> (settings, codes): the selection of most files of a
 # run is the same and is computed once (the settings object is kept so that its id stays its own)
-_ENABLED: dict[tuple[Any, ...], tuple[Any, frozenset[int]]] = {}
+_ENABLED: dict[tuple[object, ...], tuple[Settings, frozenset[int]]] = {}
 
 
-def enabled_codes(settings: Any, request: Request, path: Path) -> frozenset[int]:
+def enabled_codes(settings: Settings, request: Request, path: Path) -> frozenset[int]:
     if request.mode == "compile":
         return C_RULES
     from axag.config import per_file_ignored, selected_codes
@@ -131,7 +142,7 @@ def shared_codes(codes: frozenset[int]) -> frozenset[int]:
     return _CODE_SETS.setdefault(codes, codes)
 
 
-def check_file(path: Path, display: str, repo_path: str, settings: Any, request: Request,
+def check_file(path: Path, display: str, repo_path: str, settings: Settings, request: Request,
                data: bytes | None = None) -> FileOutcome:
     out = FileOutcome(path=path, display=display, repo_path=repo_path)
     try:
@@ -153,7 +164,7 @@ def _run_finding(out: FileOutcome, code: int, message: str, line: int = 1, colum
                    fingerprint=fingerprint(code, out.repo_path, "", None, 0))
 
 
-def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None) -> None:
+def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes | None) -> None:
     from axag.source import load
 
     path = out.path
@@ -299,7 +310,7 @@ def _provided(model: FileModel, problems: list[Problem], enabled: frozenset[int]
     return provide(model, problems, harvest=harvest)
 
 
-def _compile_error_elements(out: FileOutcome, model: Any, problems: list[Problem]) -> set[int]:
+def _compile_error_elements(out: FileOutcome, model: FileModel, problems: list[Problem]) -> set[int]:
     """The elements that `axag compile` leaves out of the merge (those with a C-rule error), found as compile
     finds them: every C rule at its own severity, whatever lint selects, ignores, overrides or suppresses;
     lint merges the same contracts, so its 121/122 equal compile's (issue 11)."""
@@ -324,8 +335,8 @@ def has_comment_opener(text: str) -> bool:
     return "<!--" in text or ("{" in text and _TEMPLATE_OPENER.search(text) is not None)
 
 
-def _no_directives(findings: list[Finding], sup: None, *, element_start_lines: Any,
-                   ran: Any) -> tuple[list[Finding], list[Finding], list[Any]]:
+def _no_directives(findings: list[Finding], sup: None, *, element_start_lines: list[int | None],
+                   ran: frozenset[int]) -> tuple[list[Finding], list[Finding], list[Unused]]:
     """`suppress.apply` for a file without comments: everything kept, nothing suppressed or unused."""
     return list(findings), [], []
 
@@ -352,7 +363,7 @@ def _read_regular(path: Path) -> bytes | None:
         os.close(fd)
 
 
-def _severity(code: int, settings: Any, request: Request) -> Severity | None:
+def _severity(code: int, settings: Settings, request: Request) -> Severity | None:
     meta = RULES[code]
     if request.mode == "compile":
         return meta.info.severity
@@ -377,7 +388,7 @@ Item = tuple[Finding, "Element | None"]
 
 
 def _to_findings(out: FileOutcome, pf: ParsedFile, problems: list[Problem], enabled: frozenset[int],
-                 settings: Any, request: Request, intents: dict[int, str]) -> list[Item]:
+                 settings: Settings, request: Request, intents: dict[int, str]) -> list[Item]:
     dropped = _dropped_secondaries(problems, enabled)
     items: list[Item] = []
     seen: set[tuple[int, int, int, str]] = set()
@@ -431,7 +442,7 @@ def _fingerprint(out: FileOutcome, items: list[Item]) -> list[Item]:
     return result
 
 
-def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Any, request: Request,
+def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Settings, request: Request,
           anchor: str) -> Finding | None:
     meta = RULES[p.code]
     sev = p.severity or meta.info.severity
@@ -479,7 +490,7 @@ def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:
     return Fix(fx.description, tuple(edits))
 
 
-def _dynamic_problems(model: Any) -> list[Problem]:
+def _dynamic_problems(model: FileModel) -> list[Problem]:
     from axag.model.problems import Problem
 
     out = []

@@ -19,13 +19,18 @@ import re
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from axag.edits import apply_text
 from axag.findings import Edit, Finding, Fix, fingerprint
-from axag.lint.engine import FileOutcome, Request, check_file
+from axag.lint.engine import FileOutcome, Request, RunOutcomes, check_file
 from axag.parse.tokenizer import RawTag, scan_tag
 from axag.rules.catalogue import RULES
+
+if TYPE_CHECKING:
+    from axag.config import Resolver, Settings
+
+R = TypeVar("R", bound=RunOutcomes)
 
 __all__ = ["MAX_PASSES", "FileFix", "FixError", "apply_fixes", "fix_file"]
 
@@ -298,7 +303,7 @@ def _internal(outcome: FileOutcome, message: str) -> FileOutcome:
     return out
 
 
-def fix_file(outcome: FileOutcome, settings: Any, request: Request, data: bytes | None = None) -> FileFix:
+def fix_file(outcome: FileOutcome, settings: Settings, request: Request, data: bytes | None = None) -> FileFix:
     """Fix one linted file (its outcome must carry the decoded text). Nothing is written here."""
     result = FileFix(outcome)
     if outcome.text is None or outcome.replaced or outcome.read_error or outcome.internal_error:
@@ -375,8 +380,8 @@ def _diff(display: str, old: str, new: str) -> str:
     return "".join(out)
 
 
-def apply_fixes(run: Any, resolver: Any, request: Request, *, write: bool, cwd: Path,
-                stdin: tuple[Path, bytes] | None = None) -> tuple[int, str, Any]:
+def apply_fixes(run: R, resolver: Resolver, request: Request, *, write: bool, cwd: Path,
+                stdin: tuple[Path, bytes] | None = None) -> tuple[int, str, R]:
     """Fix every file of ``run`` (``write``: in place, else only the diff). Returns (number of findings fixed,
     unified diff of every file that changes, the re-linted run). With ``stdin``, the stdin outcome is never
     written: its fixed bytes (or the input unchanged) are set as ``stdin_fixed`` on the returned run."""

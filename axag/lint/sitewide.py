@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from axag.findings import Finding
+from axag.lint.engine import Request, RunOutcomes
 
 
-def sitewide_findings(run: Any, request: Any) -> list[Finding]:
+def sitewide_findings(run: RunOutcomes, request: Request) -> list[Finding]:
     from axag.compile.merge import merge_contracts
 
     findings, _tools = merge_contracts(run, request, want_tools=False)
