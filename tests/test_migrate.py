@@ -364,3 +364,20 @@ def test_axag_docs_constraints_example(tmp_path: Path) -> None:
     ]
     axag(["lint", "--isolated", "-j", "1", "--fix", "--exit-zero", "--select", "101", page.name], tmp_path)
     assert page.read_bytes() == original
+
+
+def test_a_jsx_migration_is_verified_on_the_jsx_parse(tmp_path: Path) -> None:
+    """The candidate is re-parsed as the engine parsed the file: a JSX file is not read by the markup parser,
+    which would take the button in the JS comment for the first element and compare the wrong one (the
+    migration would then be offered although it raises 136)."""
+    body = ('export function A() {\n  return <button axag-intent="a.b" axag-action-type="read" '
+            'axag-description="Book" axag-required-parameters=\'["check_in","check_out"]\' '
+            'axag-constraints=\'{"order": "check_out > check_in"}\'>x</button>;\n}\n')
+    page = tmp_path / "a.jsx"
+    page.write_text('// <button axag-intent="c.d" axag-action-type="read">old</button>\n' + body)
+    reason = ('migrating it would raise AXAG-LINT-136 (Precondition "check_out > check_in": check_out (string) and '
+              "check_in (string) cannot be compared)")
+    assert lint_101(page) == [
+        "3:136: AXAG-LINT-101 axag-constraints is not part of AXAG 1.1; 0 of 1 entry can be migrated with --fix",
+        f'3:155: {MANUAL} "order": manual migration needed: {reason}',
+    ]

@@ -11,6 +11,7 @@ import os
 import re
 import sys
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -27,6 +28,7 @@ if TYPE_CHECKING:  # the model is imported when a file is checked: a run served 
     from axag.model.actions import FileModel
     from axag.model.problems import Problem
     from axag.parse.document import Element, ParsedFile
+    from axag.source import SourceText
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 
@@ -203,12 +205,12 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         out.text = src.text
     enabled = enabled_codes(settings, request, path)
     out.ran = enabled
+    parse = _parser(src.kind, settings)
     if src.kind == "jsx":
-        from axag.parse.jsx import parse_jsx
         from axag.parse.jsxtree import GrammarMissing
 
         try:
-            pf = parse_jsx(src, settings.jsx_components if settings is not None else None)
+            pf = parse(src)
         except GrammarMissing as exc:
             sev = _severity(190, settings, request)
             if sev is not None:
@@ -216,9 +218,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
                 out.findings.append(replace(f, severity=Severity.WARNING if sev is Severity.INFO else sev))
             return
     else:
-        from axag.parse.document import parse_source
-
-        pf = parse_source(src)
+        pf = parse(src)
     if pf.root is None and pf.text.strip():
         out.read_error = True
         out.findings.append(_run_finding(out, 192, "the HTML parser produced no document"))
@@ -243,7 +243,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
     ctx = RuleCtx(model, enabled, request.manifest, request.manifest_name, request.enforced_intents,
                   openapi=request.openapi, openapi_name=request.openapi_name)
     problems.extend(run_rules(ctx))
-    problems.extend(_provided(model, problems, enabled, harvest))
+    problems.extend(_provided(model, problems, enabled, harvest, parse))
     intents = {id(a.element): a.intent for a in model.actions if a.intent}
     items = _to_findings(out, pf, problems, enabled, settings, request, intents)
     items.sort(key=lambda it: (it[0].line, it[0].column, it[0].code))
@@ -299,15 +299,29 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
 
 
-def _provided(model: FileModel, problems: list[Problem], enabled: frozenset[int], harvest: bool) -> list[Problem]:
+def _parser(kind: str, settings: Settings) -> Callable[[SourceText], ParsedFile]:
+    """The parser of a file of ``kind``: JSX (with the configured components) or the markup parser."""
+    if kind == "jsx":
+        from axag.parse.jsx import parse_jsx
+
+        components = settings.jsx_components if settings is not None else None
+        return lambda src: parse_jsx(src, components)
+    from axag.parse.document import parse_source
+
+    return parse_source
+
+
+def _provided(model: FileModel, problems: list[Problem], enabled: frozenset[int], harvest: bool,
+              parse: Callable[[SourceText], ParsedFile]) -> list[Problem]:
     """The fix providers, run after the rules on their problems: today the §8 `axag-constraints` migration
     (rule 101: the count N and the fix of each attribute's problem, one problem per entry left to migrate by
-    hand), imported for pages with legacy attributes only."""
+    hand), imported for pages with legacy attributes only. It verifies its candidates on models built as this
+    one was (``harvest``, ``parse``)."""
     if 101 not in enabled or not any(ann.legacy for ann in model.annotated):
         return []
     from axag.lint.migrate import provide
 
-    return provide(model, problems, harvest=harvest)
+    return provide(model, problems, harvest=harvest, parse=parse)
 
 
 def _compile_error_elements(out: FileOutcome, model: FileModel, problems: list[Problem]) -> set[int]:

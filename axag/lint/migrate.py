@@ -36,7 +36,13 @@ from axag.plural import plural
 from axag.spans import Span
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from axag.model.actions import Annotated, FileModel
+    from axag.parse.document import ParsedFile
+    from axag.source import SourceText
+
+    Parser = Callable[[SourceText], ParsedFile]
 
 __all__ = ["EntryPlan", "MigrationPlan", "entry_problems", "migration_fix", "parse_expression", "plan_migration",
            "provide"]
@@ -424,9 +430,28 @@ def _problems_by_element(model: FileModel) -> dict[int, Problems]:
     return out
 
 
-def _rebuild(model: FileModel, edits: tuple[Edit, ...], harvest: bool) -> FileModel | None:
+@dataclass(frozen=True)
+class Rebuild:
+    """How a candidate text becomes a file model: as the engine built the file's own (its parser, harvesting or
+    not), so that the elements of the candidate are those of the file."""
+
+    harvest: bool = True
+    parse: Parser | None = None  # None: the parser of the file's kind (JSX without configured components)
+
+    def parser(self, kind: str) -> Parser:
+        if self.parse is not None:
+            return self.parse
+        if kind == "jsx":
+            from axag.parse.jsx import parse_jsx
+
+            return parse_jsx
+        from axag.parse.document import parse_source
+
+        return parse_source
+
+
+def _rebuild(model: FileModel, edits: tuple[Edit, ...], how: Rebuild) -> FileModel | None:
     from axag.model.actions import build_model
-    from axag.parse.document import parse_source
     from axag.source import SourceText, vue_window
 
     src = model.pf.src
@@ -438,15 +463,15 @@ def _rebuild(model: FileModel, edits: tuple[Edit, ...], harvest: bool) -> FileMo
                       replaced=src.replaced, kind=src.kind)
     if src.kind == "vue":
         nsrc.window = vue_window(new_text) or (0, 0)
-    pf = parse_source(nsrc)
+    pf = how.parser(src.kind)(nsrc)
     if pf.root is None:
         return None
-    return build_model(pf, harvest=harvest)
+    return build_model(pf, harvest=how.harvest)
 
 
-def _problems_after(model: FileModel, harvest: bool, edits: tuple[Edit, ...]) -> dict[int, Problems]:
+def _problems_after(model: FileModel, how: Rebuild, edits: tuple[Edit, ...]) -> dict[int, Problems]:
     try:
-        rebuilt = _rebuild(model, edits, harvest)
+        rebuilt = _rebuild(model, edits, how)
     except Exception as exc:  # noqa: BLE001 - a candidate the model cannot read is simply not migrated
         return {_ANY: {(199, "", 0, ""): (1, f"an internal error ({type(exc).__name__})")}}
     if rebuilt is None:
@@ -465,7 +490,7 @@ def _first_new(base: dict[int, Problems], after: dict[int, Problems], index: int
     return None
 
 
-def _verify(model: FileModel, items: list[tuple[Annotated, Attr, MigrationPlan]], harvest: bool
+def _verify(model: FileModel, items: list[tuple[Annotated, Attr, MigrationPlan]], how: Rebuild
             ) -> list[MigrationPlan]:
     """Verify static plans by rebuilding the model: first with every plan applied at once (elements do not
     affect each other's problems, so this is one rebuild in the common case), then entry by entry for the
@@ -475,23 +500,23 @@ def _verify(model: FileModel, items: list[tuple[Annotated, Attr, MigrationPlan]]
     if not todo:
         return out
     index_of = {id(e): i for i, e in enumerate(model.pf.elements)}
-    base = _problems_after(model, harvest, ())
+    base = _problems_after(model, how, ())
     combined: list[Edit] = []
     for i in todo:
         fx = items[i][2].fix
         combined.extend(fx.edits if fx is not None else ())
-    after = _problems_after(model, harvest, tuple(combined))
+    after = _problems_after(model, how, tuple(combined))
     for i in todo:
         ann, attr, plan = items[i]
         index = index_of.get(id(ann.element), _ANY)
         if _first_new(base, after, index) is None:
             continue
-        out[i] = _blame(model, ann, attr, plan, index, base, harvest)
+        out[i] = _blame(model, ann, attr, plan, index, base, how)
     return out
 
 
 def _blame(model: FileModel, ann: Annotated, attr: Attr, plan: MigrationPlan, index: int,
-           base: dict[int, Problems], harvest: bool) -> MigrationPlan:
+           base: dict[int, Problems], how: Rebuild) -> MigrationPlan:
     """Try the entries one at a time, in order: an entry is kept when it raises a new problem."""
     allowed: set[int] = set()
     reasons: dict[int, str] = {}
@@ -502,7 +527,7 @@ def _blame(model: FileModel, ann: Annotated, attr: Attr, plan: MigrationPlan, in
             reasons[entry.index] = tried.reason or "it cannot be migrated"
             continue
         assert trial.fix is not None
-        found = _first_new(base, _problems_after(model, harvest, trial.fix.edits), index)
+        found = _first_new(base, _problems_after(model, how, trial.fix.edits), index)
         if found is None:
             allowed.add(entry.index)
         else:
@@ -518,15 +543,17 @@ def _blame(model: FileModel, ann: Annotated, attr: Attr, plan: MigrationPlan, in
 def plan_migration(model: FileModel, ann: Annotated, attr: Attr, *, harvest: bool = True) -> MigrationPlan:
     """The verified plan for one `axag-constraints` attribute: entries migrate only when the migration raises
     no new finding on the element (checked by rebuilding the model on the edited text)."""
-    return _verify(model, [(ann, attr, _static_plan(model, ann, attr, None))], harvest)[0]
+    return _verify(model, [(ann, attr, _static_plan(model, ann, attr, None))], Rebuild(harvest))[0]
 
 
 # ---------------------------------------------------------------------------------------------- fix provider
-def provide(model: FileModel, problems: list[Problem], *, harvest: bool = True) -> list[Problem]:
+def provide(model: FileModel, problems: list[Problem], *, harvest: bool = True, parse: Parser | None = None
+            ) -> list[Problem]:
     """The fix provider of rule 101, run by the engine after the rules: per `axag-constraints` attribute, set
     the count N of its 101 problem (the entries the verified fix migrates, of the M the object holds; 0 when
     the migration cannot be planned) and attach the fix; returns one 101 problem per entry needing manual
-    migration."""
+    migration. ``harvest`` and ``parse`` say how the engine built ``model`` (the verification builds its candidates
+    the same way)."""
     heads: dict[tuple[int, Span], Problem] = {}
     for p in problems:
         if p.code == 101 and p.attribute == V.LEGACY_CONSTRAINTS and "entry" not in p.args:
@@ -544,7 +571,8 @@ def provide(model: FileModel, problems: list[Problem], *, harvest: bool = True) 
     if not items:
         return []
     try:
-        plans: list[MigrationPlan | None] = list(_verify(model, [(a, t, p) for _, a, t, p in items], harvest))
+        plans: list[MigrationPlan | None] = list(_verify(model, [(a, t, p) for _, a, t, p in items],
+                                                         Rebuild(harvest, parse)))
     except Exception:  # noqa: BLE001 - as above
         plans = [None] * len(items)
     out: list[Problem] = []
