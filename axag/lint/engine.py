@@ -22,7 +22,6 @@ from axag.rules.catalogue import RULES, format_message
 from axag.spans import LineIndex, context_rows
 
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
-    from axag.compile.contract import ToolContract
     from axag.config import Settings
     from axag.lint.suppress import Unused
     from axag.model.actions import FileModel
@@ -83,7 +82,9 @@ class FileOutcome:
     findings: list[Finding] = field(default_factory=list)
     suppressed: list[Finding] = field(default_factory=list)
     ran: frozenset[int] = frozenset()
-    contracts: list[tuple[ToolContract, bool]] = field(default_factory=list)  # (contract, has errors)
+    # (contract, has errors): a compile.contract.ToolContract, or once packed for the merge (compile.merge,
+    # in workers and the result cache) a PackedContract or SeenContract
+    contracts: list[tuple[Any, bool]] = field(default_factory=list)
     dynamic_actions: list[tuple[str, int, str]] = field(default_factory=list)
     excluded_actions: int = 0
     read_error: bool = False  # 191/192: the file contributes nothing
