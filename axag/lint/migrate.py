@@ -431,7 +431,7 @@ def _problems_by_element(model: FileModel) -> dict[int, Problems]:
 
 
 @dataclass(frozen=True)
-class Rebuild:
+class _Rebuild:
     """How a candidate text becomes a file model: as the engine built the file's own (its parser, harvesting or
     not), so that the elements of the candidate are those of the file."""
 
@@ -450,7 +450,7 @@ class Rebuild:
         return parse_source
 
 
-def _rebuild(model: FileModel, edits: tuple[Edit, ...], how: Rebuild) -> FileModel | None:
+def _rebuild(model: FileModel, edits: tuple[Edit, ...], how: _Rebuild) -> FileModel | None:
     from axag.model.actions import build_model
     from axag.source import SourceText, vue_window
 
@@ -469,7 +469,7 @@ def _rebuild(model: FileModel, edits: tuple[Edit, ...], how: Rebuild) -> FileMod
     return build_model(pf, harvest=how.harvest)
 
 
-def _problems_after(model: FileModel, how: Rebuild, edits: tuple[Edit, ...]) -> dict[int, Problems]:
+def _problems_after(model: FileModel, how: _Rebuild, edits: tuple[Edit, ...]) -> dict[int, Problems]:
     try:
         rebuilt = _rebuild(model, edits, how)
     except Exception as exc:  # noqa: BLE001 - a candidate the model cannot read is simply not migrated
@@ -490,7 +490,7 @@ def _first_new(base: dict[int, Problems], after: dict[int, Problems], index: int
     return None
 
 
-def _verify(model: FileModel, items: list[tuple[Annotated, Attr, MigrationPlan]], how: Rebuild
+def _verify(model: FileModel, items: list[tuple[Annotated, Attr, MigrationPlan]], how: _Rebuild
             ) -> list[MigrationPlan]:
     """Verify static plans by rebuilding the model: first with every plan applied at once (elements do not
     affect each other's problems, so this is one rebuild in the common case), then entry by entry for the
@@ -516,7 +516,7 @@ def _verify(model: FileModel, items: list[tuple[Annotated, Attr, MigrationPlan]]
 
 
 def _blame(model: FileModel, ann: Annotated, attr: Attr, plan: MigrationPlan, index: int,
-           base: dict[int, Problems], how: Rebuild) -> MigrationPlan:
+           base: dict[int, Problems], how: _Rebuild) -> MigrationPlan:
     """Try the entries one at a time, in order: an entry is kept when it raises a new problem."""
     allowed: set[int] = set()
     reasons: dict[int, str] = {}
@@ -543,7 +543,7 @@ def _blame(model: FileModel, ann: Annotated, attr: Attr, plan: MigrationPlan, in
 def plan_migration(model: FileModel, ann: Annotated, attr: Attr, *, harvest: bool = True) -> MigrationPlan:
     """The verified plan for one `axag-constraints` attribute: entries migrate only when the migration raises
     no new finding on the element (checked by rebuilding the model on the edited text)."""
-    return _verify(model, [(ann, attr, _static_plan(model, ann, attr, None))], Rebuild(harvest))[0]
+    return _verify(model, [(ann, attr, _static_plan(model, ann, attr, None))], _Rebuild(harvest))[0]
 
 
 # ---------------------------------------------------------------------------------------------- fix provider
@@ -572,7 +572,7 @@ def provide(model: FileModel, problems: list[Problem], *, harvest: bool = True, 
         return []
     try:
         plans: list[MigrationPlan | None] = list(_verify(model, [(a, t, p) for _, a, t, p in items],
-                                                         Rebuild(harvest, parse)))
+                                                         _Rebuild(harvest, parse)))
     except Exception:  # noqa: BLE001 - as above
         plans = [None] * len(items)
     out: list[Problem] = []
