@@ -105,7 +105,15 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
 @guard_errors
 def lint(**opts: Any) -> None:
     """Lint AXAG annotations in HTML and template files."""
-    code = run_lint(opts)
+    from axag.commands.entry import pending_record
+
+    key = pending_record()  # the console script could not replay this run: leave its record for next time
+    if key is None:
+        code = run_lint(opts)
+    else:
+        from axag.commands.run_record import record_run
+
+        code = record_run(key, opts, run_lint)
     sys.exit(code)
 
 

@@ -1,0 +1,148 @@
+"""Leave the run record of a lint invocation that the entry point could not serve (`commands.entry`): the run's
+stdout and stderr text (as it reaches the streams), its report files and its exit code, written atomically to
+``runs/`` of the result cache. A run that fails (exit 2, an error), draws a progress bar or writes bytes past the
+text streams leaves no record; the folder keeps the records used last (``MAX_RECORDS``)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from axag.commands import common
+from axag.commands.entry import FILE, RUNS, STDERR, STDOUT, encode_record, state_of
+from axag.commands.progress import Progress
+
+MAX_RECORDS = 64  # records kept in runs/ (pruned to 3/4 when over)
+_TMP_AGE = 3600.0  # seconds after which a temporary file left by a killed run is removed
+
+
+class _Log:
+    def __init__(self) -> None:
+        self.ops: list[tuple[int, list[str], str]] = []
+        self.dirty = False
+
+    def add(self, kind: int, text: str, path: str = "") -> None:
+        if self.ops and kind != FILE and self.ops[-1][0] == kind:
+            self.ops[-1][1].append(text)
+        else:
+            self.ops.append((kind, [text], path))
+
+
+class _Tee:
+    """A text stream that writes through and logs what it is given."""
+
+    def __init__(self, stream: Any, kind: int, log: _Log) -> None:
+        self._stream, self._kind, self._log = stream, kind, log
+
+    def write(self, text: Any) -> int:
+        n: int = self._stream.write(text)  # bytes raise TypeError here, as on the real stream
+        if text:
+            self._log.add(self._kind, text)
+        return n
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    @property
+    def buffer(self) -> Any:
+        self._log.dirty = True  # bytes written past the text layer are not logged
+        return self._stream.buffer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def record_run(key: bytes, opts: dict[str, Any], run: Callable[[dict[str, Any]], int]) -> int:
+    """``run(opts)`` with its output logged, then the record written under ``key``; returns the exit code."""
+    try:
+        folder, inputs = _where_and_inputs(opts)
+    except Exception:  # noqa: BLE001 - the run itself reports any configuration problem
+        folder = None
+    if folder is None:
+        return run(opts)
+    log = _Log()
+    drawn = Progress.drawn
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Tee(saved[0], STDOUT, log), _Tee(saved[1], STDERR, log)
+    common.written_files = []
+    try:
+        code = run(opts)
+        files = common.written_files
+    finally:
+        sys.stdout, sys.stderr = saved
+        common.written_files = None
+    if code in (0, 1) and not log.dirty and Progress.drawn == drawn:
+        for path, text in files:
+            log.add(FILE, text, path)
+        ops = [(kind, "".join(pieces), path) for kind, pieces, path in log.ops]
+        write_record(folder, key, encode_record(key, inputs, ops, code))
+    return code
+
+
+def _where_and_inputs(opts: dict[str, Any]) -> tuple[Path | None, list[tuple[str, str]]]:
+    """The cache folder of the run (None with --no-cache) and the state of the files the configuration and
+    the options name (beside the named files and the configuration files, which are in the key)."""
+    from axag.cache import cache_dir
+    from axag.config import Resolver
+
+    cwd = Path.cwd()
+    resolver = Resolver(cwd, config=opts["config"], isolated=opts["isolated"])
+    settings = resolver.run_settings()
+    folder = cache_dir(opts["cache_dir"], opts["no_cache"], Path(resolver.project_root), cwd)
+    named = [None if opts["isolated"] else opts["config"], opts["baseline"] or settings.baseline,
+             opts["manifest"] or settings.manifest, opts["enforced_intents"] or settings.enforced_intents,
+             opts["openapi"]]
+    paths = sorted({os.path.normpath(os.path.join(cwd, os.path.expanduser(os.fspath(p)))) for p in named if p})
+    return folder, [(p, state_of(p)) for p in paths]
+
+
+def write_record(folder: Path, key: bytes, blob: bytes) -> None:
+    """Write a record atomically (never raises: a read-only tree goes without); prune the folder."""
+    if not folder.is_dir():  # the result cache made no folder (nothing stored): no folder of our own either
+        return
+    runs = folder / RUNS
+    target = runs / key.hex()
+    tmp = runs / f".{key.hex()}.{os.getpid()}.tmp"
+    try:
+        runs.mkdir(exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(blob)
+        os.replace(tmp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return
+    prune(runs)
+
+
+def prune(runs: Path, keep: int = MAX_RECORDS) -> None:
+    """Remove the records used least recently when more than ``keep`` (down to 3/4 of it), and old temporary
+    files."""
+    now = time.time()
+    items: list[tuple[float, str]] = []
+    try:
+        with os.scandir(runs) as it:
+            for e in it:
+                try:
+                    mtime = e.stat().st_mtime
+                except OSError:
+                    continue
+                if e.name.startswith("."):
+                    if now - mtime > _TMP_AGE:
+                        with contextlib.suppress(OSError):
+                            os.unlink(e.path)
+                else:
+                    items.append((mtime, e.path))
+    except OSError:
+        return
+    if len(items) <= keep:
+        return
+    for _, path in sorted(items)[:len(items) - keep * 3 // 4]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
