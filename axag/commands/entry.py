@@ -1,79 +1,57 @@
 """The console script's entry point (issue 17 §2): a repeated ``axag lint FILE...`` whose inputs are all
-unchanged is answered from its run record, without importing click, lxml, rich, jsonschema, the model or the
-rules; anything else goes to the click CLI (`axag.cli.main`), which writes the record for the next time.
-
-A run record holds what one invocation printed and wrote (its stdout and stderr text in order, its report
-files) and its exit code. It lives in ``runs/`` of the result cache and is keyed by everything that output
-depends on: axag's code (version, size and mtime of each module), the Python version, the arguments, the
-working directory, the environment variables axag reads, whether stdout and stderr are terminals and their
-encodings, the bytes of every named file, and the state (absent, or the digest of the bytes) of each file that
-configuration, ``.gitignore`` and repository discovery may read in the folders above the named files and the
-working directory. Files named by the configuration or the options (``--config``, baseline, manifest, enforced
-intents, OpenAPI) are listed in the record with their digests and compared when it is read.
-
-Only invocations this pre-parser fully understands are served: named regular files (no folder, glob, ``-`` or
-component file, whose relative imports are read too) and the options in ``FLAGS`` and ``VALUED``; ``--fix``,
-``--diff``, ``--update-baseline``, ``--no-cache``, ``--help`` or anything unknown take the full CLI.
+unchanged is answered from its run record (`commands.records`) without importing click, lxml, rich, jsonschema,
+the model or the rules. An invocation the pre-parser understands but cannot answer (a changed file,
+``--no-cache``, a folder) is run by `lint_run.run_standalone` without click when click would accept every value
+as given, and leaves the record for next time; ``--fix``, ``--diff``, ``--update-baseline``, ``--help``, other
+commands or anything unknown take the click CLI (`axag.cli.main`).
 This module imports only the standard library's built-in modules and ``xxhash``.
 """
 
 from __future__ import annotations
 
-import marshal
 import os
 import sys
 
-import xxhash
+from axag.commands.records import (
+    FILE,
+    RUNS,
+    STDOUT,
+    expect_record,
+    parse_args,
+    plan_of,
+    read_record,
+    state_of,
+)
 
-from axag import __version__
-
-MAGIC = b"axag-run/1\n"
-RUNS = "runs"  # the folder of the records inside the cache folder
-CACHE_DIR_NAME = ".axag_cache"  # as cache.DIR_NAME
-CACHE_ENV = "AXAG_CACHE_DIR"  # as cache.ENV_VAR
-ENV_READ = ("NO_COLOR", "FORCE_COLOR", CACHE_ENV, "HOME")  # the environment a lint run's output depends on
-FLAGS = frozenset({"-q", "--quiet", "--isolated", "--statistics", "--exit-zero", "--force-exclude",
-                   "--no-respect-gitignore"})
-VALUED = frozenset({"--config", "--color", "-j", "--jobs", "--select", "--ignore", "--extend-select", "--level",
-                    "--fail-on", "--output-format", "--output-file", "--baseline", "--manifest",
-                    "--enforced-intents", "--openapi", "--cache-dir"})
-# what configuration (`config.CONFIG_NAMES`), .gitignore and repository discovery look for in each folder
-WATCHED = (".axag.toml", "axag.toml", "pyproject.toml", ".gitignore", ".git", os.path.join(".git", "info", "exclude"))
-# component files read the files their relative imports name (parse/jsxspec.py): never served here
-COMPONENT_EXTS = (".jsx", ".tsx", ".js", ".ts", ".mjs", ".mts")
-STDOUT, STDERR, FILE = 0, 1, 2
 TYPE_CHECKING = False  # `typing` costs milliseconds at start-up
 if TYPE_CHECKING:
-    from typing import Any  # the kinds of a record's operations
-
-_pending: list[bytes] = []  # the key of the served invocation that missed (the CLI leaves its record)
+    from typing import Any
 
 
 def main() -> Any:
-    """The ``axag`` console script: the fast path, else the click CLI."""
-    code = serve(sys.argv[1:])
+    """The ``axag`` console script: the fast path; else the lint run without click when every option is one
+    click would take as it is; else the click CLI."""
+    argv = sys.argv[1:]
+    code = serve(argv)
     if code is not None:
         return code
+    opts = lint_options(argv)
+    if opts is not None:
+        from axag.commands.lint_run import run_standalone
+
+        return run_standalone(opts)
     from axag.cli import main as cli
 
     return cli()
 
 
-def pending_record() -> bytes | None:
-    """The key under which the lint run in progress should leave its record (None: no record); given once."""
-    key = _pending.pop() if _pending else None
-    _pending.clear()
-    return key
-
-
 def serve(argv: list[str]) -> int | None:
     """Replay the record of this invocation and return its exit code, or None (not served: run the CLI)."""
-    _pending.clear()
     plan = plan_of(argv)
     if plan is None:
         return None
     key, folders = plan
-    _pending.append(key)
+    expect_record(key)
     for folder in folders:
         record = read_record(os.path.join(folder, RUNS, key.hex()), key)
         if record is None:
@@ -86,187 +64,56 @@ def serve(argv: list[str]) -> int | None:
     return None
 
 
-# ---------------------------------------------------------------------------------------------- the key
-def parse_args(argv: list[str]) -> tuple[list[str], dict[str, list[str]]] | None:
-    """``lint`` with served options only: (named paths, option -> values), else None."""
-    if not argv or argv[0] != "lint":
-        return None
-    paths: list[str] = []
-    values: dict[str, list[str]] = {}
-    i = 1
-    while i < len(argv):
-        token = argv[i]
-        if token.startswith("-"):
-            name, eq, value = token.partition("=") if token.startswith("--") else (token, "", "")
-            if name in FLAGS and not eq:
-                values.setdefault(name, [])
-            elif name in VALUED:
-                if not eq:
-                    i += 1
-                    if i == len(argv):
-                        return None
-                    value = argv[i]
-                values.setdefault(name, []).append(value)
-            else:  # -, --, --fix, --diff, --no-cache, --help, short clusters, anything unknown
-                return None
-        else:
-            paths.append(token)
-        i += 1
-    return (paths, values) if paths else None
+# ---------------------------------------------------------------------------------------------- options
+CHOICES = {"--color": ("auto", "always", "never"), "--level": ("basic", "intermediate", "full"),
+           "--fail-on": ("error", "warning")}
+PATH_OPTIONS = ("--config", "--baseline", "--manifest", "--enforced-intents", "--openapi")  # click.Path(dir_okay=False)
 
 
-def plan_of(argv: list[str]) -> tuple[bytes, tuple[str, ...]] | None:
-    """(the record's key, the cache folders to look in) for a served invocation whose files can be read."""
+def lint_options(argv: list[str]) -> dict[str, Any] | None:
+    """The keyword arguments click would give the lint command for ``argv``, or None when ``argv`` is not a
+    served invocation, when click would refuse a value (its error message is click's to print) or when a
+    stream is not UTF-8 (click re-wraps such a stream)."""
     parsed = parse_args(argv)
     if parsed is None:
         return None
     paths, values = parsed
-    cwd = os.getcwd()
-    parts = [MAGIC.decode(), __version__, sys.version, code_stamp().hex(), cwd, *argv, "\0env"]
-    parts += [name + "=" + os.environ.get(name, "\0") for name in ENV_READ]
     for stream in (sys.stdout, sys.stderr):
+        if stream is None or (getattr(stream, "encoding", "") or "").lower().replace("_", "-") not in ("utf-8", "utf8"):
+            return None
+    last = {name: got[-1] for name, got in values.items() if got}
+    for name, allowed in CHOICES.items():
+        if name in last and last[name] not in allowed:
+            return None
+    if "--jobs" in last and "-j" in last:
+        return None  # which one click keeps depends on the order: leave it to click
+    jobs = last.get("--jobs", last.get("-j"))
+    if jobs is not None and not (jobs.isascii() and jobs.isdigit() and int(jobs) >= 1):
+        return None
+    for raw in paths + [last[name] for name in PATH_OPTIONS if name in last]:
         try:
-            parts.append(f"{stream.isatty()}:{stream.encoding}:{stream.errors}")
-        except (AttributeError, ValueError):
+            st = os.stat(raw)
+        except (OSError, ValueError):
+            continue  # click.Path: a missing path is the command's to report
+        if not os.access(raw, os.R_OK) or (st.st_mode & 0o170000 == 0o040000 and raw not in paths):
             return None
-    folders = {cwd}
-    parts.append("\0files")
-    for raw in paths:
-        path = os.path.normpath(os.path.join(cwd, raw))
-        if path.lower().endswith(COMPONENT_EXTS):
-            return None
-        data = _read_regular(path)
-        if data is None:
-            return None
-        parts += [path, xxhash.xxh3_128_hexdigest(data)]
-        folders.add(os.path.dirname(path))
-    above: set[str] = set()
-    for folder in folders:
-        while folder not in above:
-            above.add(folder)
-            folder = os.path.dirname(folder)
-    parts.append("\0above")
-    pyprojects: dict[str, bytes] = {}
-    for folder in sorted(above):
-        for name in WATCHED:
-            path = os.path.join(folder, name)
-            data = _read_regular(path)
-            if data is None:
-                parts.append(f"{path}:{'dir' if os.path.isdir(path) else 'other' if os.path.lexists(path) else '-'}")
-            else:
-                parts.append(f"{path}:{xxhash.xxh3_128_hexdigest(data)}")
-                if name == "pyproject.toml":
-                    pyprojects[folder] = data
-    key = xxhash.xxh3_128_digest("\0".join(parts).encode("utf-8", "surrogatepass"))
-    return key, cache_folders(cwd, values, pyprojects)
+    flag = values.__contains__
+    return {
+        "paths": tuple(paths), "config": last.get("--config"), "isolated": flag("--isolated"),
+        "color": last.get("--color", "auto"), "quiet": flag("-q") or flag("--quiet"),
+        "jobs": None if jobs is None else int(jobs), "select": last.get("--select"),
+        "ignore": last.get("--ignore"), "extend_select": last.get("--extend-select"), "level": last.get("--level"),
+        "fail_on": last.get("--fail-on"), "fix": False, "diff": False, "statistics": flag("--statistics"),
+        "exit_zero": flag("--exit-zero"), "output_format": tuple(values.get("--output-format", [])),
+        "output_file": last.get("--output-file"), "stdin_filename": None, "baseline": last.get("--baseline"),
+        "update_baseline": False, "manifest": last.get("--manifest"),
+        "enforced_intents": last.get("--enforced-intents"), "openapi": last.get("--openapi"),
+        "force_exclude": flag("--force-exclude"), "no_respect_gitignore": flag("--no-respect-gitignore"),
+        "cache_dir": last.get("--cache-dir"), "no_cache": flag("--no-cache"),
+    }
 
 
-def cache_folders(cwd: str, values: dict[str, list[str]], pyprojects: dict[str, bytes]) -> tuple[str, ...]:
-    """Where the run's result cache may be (`cache.cache_dir` over `config.Resolver.project_root`), without
-    reading TOML: a pyproject.toml that mentions axag may hold ``[tool.axag]``, so its folder is a candidate
-    before those above it. The record is checked whatever folder it is found in."""
-    chosen = (values.get("--cache-dir") or [""])[-1] or os.environ.get(CACHE_ENV) or None
-    if chosen is not None:
-        return (os.path.join(cwd, os.path.expanduser(chosen)),)
-    if "--isolated" in values:
-        roots = [cwd]
-    elif values.get("--config"):
-        roots = [os.path.dirname(os.path.normpath(os.path.join(cwd, os.path.expanduser(values["--config"][-1]))))]
-    else:
-        roots = []
-        folder = cwd
-        while True:
-            if any(os.path.isfile(os.path.join(folder, name)) for name in (".axag.toml", "axag.toml")):
-                roots.append(folder)
-                break
-            if b"axag" in pyprojects.get(folder, b""):
-                roots.append(folder)
-            parent = os.path.dirname(folder)
-            if parent == folder:
-                break
-            folder = parent
-        if cwd not in roots:
-            roots.append(cwd)
-    return tuple(os.path.join(root, CACHE_DIR_NAME) for root in roots)
-
-
-_STAMP: list[bytes] = []
-
-
-def code_stamp() -> bytes:
-    """axag's version and the size and mtime of each of its modules (an edited checkout never replays)."""
-    if not _STAMP:
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        parts = [__version__]
-        stack = [root]
-        while stack:
-            folder = stack.pop()
-            try:
-                entries = sorted(os.scandir(folder), key=lambda e: e.name)
-            except OSError:
-                continue
-            for entry in entries:
-                if entry.name.endswith(".py"):
-                    try:
-                        st = entry.stat()
-                    except OSError:
-                        continue
-                    parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
-                elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-        _STAMP.append(xxhash.xxh3_128_digest("\n".join(parts).encode("utf-8", "surrogatepass")))
-    return _STAMP[0]
-
-
-def _read_regular(path: str) -> bytes | None:
-    """The bytes of a regular file (symbolic links followed), else None (never blocks on a FIFO)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except (OSError, ValueError):
-        return None
-    try:
-        if os.fstat(fd).st_mode & 0o170000 != 0o100000:
-            return None
-        with open(fd, "rb", closefd=False) as fh:
-            return fh.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-def state_of(path: str) -> str:
-    """What a record remembers of an input file: the digest of its bytes, or ``-``."""
-    data = _read_regular(path)
-    return "-" if data is None else xxhash.xxh3_128_hexdigest(data)
-
-
-# ---------------------------------------------------------------------------------------------- records
-def read_record(path: str, key: bytes) -> tuple[Any, Any, Any] | None:
-    """(inputs, operations, exit code) of a record, or None (missing, truncated, corrupt or for another key)."""
-    try:
-        with open(path, "rb") as fh:
-            blob = fh.read()
-    except OSError:
-        return None
-    head = len(MAGIC) + len(key)
-    if len(blob) < head + 8 or blob[:head] != MAGIC + key:
-        return None
-    payload = blob[head:-8]
-    if xxhash.xxh3_64_digest(payload) != blob[-8:]:
-        return None
-    try:
-        inputs, ops, code = marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
-        return None
-    return inputs, ops, code
-
-
-def encode_record(key: bytes, inputs: list[tuple[str, str]], ops: list[tuple[int, str, str]], code: int) -> bytes:
-    payload = marshal.dumps((tuple(inputs), tuple(ops), code))
-    return b"".join((MAGIC, key, payload, xxhash.xxh3_64_digest(payload)))
-
-
+# ---------------------------------------------------------------------------------------------- replay
 def replay(ops: Any) -> bool:
     """Write the record's report files (False when one cannot be written: the CLI then redoes the run and
     reports the error as it does), then its stdout and stderr text in order."""

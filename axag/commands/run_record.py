@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from axag.commands import common
-from axag.commands.entry import FILE, RUNS, STDERR, STDOUT, encode_record, state_of
 from axag.commands.progress import Progress
+from axag.commands.records import FILE, RUNS, STDERR, STDOUT, encode_record, state_of
 
 MAX_RECORDS = 64  # records kept in runs/ (pruned to 3/4 when over)
 _TMP_AGE = 3600.0  # seconds after which a temporary file left by a killed run is removed
