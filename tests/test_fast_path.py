@@ -229,3 +229,34 @@ def test_pruning_keeps_the_records_used_last(tmp_path: Path) -> None:
     os.utime(tmp_path / ".old.tmp", (1000, 1000))
     prune(tmp_path, keep=8)
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{i:02d}" for i in range(4, 10)]
+
+
+@pytest.mark.parametrize("args", [
+    ["missing.html"],
+    ["page.html", "gone.html", "--output-format", "json"],
+    ["page.html", "--select", "XYZ"],
+    ["page.html", "--output-format", "nope"],
+    ["page.html", "--output-format", "json", "--output-format", "concise"],
+    ["page.html", "--no-cache", "--output-format", "concise", "--statistics", "-j", "2"],
+    ["page.html", "--config", "missing.toml"],
+    ["page.html", "--baseline", "missing.json"],
+    ["page.html", "--manifest", "page.html"],
+    ["page.html", "--isolated", "--exit-zero", "--level", "basic", "--fail-on", "warning"],
+    [".", "--output-format", "concise"],
+    ["*.html", "--force-exclude", "--no-respect-gitignore"],
+    ["page.html", "--color", "bogus"],
+    ["page.html", "--jobs", "0"],
+    ["page.html", "--config", "."],
+])
+def test_the_run_without_click_prints_what_the_cli_prints(tmp_path: Path, args: list[str]) -> None:
+    """Invocations the pre-parser takes but the record cannot answer run without click (errors are shown by
+    click's own code); those with a value click refuses go to click. Either way: the CLI's bytes and code."""
+    root = tmp_path / "p"
+    root.mkdir()
+    shutil.copyfile(FIXTURES / "lint" / "golden" / "page.html", root / "page.html")
+    shutil.copyfile(FIXTURES / "site" / "index.html", root / "index.html")
+    reference = _run("cli", args, root)
+    got = _run("entry", args, root)
+    assert (got["code"], got["out"], got["err"]) == (reference["code"], reference["out"], reference["err"])
+    click_free = entry.lint_options(["lint", *args]) is not None
+    assert ("click" in got["modules"]) == (not click_free or reference["code"] == 2), args

@@ -1,7 +1,8 @@
 """Leave the run record of a lint invocation that the entry point could not serve (`commands.entry`): the run's
 stdout and stderr text (as it reaches the streams), its report files and its exit code, written atomically to
-``runs/`` of the result cache. A run that fails (exit 2, an error), draws a progress bar or writes bytes past the
-text streams leaves no record; the folder keeps the records used last (``MAX_RECORDS``)."""
+``runs/`` of the result cache. A run that fails (exit 2, an error), draws a progress bar, writes bytes past the
+text streams or more than ``MAX_TEXT`` characters leaves no record; the folder keeps the records used last
+(``MAX_RECORDS``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from axag.commands.progress import Progress
 from axag.commands.records import FILE, RUNS, STDERR, STDOUT, encode_record, state_of
 
 MAX_RECORDS = 64  # records kept in runs/ (pruned to 3/4 when over)
+MAX_TEXT = 32 << 20  # characters of output above which a run leaves no record
 _TMP_AGE = 3600.0  # seconds after which a temporary file left by a killed run is removed
 
 
@@ -81,7 +83,8 @@ def record_run(key: bytes, opts: dict[str, Any], run: Callable[[dict[str, Any]],
         for path, text in files:
             log.add(FILE, text, path)
         ops = [(kind, "".join(pieces), path) for kind, pieces, path in log.ops]
-        write_record(folder, key, encode_record(key, inputs, ops, code))
+        if sum(len(text) for _, text, _ in ops) <= MAX_TEXT:
+            write_record(folder, key, encode_record(key, inputs, ops, code))
     return code
 
 
