@@ -17,6 +17,7 @@ from axag.commands.records import (
     RUNS,
     STDOUT,
     expect_record,
+    pacify_streams,
     parse_args,
     plan_of,
     read_record,
@@ -32,7 +33,15 @@ def main() -> Any:
     """The ``axag`` console script: the fast path; else the lint run without click when every option is one
     click would take as it is; else the click CLI."""
     argv = sys.argv[1:]
-    code = serve(argv)
+    try:
+        code = serve(argv)
+    except KeyboardInterrupt:  # as the click CLI: one line, exit 130
+        sys.stderr.write("axag: interrupted\n")
+        sys.stderr.flush()
+        return 130
+    except BrokenPipeError:
+        pacify_streams()
+        return 1
     if code is not None:
         return code
     opts = lint_options(argv)

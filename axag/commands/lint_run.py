@@ -55,8 +55,9 @@ def run_standalone(opts: dict[str, Any]) -> int:
 
         if exc.errno != errno.EPIPE:
             raise
-        sys.stdout = _Pacified(sys.stdout)  # as click's main does on a closed pipe
-        sys.stderr = _Pacified(sys.stderr)
+        from axag.commands.records import pacify_streams
+
+        pacify_streams()  # as click's main does on a closed pipe
         return 1
     except Exception as exc:
         click = sys.modules.get("click")
@@ -65,25 +66,6 @@ def run_standalone(opts: dict[str, Any]) -> int:
         error = exc
     error.show()
     return error.exit_code
-
-
-class _Pacified:
-    """A stream whose flush ignores a closed pipe (click's `_PacifyFlushWrapper`)."""
-
-    def __init__(self, wrapped: Any) -> None:
-        self.wrapped = wrapped
-
-    def flush(self) -> None:
-        import errno
-
-        try:
-            self.wrapped.flush()
-        except OSError as exc:
-            if exc.errno != errno.EPIPE:
-                raise
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.wrapped, name)
 
 
 def _parse_formats(values: tuple[str, ...], output_file: str | None, default: str) -> list[tuple[str, str | None]]:

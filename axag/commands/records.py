@@ -239,3 +239,26 @@ def encode_record(key: bytes, inputs: list[tuple[str, str]], ops: list[tuple[int
     return b"".join((MAGIC, key, payload, xxhash.xxh3_64_digest(payload)))
 
 
+
+
+# ---------------------------------------------------------------------------------------------- streams
+class _Pacified:
+    """A stream whose flush ignores a closed pipe (click's `_PacifyFlushWrapper`)."""
+
+    def __init__(self, wrapped: Any) -> None:
+        self.wrapped = wrapped
+
+    def flush(self) -> None:
+        try:  # noqa: SIM105 - contextlib costs start-up time
+            self.wrapped.flush()
+        except BrokenPipeError:
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
+
+
+def pacify_streams() -> None:
+    """After a closed pipe: stdout and stderr that ignore it when flushed at exit (exit code 1, as click's)."""
+    sys.stdout = _Pacified(sys.stdout)
+    sys.stderr = _Pacified(sys.stderr)
