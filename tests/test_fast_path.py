@@ -260,3 +260,12 @@ def test_the_run_without_click_prints_what_the_cli_prints(tmp_path: Path, args: 
     assert (got["code"], got["out"], got["err"]) == (reference["code"], reference["out"], reference["err"])
     click_free = entry.lint_options(["lint", *args]) is not None
     assert ("click" in got["modules"]) == (not click_free or reference["code"] == 2), args
+
+
+def test_records_live_where_the_result_cache_does() -> None:
+    """The console script finds the cache folder without importing `axag.cache`: the same names."""
+    from axag import cache
+    from axag.config import CONFIG_NAMES
+
+    assert (records.CACHE_DIR_NAME, records.CACHE_ENV) == (cache.DIR_NAME, cache.ENV_VAR)
+    assert records.WATCHED[:3] == CONFIG_NAMES
