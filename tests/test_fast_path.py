@@ -269,3 +269,20 @@ def test_records_live_where_the_result_cache_does() -> None:
 
     assert (records.CACHE_DIR_NAME, records.CACHE_ENV) == (cache.DIR_NAME, cache.ENV_VAR)
     assert records.WATCHED[:3] == CONFIG_NAMES
+
+
+def test_a_record_of_another_shape_is_ignored(tmp_path: Path) -> None:
+    import marshal
+
+    import xxhash
+
+    key = bytes(16)
+    good = records.encode_record(key, [("a", "-")], [(records.STDOUT, "x", "")], 1)
+    (tmp_path / "r").write_bytes(good)
+    assert records.read_record(str(tmp_path / "r"), key) == ((("a", "-"),), ((0, "x", ""),), 1)
+    assert records.read_record(str(tmp_path / "r"), bytes([1] * 16)) is None
+    for payload in [(1, 2, 3), ((), ((7, "x", ""),), 0), ((), (), "0"), ((), ((0, b"x", ""),), 0), ((), (), 300),
+                    (("ab",), (), 0), 5]:
+        data = marshal.dumps(payload)
+        (tmp_path / "r").write_bytes(records.MAGIC + key + data + xxhash.xxh3_64_digest(data))
+        assert records.read_record(str(tmp_path / "r"), key) is None, payload

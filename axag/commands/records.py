@@ -214,8 +214,9 @@ def state_of(path: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- records
-def read_record(path: str, key: bytes) -> tuple[Any, Any, Any] | None:
-    """(inputs, operations, exit code) of a record, or None (missing, truncated, corrupt or for another key)."""
+def read_record(path: str, key: bytes) -> tuple[Any, Any, int] | None:
+    """(inputs, operations, exit code) of a record, or None (missing, truncated, corrupt, for another key or
+    not of this format)."""
     try:
         with open(path, "rb") as fh:
             blob = fh.read()
@@ -229,9 +230,18 @@ def read_record(path: str, key: bytes) -> tuple[Any, Any, Any] | None:
         return None
     try:
         inputs, ops, code = marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
+        well_formed = (
+            type(code) is int and 0 <= code <= 255
+            and all(_strings(item, 2) for item in inputs)
+            and all(type(op) is tuple and len(op) == 3 and op[0] in (STDOUT, STDERR, FILE) and _strings(op[1:], 2)
+                    for op in ops))
+    except (ValueError, EOFError, TypeError):  # not a triple of sequences
         return None
-    return inputs, ops, code
+    return (inputs, ops, code) if well_formed else None
+
+
+def _strings(item: Any, n: int) -> bool:
+    return type(item) is tuple and len(item) == n and all(type(x) is str for x in item)
 
 
 def encode_record(key: bytes, inputs: list[tuple[str, str]], ops: list[tuple[int, str, str]], code: int) -> bytes:
