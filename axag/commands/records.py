@@ -93,7 +93,10 @@ def plan_of(argv: list[str]) -> tuple[bytes, tuple[str, ...]] | None:
     if parsed is None or "--no-cache" in parsed[1]:
         return None
     paths, values = parsed
-    cwd = os.getcwd()
+    try:
+        cwd = os.getcwd()
+    except OSError:  # a removed working directory: the run reports it
+        return None
     parts = [MAGIC.decode(), __version__, sys.version, code_stamp().hex(), cwd, *argv, "\0env"]
     parts += [name + "=" + os.environ.get(name, "\0") for name in ENV_READ]
     for stream in (sys.stdout, sys.stderr):
