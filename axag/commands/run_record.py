@@ -43,7 +43,9 @@ class _Tee:
 
     def write(self, text: Any) -> int:
         n: int = self._stream.write(text)  # bytes raise TypeError here, as on the real stream
-        if text:
+        if not isinstance(text, str):
+            self._log.dirty = True  # a stream that took bytes: not replayed as text
+        elif text:
             self._log.add(self._kind, text)
         return n
 
