@@ -286,3 +286,14 @@ def test_a_record_of_another_shape_is_ignored(tmp_path: Path) -> None:
         data = marshal.dumps(payload)
         (tmp_path / "r").write_bytes(records.MAGIC + key + data + xxhash.xxh3_64_digest(data))
         assert records.read_record(str(tmp_path / "r"), key) is None, payload
+
+
+def test_a_failed_run_leaves_no_record(tmp_path: Path) -> None:
+    shutil.copyfile(FIXTURES / "lint" / "golden" / "page.html", tmp_path / "page.html")
+    for args in (["page.html", "--output-format", "json", "--output-format", "concise"],
+                 ["page.html", "--baseline", "missing.json"], ["page.html", "--select", "XYZ"]):
+        first = _run("entry", args, tmp_path)
+        again = _run("entry", args, tmp_path)
+        assert first["code"] == again["code"] == 2 and first["err"] == again["err"] != b"", args
+        assert "axag.commands.lint_run" in again["modules"], args
+    assert not list(Path(os.environ["AXAG_CACHE_DIR"]).glob("runs/*"))
