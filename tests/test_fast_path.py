@@ -297,3 +297,18 @@ def test_a_failed_run_leaves_no_record(tmp_path: Path) -> None:
         assert first["code"] == again["code"] == 2 and first["err"] == again["err"] != b"", args
         assert "axag.commands.lint_run" in again["modules"], args
     assert not list(Path(os.environ["AXAG_CACHE_DIR"]).glob("runs/*"))
+
+
+def test_installing_a_package_changes_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record made with other libraries (an upgraded rich, lxml, ...) is not used: the mtimes of the import
+    folders are in the key."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.html").write_text("<p>x</p>")
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
+    before = records.plan_of(["lint", "a.html"])
+    assert before == records.plan_of(["lint", "a.html"])
+    (site / "rich-99.0.dist-info").mkdir()
+    os.utime(site, ns=(1, 1))
+    assert before != records.plan_of(["lint", "a.html"])

@@ -97,7 +97,7 @@ def plan_of(argv: list[str]) -> tuple[bytes, tuple[str, ...]] | None:
         cwd = os.getcwd()
     except OSError:  # a removed working directory: the run reports it
         return None
-    parts = [MAGIC.decode(), __version__, sys.version, code_stamp().hex(), cwd, *argv, "\0env"]
+    parts = [MAGIC.decode(), __version__, sys.version, code_stamp().hex(), *installed(), cwd, *argv, "\0env"]
     parts += [name + "=" + os.environ.get(name, "\0") for name in ENV_READ]
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -163,6 +163,18 @@ def cache_folders(cwd: str, values: dict[str, list[str]], pyprojects: dict[str, 
         if cwd not in roots:
             roots.append(cwd)
     return tuple(os.path.join(root, CACHE_DIR_NAME) for root in roots)
+
+
+def installed() -> list[str]:
+    """The folders Python imports from (but the script's own) with their mtimes: installing, upgrading or removing
+    a package (lxml, rich, click, ...) changes its folder's entries, so a record of other libraries is not used."""
+    out = []
+    for folder in sys.path[1:]:
+        try:
+            out.append(f"{folder}:{os.stat(folder or '.').st_mtime_ns}")
+        except OSError:
+            out.append(f"{folder}:-")
+    return out
 
 
 _STAMP: list[bytes] = []
