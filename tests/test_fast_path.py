@@ -312,3 +312,39 @@ def test_installing_a_package_changes_the_key(tmp_path: Path, monkeypatch: pytes
     (site / "rich-99.0.dist-info").mkdir()
     os.utime(site, ns=(1, 1))
     assert before != records.plan_of(["lint", "a.html"])
+
+
+def test_what_a_recorded_run_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record holds the run's stdout and stderr text in order and its report files; a run that drew a
+    progress bar, wrote bytes past the text streams or failed leaves none."""
+    from axag.commands import common
+    from axag.commands.progress import Progress
+    from axag.commands.run_record import record_run
+
+    monkeypatch.chdir(tmp_path)
+    opts = {"config": None, "isolated": True, "cache_dir": "cache", "no_cache": False, "baseline": None,
+            "manifest": None, "enforced_intents": None, "openapi": None}
+    (tmp_path / "cache").mkdir()
+    key = bytes(range(16))
+    record = tmp_path / "cache" / "runs" / key.hex()
+
+    def run(extra: Any) -> Any:
+        def body(_: dict[str, Any]) -> int:
+            sys.stderr.write("warn\n")
+            sys.stdout.write("a")
+            sys.stdout.write("b\n")
+            common.write_or_print("out/r.json", iter(["{", "}"]))
+            extra()
+            return 1
+        return body
+
+    assert record_run(key, opts, run(lambda: None)) == 1
+    assert records.read_record(str(record), key) == (
+        (), ((records.STDERR, "warn\n", ""), (records.STDOUT, "ab\n", ""), (records.FILE, "{}", "out/r.json")), 1)
+    assert (tmp_path / "out" / "r.json").read_text() == "{}"
+    for spoil in (lambda: setattr(Progress, "drawn", Progress.drawn + 1), lambda: sys.stdout.buffer):
+        record.unlink(missing_ok=True)
+        assert record_run(key, opts, run(spoil)) == 1
+        assert not record.exists()
+    assert record_run(key, opts, lambda _: 2) == 2
+    assert not record.exists()
