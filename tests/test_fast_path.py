@@ -348,3 +348,9 @@ def test_what_a_recorded_run_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert not record.exists()
     assert record_run(key, opts, lambda _: 2) == 2
     assert not record.exists()
+    monkeypatch.setattr("axag.commands.run_record.MAX_TEXT", 7)  # "warn\nab\n{}" is 10 characters
+    assert record_run(key, opts, run(lambda: None)) == 1
+    assert not record.exists() and (tmp_path / "out" / "r.json").read_text() == "{}"
+    monkeypatch.setattr("axag.commands.run_record.MAX_TEXT", 10)
+    assert record_run(key, opts, run(lambda: None)) == 1
+    assert record.exists()

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# the report files a recorded run writes, (path as given, text) (`run_record.record_run` sets it); else None
-written_files: list[tuple[str, str]] | None = None
+# the log of a run that leaves a run record (`run_record.record_run`): it keeps the report files written
+recording: Any = None
 
 
 def common_options(fn: F) -> F:
@@ -122,13 +122,7 @@ def write_or_print(path: str | None, text: str | Iterable[str], *, err: bool = F
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"cannot create the folder of {path}: {exc.strerror or exc}") from exc
-    sink = written_files
-    if sink is None:
-        write_atomic(target, text)
-        return
-    pieces = [text] if isinstance(text, str) else list(text)
-    write_atomic(target, pieces)
-    sink.append((path, "".join(pieces)))
+    write_atomic(target, text if recording is None else recording.keep(path, text))
 
 
 def missing_paths_error(missing: list[str]) -> AxagClickError:

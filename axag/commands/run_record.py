@@ -10,7 +10,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +24,42 @@ _TMP_AGE = 3600.0  # seconds after which a temporary file left by a killed run i
 
 
 class _Log:
+    """What a recorded run writes: stream text (consecutive writes to one stream joined) and report files, in
+    order; ``dirty`` once the run did something a record cannot replay (or wrote more than ``MAX_TEXT``)."""
+
     def __init__(self) -> None:
         self.ops: list[tuple[int, list[str], str]] = []
+        self.files: list[tuple[str, list[str]]] = []
+        self.size = 0
         self.dirty = False
 
-    def add(self, kind: int, text: str, path: str = "") -> None:
-        if self.ops and kind != FILE and self.ops[-1][0] == kind:
-            self.ops[-1][1].append(text)
-        else:
-            self.ops.append((kind, [text], path))
+    def add(self, kind: int, text: str) -> None:
+        if self._count(text):
+            if self.ops and self.ops[-1][0] == kind:
+                self.ops[-1][1].append(text)
+            else:
+                self.ops.append((kind, [text], ""))
+
+    def keep(self, path: str, text: str | Iterable[str]) -> Iterator[str]:
+        """``text`` (a report file's pieces) passed on to the writer and kept."""
+        pieces: list[str] = []
+        self.files.append((path, pieces))
+        for piece in [text] if isinstance(text, str) else text:
+            if self._count(piece):
+                pieces.append(piece)
+            yield piece
+
+    def _count(self, text: str) -> bool:
+        self.size += len(text)
+        if self.size > MAX_TEXT and not self.dirty:
+            self.dirty = True  # too big to keep: what was kept is let go
+            self.ops.clear()
+            self.files.clear()
+        return not self.dirty
+
+    def operations(self) -> list[tuple[int, str, str]]:
+        return [*((kind, "".join(pieces), "") for kind, pieces, _ in self.ops),
+                *((FILE, "".join(pieces), path) for path, pieces in self.files)]
 
 
 class _Tee:
@@ -74,19 +101,14 @@ def record_run(key: bytes, opts: dict[str, Any], run: Callable[[dict[str, Any]],
     drawn = Progress.drawn
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Tee(saved[0], STDOUT, log), _Tee(saved[1], STDERR, log)
-    common.written_files = []
+    common.recording = log
     try:
         code = run(opts)
-        files = common.written_files
     finally:
         sys.stdout, sys.stderr = saved
-        common.written_files = None
+        common.recording = None
     if code in (0, 1) and not log.dirty and Progress.drawn == drawn:
-        for path, text in files:
-            log.add(FILE, text, path)
-        ops = [(kind, "".join(pieces), path) for kind, pieces, path in log.ops]
-        if sum(len(text) for _, text, _ in ops) <= MAX_TEXT:
-            write_record(folder, key, encode_record(key, inputs, ops, code))
+        write_record(folder, key, encode_record(key, inputs, log.operations(), code))
     return code
 
 
