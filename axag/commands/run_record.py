@@ -122,10 +122,10 @@ def _where_and_inputs(opts: dict[str, Any]) -> tuple[Path | None, list[tuple[str
     resolver = Resolver(cwd, config=opts["config"], isolated=opts["isolated"])
     settings = resolver.run_settings()
     folder = cache_dir(opts["cache_dir"], opts["no_cache"], Path(resolver.project_root), cwd)
-    named = [None if opts["isolated"] else opts["config"], opts["baseline"] or settings.baseline,
-             opts["manifest"] or settings.manifest, opts["enforced_intents"] or settings.enforced_intents,
-             opts["openapi"]]
-    paths = sorted({os.path.normpath(os.path.join(cwd, os.path.expanduser(os.fspath(p)))) for p in named if p})
+    config = None if opts["isolated"] or not opts["config"] else os.path.expanduser(opts["config"])  # as Resolver
+    named = [config, opts["baseline"] or settings.baseline, opts["manifest"] or settings.manifest,
+             opts["enforced_intents"] or settings.enforced_intents, opts["openapi"]]
+    paths = sorted({os.path.join(cwd, os.fspath(p)) for p in named if p})  # as the run opens them
     return folder, [(p, state_of(p)) for p in paths]
 
 
