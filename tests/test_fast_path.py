@@ -358,3 +358,18 @@ def test_what_a_recorded_run_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("axag.commands.run_record.MAX_TEXT", 10)
     assert record_run(key, opts, run(lambda: None)) == 1
     assert record.exists()
+
+
+def test_a_changed_manifest_named_by_the_configuration_is_not_replayed(tmp_path: Path) -> None:
+    shutil.copyfile(FIXTURES / "site" / "booking.html", tmp_path / "booking.html")
+    (tmp_path / "axag.toml").write_text('[lint]\nmanifest = "m.json"\n', encoding="utf-8")
+    (tmp_path / "m.json").write_text('{"intents": []}\n', encoding="utf-8")
+    args = ["booking.html", "--output-format", "concise"]
+    _run("entry", args, tmp_path)
+    assert _heavy(_run("entry", args, tmp_path)["modules"]) == []
+    (tmp_path / "m.json").write_text('{"intents": ["x.y"]}\n', encoding="utf-8")
+    got = _run("entry", args, tmp_path)
+    assert "axag.commands.lint_run" in got["modules"]
+    reference = _run("cli", args, tmp_path)
+    assert (got["code"], got["out"], got["err"]) == (reference["code"], reference["out"], reference["err"])
+    assert _heavy(_run("entry", args, tmp_path)["modules"]) == []
