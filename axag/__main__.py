@@ -1,3 +1,5 @@
-from axag.cli import main
+import sys
 
-main()
+from axag.commands.entry import main
+
+sys.exit(main())

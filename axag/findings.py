@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
@@ -153,6 +152,8 @@ def printable_path(value: str) -> str:
 
 def fingerprint(code: int, repo_path: str, anchor: str, attribute: str | None, occurrence: int) -> str:
     """SPEC §13.3: first 16 hex digits of SHA-256 over the parts joined by U+001F."""
+    import hashlib  # on use: a run served by the result cache computes no fingerprint (cold start)
+
     text = "\x1f".join([full_code(code), repo_path, anchor, attribute or "", str(occurrence)])
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import click
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def cache_options(fn: F) -> F:
+    import click
+
     fn = click.option("--cache-dir", "cache_dir", default=None, metavar="DIR",
                       help="Keep the result cache in DIR (default: $AXAG_CACHE_DIR, else .axag_cache in the "
                            "project root).")(fn)

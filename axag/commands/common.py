@@ -1,4 +1,5 @@
-"""Options and helpers shared by the lint and compile commands (the CLI layer only)."""
+"""Options and helpers shared by the lint and compile commands (the CLI layer only). Importing this module does
+not import click (the console script's click-free lint run, `commands.lint_run`, uses its helpers)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,21 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import click
-
-from axag.cli import AxagClickError
 from axag.errors import AxagError
 
 if TYPE_CHECKING:
+    from axag.cli import AxagClickError
     from axag.findings import Finding, RunReport, Severity
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# the log of a run that leaves a run record (`run_record.record_run`): it keeps the report files written
+recording: Any = None
+
 
 def common_options(fn: F) -> F:
+    import click
+
     for opt in reversed([
         click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only."),
         click.option("--isolated", is_flag=True, help="Ignore all configuration files."),
@@ -31,6 +35,32 @@ def common_options(fn: F) -> F:
     ]):
         fn = opt(fn)
     return fn
+
+
+def echo(message: str, *, nl: bool = True, err: bool = False, color: bool | None = None) -> None:
+    """`click.echo` of a text: click's own when click is loaded (a command of the click CLI), else the same
+    steps on streams known to be UTF-8 (`commands.entry` runs only then): the text, ANSI styles removed when
+    ``color`` is False or, when None, the stream is no terminal; then a flush."""
+    click = sys.modules.get("click")
+    if click is not None:
+        click.echo(message, nl=nl, err=err, color=color)
+        return
+    stream = sys.stderr if err else sys.stdout
+    out = message + "\n" if nl else message
+    if out:
+        if "\x1b" in out and (not color if color is not None else not _is_tty(stream)):
+            import re
+
+            out = re.sub(r"\033\[[0-?]*[ -/]*[@-~]", "", out)  # click's strip_ansi
+        stream.write(out)
+    stream.flush()
+
+
+def _is_tty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def use_color(flag: str, stream: Any = None) -> bool:
@@ -57,6 +87,8 @@ def default_jobs() -> int:
 
 
 def fail(message: str) -> AxagClickError:
+    from axag.cli import AxagClickError
+
     return AxagClickError(message)
 
 
@@ -69,6 +101,8 @@ def guard_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except AxagError as exc:
+            from axag.cli import AxagClickError
+
             raise AxagClickError(str(exc)) from exc
 
     return wrapper  # type: ignore[return-value]
@@ -78,7 +112,7 @@ def write_or_print(path: str | None, text: str | Iterable[str], *, err: bool = F
     """Write ``text`` (or its pieces) atomically to ``path``, or to stdout (stderr) for None or ``-``."""
     if path is None or path == "-":
         for piece in [text] if isinstance(text, str) else text:
-            click.echo(piece, nl=False, err=err)
+            echo(piece, nl=False, err=err)
         return
     from axag.errors import InputError
     from axag.fsio import write_atomic
@@ -88,7 +122,7 @@ def write_or_print(path: str | None, text: str | Iterable[str], *, err: bool = F
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"cannot create the folder of {path}: {exc.strerror or exc}") from exc
-    write_atomic(target, text)
+    write_atomic(target, text if recording is None else recording.keep(path, text))
 
 
 def missing_paths_error(missing: list[str]) -> AxagClickError:

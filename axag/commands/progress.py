@@ -10,6 +10,8 @@ from typing import Any
 
 
 class Progress:
+    drawn = 0  # bars drawn in this process (a run that drew one leaves no run record)
+
     def __init__(self, total: int, *, quiet: bool, label: str) -> None:
         self.total = total
         self.done = 0
@@ -33,6 +35,7 @@ class Progress:
             self._bar = RichProgress(f"[bold]{self.label}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                                      console=Console(file=sys.stderr), transient=True)
             self._bar.start()
+            Progress.drawn += 1
             self._task = self._bar.add_task(self.label, total=self.total, completed=self.done)
             return
         self._bar.update(self._task, completed=self.done)

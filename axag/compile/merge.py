@@ -3,7 +3,6 @@ every source; differing ones are 121; tool-name collisions are 122."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sys
@@ -45,6 +44,8 @@ def contract_key(tool: dict[str, Any]) -> str:
     """The identity of a contract: the SHA-256 of its JSON text without sources (equality of JSON values, 1 and
     true differ, in output key order). A digest, not the text: keys travel from worker processes and are kept
     per distinct contract for the whole run."""
+    import hashlib  # on use: a run served by the result cache makes no contract (cold start)
+
     text = json.dumps(_without_sources(tool), ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -152,6 +151,8 @@ def check_file(path: Path, display: str, repo_path: str, settings: Settings, req
         _check(out, settings, request, data)
     except Exception as exc:  # noqa: BLE001 - one file never stops the run (§14.5)
         out.internal_error = True
+        import traceback
+
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         out.findings = [f for f in out.findings if f.code in (190, 191, 192, 193)]
         out.findings.append(_run_finding(out, 199, f"internal error: {detail}"))
