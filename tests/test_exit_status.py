@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from axag.commands.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, exit_status, unreadable_file
+from axag.commands.common import exit_status, unreadable_file
+from axag.exit_codes import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from axag.findings import Finding, Severity, fingerprint
 from tests.conftest import chdir, lint_json, run_axag
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from axag.errors import AxagError
+from axag.exit_codes import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 
 if TYPE_CHECKING:
     from axag.cli import AxagClickError
@@ -151,8 +152,6 @@ def unreadable_file(path: str, message: str, repo_path: str | None = None) -> Fi
     return Finding(code=191, severity=Severity.ERROR, message=message, path=path, repo_path=repo, line=1, column=1,
                    end_line=1, end_column=1, name="unreadable-file", fingerprint=fingerprint(191, repo, "", None, 0))
 
-
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def exit_status(findings: Iterable[Finding], *, fail_on: Severity | None = None, exit_zero: bool = False,

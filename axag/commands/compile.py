@@ -14,7 +14,6 @@ import click
 from axag import __version__
 from axag.commands.cache_options import cache_options, open_cache
 from axag.commands.common import (
-    EXIT_ERROR,
     common_options,
     default_jobs,
     exit_status,
@@ -27,6 +26,7 @@ from axag.commands.common import (
     write_or_print,
 )
 from axag.compile.targets import STRICT_TARGETS, TARGETS
+from axag.exit_codes import EXIT_ERROR
 from axag.findings import Finding, RunReport, Severity, fingerprint
 from axag.guards import LANGS
 from axag.plural import plural

@@ -23,6 +23,7 @@ from axag.commands.records import (
     read_record,
     state_of,
 )
+from axag.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 
 TYPE_CHECKING = False  # `typing` costs milliseconds at start-up
 if TYPE_CHECKING:
@@ -38,10 +39,10 @@ def main() -> Any:
     except KeyboardInterrupt:  # as the click CLI: one line, exit 130
         sys.stderr.write("axag: interrupted\n")
         sys.stderr.flush()
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         pacify_streams()
-        return 1
+        return EXIT_BROKEN_PIPE
     if code is not None:
         return code
     opts = lint_options(argv)

@@ -21,6 +21,7 @@ from axag.commands.common import (
     use_color,
     write_or_print,
 )
+from axag.exit_codes import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 from axag.findings import RunReport, Severity
 
 
@@ -49,7 +50,7 @@ def run_standalone(opts: dict[str, Any]) -> int:
         error = AxagClickError(str(exc))
     except KeyboardInterrupt:
         echo("axag: interrupted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except OSError as exc:
         import errno
 
@@ -58,7 +59,7 @@ def run_standalone(opts: dict[str, Any]) -> int:
         from axag.commands.records import pacify_streams
 
         pacify_streams()  # as click's main does on a closed pipe
-        return 1
+        return EXIT_BROKEN_PIPE
     except Exception as exc:
         click = sys.modules.get("click")
         if click is None or not isinstance(exc, click.ClickException):
