@@ -107,6 +107,12 @@ HOSTILE = {
     "comment_in_value": '<button title="<!--" axag-intent="a.b">x</button><p axag-intent="c.d">-->',
     "many_lt_in_value": '<button title="' + "<" * 12 + '" axag-intent="a.b">x</button>',
     "many_tags_in_value": '<button title="' + "<b " * 12 + '" axag-intent="a.b">x</button>',
+    # found by hypothesis: the scan reads the "<!--" inside a bogus CDATA comment as a comment and misses what
+    # follows; locating those on lxml's line must not stop at a lone CR (libxml2 breaks lines at LF only), or a
+    # commented-out twin further on was taken for the element
+    "bogus_comment_then_lone_cr": '<![CDATA[<!--</button>' + BUTTON + '<div axag-intent=""\raxag-intent="">'
+                                  '<button axag-intent="" axag-intent="" axag-intent="">-->]]>' + BUTTON + "<!--"
+                                  + BUTTON * 3 + "-->",
     "forged_marker_id": '<form id="__axag_m0"><input name="q"></form>'
                         '<form axag-intent="user.update" axag-action-type="write"><input name="email"></form>',
     "forged_marker_prefix": '<p id="__axag_">x</p><p class=" id=__axag_m0 ">' + BUTTON,

@@ -548,11 +548,8 @@ def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: i
         found = [raw for raw in _tags_starting_in(text, tag, lo, line_end)
                  if line_start <= max(raw.end - 1, raw.start) < line_end]
         if lo == 0 or window > 1 << 22 or (
-                found and (found[0].start < line_start or _has_break(text, lo, found[0].start))):
+                found and lo < line_start):  # the window holds the line's start (lxml breaks lines at LF only)
             pf._line_found[key] = found
             return found
         window *= 4
 
-
-def _has_break(text: str, lo: int, hi: int) -> bool:
-    return text.find("\n", lo, hi) >= 0 or text.find("\r", lo, hi) >= 0
