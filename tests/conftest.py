@@ -84,10 +84,25 @@ def build_model_from(html: str, name: str = "t.html", harvest: bool = True) -> t
     return pf, build_model(pf, harvest=harvest)
 
 
+def model_problems(m: Any) -> list[Any]:
+    """The problems the rules make of what the model recorded while it was built (`FileModel.facts`), every rule
+    enabled, in the order the facts were recorded."""
+    from axag.rules import load_rules
+    from axag.rules.base import RuleCtx
+    from axag.rules.catalogue import RULES
+    from axag.rules.facts import judge_facts
+
+    load_rules()
+    ctx = RuleCtx(m, frozenset(RULES))
+    judge_facts(ctx)
+    return ctx.problems
+
+
 def problems_at(pf: Any, m: Any, *codes: int) -> list[tuple[int, int, int]]:
-    """(code, line, column) of the model's problems with the given codes (all when none given), in order."""
+    """(code, line, column) of the problems of the model's facts with the given codes (all when none given), in
+    order."""
     out = []
-    for p in m.problems:
+    for p in model_problems(m):
         if not codes or p.code in codes:
             line, col = pf.lines.position(p.span.start)
             out.append((p.code, line, col))

@@ -217,11 +217,7 @@ LAYERS = {
 }
 
 # Imports against the layer order not removed yet, each with the step of issue 13 that removes it.
-KNOWN_UPWARD = {
-    # "every finding raised under axag/rules/": the model records facts, the rules word them
-    ("axag.model.actions", "axag.rules.catalogue"),
-    ("axag.model.params", "axag.rules.catalogue"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 
 def _layer(module: str) -> int:
@@ -251,3 +247,61 @@ def test_the_model_has_no_import_fallbacks() -> None:
     """An ``except ImportError`` in the model once silently turned rule 116 off (and precondition value checks)."""
     for path in (PKG / "model").rglob("*.py"):
         assert "except ImportError" not in path.read_text(encoding="utf-8"), path
+
+
+# ---------------------------------------------------------------------------------------------- who raises findings
+_RAISERS = ("Problem", "report", "problem", "note", "add", "ann_problem", "emit")
+
+
+def _calls(path: Path) -> list[tuple[str, ast.Call]]:
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            out.append((name, node))
+    return out
+
+
+def test_only_the_rules_make_problems() -> None:
+    """A rule's problem is made under axag/rules/ only: the model records facts, the engine places findings."""
+    rules = PKG / "rules"
+    makers = {str(p.relative_to(REPO)) for p in PKG.rglob("*.py") if rules not in p.parents
+              and any(name == "Problem" for name, _ in _calls(p))}
+    assert makers == set()
+
+
+def test_no_rule_code_is_raised_outside_the_rules() -> None:
+    """No call outside axag/rules/ passes a rule code (a number literal first) to something that raises a finding,
+    and the model never words a message."""
+    rules = PKG / "rules"
+    found = []
+    for p in PKG.rglob("*.py"):
+        if rules in p.parents:
+            continue
+        for name, call in _calls(p):
+            first = call.args[0] if call.args else None
+            if (name in _RAISERS and isinstance(first, ast.Constant) and type(first.value) is int
+                    and 1 <= first.value <= 199):
+                found.append(f"{p.relative_to(REPO)}:{call.lineno}")
+    assert found == []
+    model = PKG / "model"
+    assert [p.name for p in model.rglob("*.py") if "format_message" in p.read_text(encoding="utf-8")] == []
+
+
+def test_the_check_of_raisers_finds_a_raised_code(tmp_path: Path) -> None:
+    bad = tmp_path / "m.py"
+    bad.write_text("sink.add(115, span, None)\nProblem(1, span)\n", encoding="utf-8")
+    assert sorted(name for name, call in _calls(bad) if name in _RAISERS and call.args
+                  and isinstance(call.args[0], ast.Constant)) == ["Problem", "add"]
+
+
+def test_every_fact_kind_is_judged() -> None:
+    """Each kind of fact the model (or the engine) records is judged by at least one rule."""
+    from axag.model.facts import Kind
+    from axag.rules import load_rules
+    from axag.rules.facts import FACT_RULES
+
+    load_rules()
+    judged = {kind for entries in FACT_RULES.values() for kind, _ in entries}
+    assert [k.name for k in Kind if k not in judged] == []

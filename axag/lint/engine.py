@@ -21,8 +21,8 @@ from axag.rules.catalogue import RULES, format_message
 from axag.spans import LineIndex, context_rows
 
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
-    from axag.model.problems import Problem
     from axag.parse.document import Element, ParsedFile
+    from axag.rules.problem import Problem
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 
@@ -230,11 +230,9 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         from axag.lint.migrate import attach  # §8: verified axag-constraints migration (fix, per-entry 101)
 
         attach(model, harvest=harvest)
-    problems = list(model.problems)
-    problems.extend(_dynamic_problems(model))
     ctx = RuleCtx(model, enabled, request.manifest, request.manifest_name, request.enforced_intents,
                   openapi=request.openapi, openapi_name=request.openapi_name)
-    problems.extend(run_rules(ctx))
+    problems = run_rules(ctx)
     intents = {id(a.element): a.intent for a in model.actions if a.intent}
     items = _to_findings(out, pf, problems, enabled, settings, request, intents)
     items.sort(key=lambda it: (it[0].line, it[0].column, it[0].code))
@@ -263,19 +261,7 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
             kept = [f for f in kept if f.severity is Severity.ERROR or f.code not in hidden]
     else:
         kept, suppressed, unused = apply(all_findings, sup, element_start_lines=starts, ran=enabled)
-        from axag.model.problems import Problem
-        from axag.spans import Span
-
-        extra: list[Problem] = []
-        if 143 in enabled and sup is not None:
-            extra.extend(Problem(143, Span(sp.start, sp.end), {"problem": sp.problem}) for sp in sup.problems)
-        if 133 in enabled and unused:
-            from axag.lint import suppress
-
-            for item in unused:
-                s, e, rep = suppress.removal_edit(item)
-                fx = Fix("Remove the unused suppression", (Edit(s, e, rep),))
-                extra.append(Problem(133, Span(item.start, item.end), {"code": RULES[item.code].info.id}, fix=fx))
+        extra = _suppression_problems(model, enabled, sup, unused) if sup is not None else []
         more = [f for f, _ in _fingerprint(out, _to_findings(out, pf, extra, enabled, settings, request, {}))]
         kept.extend(more)
     out.findings = sorted(findings + kept, key=Finding.sort_key)
@@ -288,6 +274,27 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         else:
             error_elements = _compile_error_elements(out, model, problems)
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
+
+
+def _suppression_problems(model: Any, enabled: frozenset[int], sup: Any, unused: list[Any]) -> list[Problem]:
+    """What the rules make of the file's suppression comments: the malformed ones, and those that suppress
+    nothing (with the edit that removes them)."""
+    from axag.lint import suppress
+    from axag.model.facts import Fact, Kind
+    from axag.rules.base import RuleCtx
+    from axag.rules.facts import judge_facts
+    from axag.spans import Span
+
+    facts = [Fact(Kind.BAD_DIRECTIVE, Span(sp.start, sp.end), None, None, {"problem": sp.problem})
+             for sp in sup.problems]
+    for item in unused:
+        s, e, rep = suppress.removal_edit(item)
+        fx = Fix("Remove the unused suppression", (Edit(s, e, rep),))
+        facts.append(Fact(Kind.UNUSED_SUPPRESSION, Span(item.start, item.end), None, None,
+                          {"code": RULES[item.code].info.id}, fx))
+    ctx = RuleCtx(model, enabled)
+    judge_facts(ctx, facts)
+    return ctx.problems
 
 
 def _compile_error_elements(out: FileOutcome, model: Any, problems: list[Problem]) -> set[int]:
@@ -468,20 +475,6 @@ def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:
         el, ec = lines.position(e.end)
         edits.append(replace(e, start_line=sl, start_column=sc, end_line=el, end_column=ec))
     return Fix(fx.description, tuple(edits))
-
-
-def _dynamic_problems(model: Any) -> list[Problem]:
-    from axag.model.problems import Problem
-
-    out = []
-    for ann in model.annotated:
-        if not ann.dynamic_attrs:
-            continue
-        excluded = ann.action is not None and ann.action.dynamic
-        attrs = ", ".join(dict.fromkeys(ann.dynamic_attrs))
-        out.append(Problem(33, ann.element.tag_span, {"tag": ann.element.tag, "attrs": attrs, "opt": excluded},
-                           ann.element, None, severity=Severity.WARNING if excluded else Severity.INFO))
-    return out
 
 
 def display_path(path: Path, cwd: Path) -> str:

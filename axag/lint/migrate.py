@@ -9,8 +9,8 @@
 An entry is migrated only when the result raises no new finding: the plan is verified by rebuilding the file
 model (and running every rule) on the edited text, and comparing the element's problems with those of the text
 before. `attach(model)` is the lint engine's hook, run on each built model (never on a model rebuilt for a
-verification, so there is no recursion): it sets the migratable count of the attribute-level 101 problem,
-attaches the fix, and adds one 101 problem per entry that needs manual migration, saying why. The fix is plain
+verification, so there is no recursion): it sets the migratable count of the attribute's legacy fact,
+attaches the fix, and adds one fact per entry that needs manual migration, saying why (rule 101 judges them). The fix is plain
 data (`Fix` of `Edit`s) applied by `axag.lint.fix` like every other fix.
 """
 
@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 from axag import vocabulary as V
 from axag.edits import fix, insert_attribute_after, remove_attribute, render_json, replace_value
 from axag.findings import Edit, Fix
+from axag.model.facts import Fact, Kind
 from axag.model.jsonspan import JsonDoc
 from axag.model.legacy import count_migratable, parse_expression
 from axag.model.legacy import entries as _entries
-from axag.model.problems import Problem
 from axag.parse.document import Attr
 from axag.plural import plural
 from axag.spans import Span
@@ -34,7 +34,7 @@ from axag.spans import Span
 if TYPE_CHECKING:
     from axag.model.actions import Annotated, FileModel
 
-__all__ = ["EntryPlan", "MigrationPlan", "attach", "count_migratable", "entry_problems", "migration_fix",
+__all__ = ["EntryPlan", "MigrationPlan", "attach", "count_migratable", "entry_facts", "migration_fix",
            "parse_expression", "plan_migration"]
 
 PRECONDITIONS = "axag-preconditions"
@@ -401,14 +401,14 @@ def _problems_by_element(model: FileModel) -> dict[int, Problems]:
     from axag.rules.catalogue import RULES, format_message
 
     load_rules()
-    problems = list(model.problems)
-    ctx = RuleCtx(model, frozenset(RULES))
-    try:
-        problems.extend(run_rules(ctx))
-    except Exception as exc:  # noqa: BLE001 - a rule failing on the candidate text is a reason, not a crash
-        problems.append(Problem(199, Span(0, 0), message=f"an internal error ({type(exc).__name__})"))
+    ctx = RuleCtx(model, frozenset(RULES) - {33})  # the model's facts and every rule (33: not a problem here)
     index = {id(e): i for i, e in enumerate(model.pf.elements)}
     out: dict[int, Problems] = {}
+    try:
+        run_rules(ctx)
+    except Exception as exc:  # noqa: BLE001 - a rule failing on the candidate text is a reason, not a crash
+        out[_ANY] = {(199, "", 0, "[]"): (1, f"an internal error ({type(exc).__name__})")}
+    problems = ctx.problems
     for p in problems:
         if p.code == 101:
             continue
@@ -531,14 +531,14 @@ def plan_migration(model: FileModel, ann: Annotated, attr: Attr, *, harvest: boo
 # ---------------------------------------------------------------------------------------------- model hook
 def attach(model: FileModel, *, harvest: bool = True) -> None:
     """The model hook (call once at the end of `build_model`): per `axag-constraints`, set the migratable count
-    of its 101 problem, attach the migration fix, and add a 101 problem per entry needing manual migration."""
-    items: list[tuple[Problem, Annotated, Attr, MigrationPlan]] = []
+    of its legacy fact, attach the migration fix, and add a fact per entry needing manual migration."""
+    items: list[tuple[Fact, Annotated, Attr, MigrationPlan]] = []
     for ann in model.annotated:
         for attr in ann.legacy:
             if attr.name != V.LEGACY_CONSTRAINTS:
                 continue
-            head = next((p for p in model.problems if p.code == 101 and p.element is ann.element
-                         and p.span == attr.name_span), None)
+            head = next((f for f in model.facts if f.kind is Kind.LEGACY_CONSTRAINTS and f.element is ann.element
+                         and f.span == attr.name_span), None)
             if head is None or "_migration" in head.args:
                 continue
             head.args["_migration"] = True
@@ -559,18 +559,13 @@ def attach(model: FileModel, *, harvest: bool = True) -> None:
         head.args["n"] = len(plan.migrated)
         head.args["m"] = plan.total
         head.fix = plan.fix
-        model.problems.extend(entry_problems(ann, plan))
+        model.facts.extend(entry_facts(ann, plan))
 
 
-def entry_problems(ann: Annotated, plan: MigrationPlan) -> list[Problem]:
-    """One 101 problem per entry that stays: "manual migration needed" and why, at the entry's key."""
-    out = []
-    for e in plan.entries:
-        if e.ok:
-            continue
-        message = f'axag-constraints entry "{e.key}": manual migration needed: {e.reason}'
-        out.append(Problem(101, e.span, {"entry": e.key}, ann.element, V.LEGACY_CONSTRAINTS, message=message))
-    return out
+def entry_facts(ann: Annotated, plan: MigrationPlan) -> list[Fact]:
+    """One fact per entry that stays ("manual migration needed" and why, at the entry's key)."""
+    return [Fact(Kind.LEGACY_ENTRY, e.span, ann.element, V.LEGACY_CONSTRAINTS, {"entry": e.key, "_reason": e.reason})
+            for e in plan.entries if not e.ok]
 
 
 def migration_fix(model: FileModel, ann: Annotated, *, harvest: bool = True) -> Fix | None:

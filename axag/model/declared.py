@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
+from axag.model.facts import Kind
 from axag.model.parameter import Parameter
 from axag.model.params import (
     APPLIES,
@@ -56,7 +57,7 @@ def _read_lists(model: FileModel, act: Action, sink: Sink) -> list[_Declared]:
         if not val.declared:
             continue
         if not val.ok:
-            sink.errors += 1  # 009 (or a dynamic value) already reported
+            sink.errors += 1  # the list is no JSON list of parameters (or a dynamic value): already recorded
             continue
         items = val.value
         assert isinstance(items, list)
@@ -70,13 +71,13 @@ def _read_lists(model: FileModel, act: Action, sink: Sink) -> list[_Declared]:
             if name in by_exact:
                 first_list, _ = by_exact[name]
                 if first_list != attr_name:
-                    sink.add(8, span, attr_name, p=name)
+                    sink.add(Kind.IN_BOTH_LISTS, span, attr_name, p=name)
                 else:
-                    sink.add(118, span, attr_name, p=name, q=None)
+                    sink.add(Kind.REPEATED_PARAMETER, span, attr_name, p=name, q=None)
                 continue
             snake = V.snake_case(name)
             if snake in by_snake:
-                sink.add(118, span, attr_name, p=by_snake[snake], q=name)
+                sink.add(Kind.REPEATED_PARAMETER, span, attr_name, p=by_snake[snake], q=name)
                 continue
             by_exact[name] = (attr_name, len(out))
             by_snake[snake] = name
@@ -87,7 +88,7 @@ def _read_lists(model: FileModel, act: Action, sink: Sink) -> list[_Declared]:
 def _read_item(model: FileModel, item: Any, loc: Loc, i: int, attr_name: str, sink: Sink
                ) -> tuple[str | None, Spec | None]:
     def bad_name(span: Span, problem: str) -> tuple[None, None]:
-        sink.add(113, span, attr_name, i=i + 1, attr=attr_name, problem=problem)
+        sink.add(Kind.BAD_LIST_ITEM_NAME, span, attr_name, i=i + 1, attr=attr_name, problem=problem)
         return None, None
 
     if isinstance(item, str):
@@ -147,7 +148,7 @@ def _merge(model: FileModel, d: _Declared, h: Any, sink: Sink) -> tuple[Spec, st
     if "description" in hspec.keys and "description" not in merged.keys:
         merged.keys["description"] = hspec.keys["description"]
         merged.locs["description"] = hspec.key_loc("description")
-    sink.add(142, d.spec.key_loc("type").span(), d.list_attr, p=d.name, t1=dt, t2=ht)
+    sink.add(Kind.TYPE_CONFLICT, d.spec.key_loc("type").span(), d.list_attr, p=d.name, t1=dt, t2=ht)
     return merged, None, None
 
 
@@ -218,5 +219,5 @@ def finish_file(model: FileModel, *, harvest: bool = True) -> None:
         for attr in el.attrs:
             if el.is_repeat(attr) or attr.name not in V.CONTROL_ATTRIBUTES:
                 continue
-            sink.add(120, attr.name_span, attr.name, element=el, attr=attr.name,
+            sink.add(Kind.UNUSED_CONTROL_ATTRIBUTE, attr.name_span, attr.name, element=el, attr=attr.name,
                      reason="the element is not a control in the parameter scope of any action")

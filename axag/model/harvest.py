@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from axag import vocabulary as V
-from axag.findings import Severity
+from axag.model.facts import VALUE_DEFECTS, Kind
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
 from axag.model.params import Loc, Sink, Spec, _Ctx, read_object
@@ -84,7 +84,6 @@ OVERRIDES = {
     "axag-parameter-pattern": "pattern",
     "axag-parameter-items": "items",
 }
-_PARAM_ERRORS = frozenset({105, 106, 109, 111, 112, 113, 114, 115, 116, 117})
 REQUIRED = "axag-parameter-required"
 
 
@@ -148,8 +147,8 @@ class _FileState:
 
     def has_control_errors(self, element: Element) -> bool:
         if self.bad_controls is None:
-            self.bad_controls = {id(p.element) for p in self.model.problems
-                                 if p.attribute in V.CONTROL_ATTRIBUTES and p.code in _PARAM_ERRORS}
+            self.bad_controls = {id(f.element) for f in self.model.facts
+                                 if f.attribute in V.CONTROL_ATTRIBUTES and f.kind in VALUE_DEFECTS}
         return id(element) in self.bad_controls
 
     def unknown(self, text: str) -> bool:
@@ -577,7 +576,7 @@ def _text_keys(model: FileModel, c: _Control, sink: Sink, pname: str, keys: dict
 
     problem = _check_pattern(wrapped)
     if problem is not None:
-        sink.add(117, c.element.tag_span, None, p=pname, problem=problem, severity=Severity.WARNING)
+        sink.add(Kind.HARVESTED_BAD_PATTERN, c.element.tag_span, None, p=pname, problem=problem)
         return
     keys["pattern"] = wrapped
 
@@ -741,7 +740,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
         why = _excluded(el, category)
         if why is not None:
             for attr in _control_attrs(element):
-                sink.add(120, attr.name_span, attr.name, attr=attr.name, reason=why)
+                sink.add(Kind.UNUSED_CONTROL_ATTRIBUTE, attr.name_span, attr.name, attr=attr.name, reason=why)
             _note_unharvested(model, act, el, element, why)
             continue
         group_kind = category if category in ("radio", "checkbox") else "other"
@@ -757,12 +756,12 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
             continue  # a name produced by the template: not knowable
         elif id_attr and V.snake_case(id_attr):
             c.raw, c.name = id_attr, V.snake_case(id_attr)
-            sink.add(29, element.tag_span, None, index=1, ctl=element.tag)
+            sink.add(Kind.CONTROL_NAMED_BY_ID, element.tag_span, None, ctl=element.tag)
         else:
-            sink.add(29, element.tag_span, None, ctl=element.tag, intent=intent)
+            sink.add(Kind.CONTROL_WITHOUT_NAME, element.tag_span, None, ctl=element.tag, intent=intent)
             continue
         if len(c.name) > 64:
-            sink.add(113, element.tag_span, None, index=1, n=c.name, ctl=element.tag,
+            sink.add(Kind.BAD_CONTROL_PARAMETER_NAME, element.tag_span, None, n=c.name, ctl=element.tag,
                      problem="is longer than 64 characters")
             continue
         if _state(model).has_control_errors(element):
@@ -778,7 +777,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
         for c in members[1:]:
             if c.raw != first.raw or c.group_kind != first.group_kind:
                 line = pf.lines.position(first.element.tag_span.start)[0]
-                sink.add(119, c.element.tag_span, None, ctl=c.element.tag, p=name, ctl2=first.element.tag, n=line)
+                sink.add(Kind.CONTROL_NAME_CONFLICT, c.element.tag_span, None, ctl=c.element.tag, p=name, ctl2=first.element.tag, n=line)
                 continue
             kept.append(c)
         out.append(_harvest_group(model, act, sink, name, kept))
@@ -889,11 +888,11 @@ def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: 
                 ref = decider.element.first.get(a.name)
                 if ref is None or ref.value != a.value:
                     line = model.pf.lines.position(decider.element.tag_span.start)[0]
-                    sink.add(120, a.name_span, a.name, attr=a.name,
+                    sink.add(Kind.UNUSED_CONTROL_ATTRIBUTE, a.name_span, a.name, attr=a.name,
                              reason=f"it differs from the override on <{decider.element.tag}> at line {line};"
                                     " the first control with overrides decides")
     if "description" not in spec.keys:
-        sink.add(32, span, None, p=name)
+        sink.add(Kind.HARVESTED_WITHOUT_DESCRIPTION, span, None, p=name)
     return Harvested(name, spec, required, harvested_kind or spec.type, bounds, first.element,
                      [c.element for c in group])
 
@@ -935,7 +934,7 @@ def _apply_overrides(model: FileModel, sink: Sink, name: str, carrier: _Control,
                     doc = parse_json(val.raw)
                 except JsonError as exc:
                     assert val.attr is not None
-                    sink.add(106, val.value_span(), attr_name, element=carrier.element, attr=attr_name,
+                    sink.add(Kind.JSON_SYNTAX, val.value_span(), attr_name, element=carrier.element, attr=attr_name,
                              detail=exc.message)
                     continue
                 value = doc.value

@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
 from axag.edits import fix, insert_attribute_after, render_json, replace_value
-from axag.findings import Edit, Fix, Severity
+from axag.findings import Edit, Fix
 from axag.jsontext import is_number as _is_number
 from axag.model import forms
+from axag.model.facts import HARMLESS, Fact, Kind
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
-from axag.model.problems import Problem
 from axag.model.values import ABSENT, Value
 from axag.parse.document import Element
 from axag.spans import Span
@@ -61,9 +61,6 @@ FRAGMENT_KEYS = tuple(k for k in V.PARAMETER_KEYS if k != "name")
 MAX_NESTING = 10
 DATE_FORMATS = ("date", "date-time", "time")
 HARVEST_KINDS = ("local-datetime", "time-of-day", "month", "week")
-# problems recorded by the value reader on axag-parameter-* attributes that make the parameters unusable
-CONTROL_ERROR_CODES = frozenset({105, 106, 109, 111, 112, 113, 114, 115, 116, 117})
-_WARNINGS = frozenset({29, 32, 120, 142})
 
 
 # ---------------------------------------------------------------------------------------------- data
@@ -134,10 +131,10 @@ class Spec:
 
 
 class Sink:
-    """Records problems for one action; remembers whether an error-level parameter problem occurred.
+    """Records the facts about one action's parameters; remembers whether one made them unusable.
 
-    Harvest problems can be found twice (a form and its submit button share a scope): identical problems are
-    recorded once per file."""
+    Harvest facts can be found twice (a form and its submit button share a scope): identical facts are recorded
+    once per file."""
 
     def __init__(self, model: FileModel, act: Action | None) -> None:
         self.model = model
@@ -153,18 +150,16 @@ class Sink:
     def text(self) -> str:
         return self.model.pf.text
 
-    def add(self, code: int, span: Span, attribute: str | None, /, *, element: Element | None = None,
-            fix: Fix | None = None, help: str | None = None, index: int = 0,
-            severity: Severity | None = None, message: str | None = None, **args: Any) -> None:
-        if code not in _WARNINGS and severity is not Severity.WARNING:
+    def add(self, kind: Kind, span: Span, attribute: str | None, /, *, element: Element | None = None,
+            fix: Fix | None = None, help: str | None = None, **args: Any) -> None:
+        if kind not in HARMLESS:
             self.errors += 1
-        key = (code, span.start, span.end, index, attribute, repr(sorted(args.items())))
+        key = (kind, span.start, span.end, attribute, repr(sorted(args.items())))
         if key in self.seen:
             return
         self.seen.add(key)
         anchor = element if element is not None else (self.act.element if self.act is not None else None)
-        self.model.problems.append(Problem(code, span, args, anchor, attribute, fix, help, index, severity,
-                                           message))
+        self.model.facts.append(Fact(kind, span, anchor, attribute, args, fix, help))
 
 
 @dataclass
@@ -276,12 +271,12 @@ def _insert_after(obj: dict[str, Any], after: str, new: str, value: Any) -> None
 
 # ---------------------------------------------------------------------------------------------- reading
 def read_object(obj: dict[str, Any], loc: Loc, ctx: _Ctx, depth: int = 0, fragment: bool = False) -> Spec:
-    """Validate one parameter object or fragment (110-112, 114, 117; nesting 115) into a Spec."""
+    """Validate one parameter object or fragment (keys, types, formats, values, patterns, nesting) into a Spec."""
     spec = Spec(loc, depth=depth)
     sink = ctx.sink
     p = ctx.pname
     if depth > MAX_NESTING:
-        sink.add(115, loc.span(), ctx.list_attr, p=p, problem=f"nesting is deeper than {MAX_NESTING} levels")
+        sink.add(Kind.INCOHERENT, loc.span(), ctx.list_attr, p=p, problem=f"nesting is deeper than {MAX_NESTING} levels")
         spec.incoherent = True
         return spec
     model = sink.model
@@ -291,7 +286,7 @@ def read_object(obj: dict[str, Any], loc: Loc, ctx: _Ctx, depth: int = 0, fragme
             continue
         if key == "required" and isinstance(value, bool):
             flag = bool(value)
-            sink.add(110, kl.key_span(), ctx.list_attr, p=p, k=key, s=None,
+            sink.add(Kind.BAD_PARAMETER_KEY, kl.key_span(), ctx.list_attr, p=p, k=key, s=None,
                      fix=_safe(lambda: _required_fix(model, ctx, loc, "required", flag, fragment)),  # noqa: B023
                      help='list the parameter in axag-required-parameters or axag-optional-parameters instead'
                      if not fragment else 'use a "required" list on the parent object')
@@ -303,7 +298,7 @@ def read_object(obj: dict[str, Any], loc: Loc, ctx: _Ctx, depth: int = 0, fragme
             if key in V.PARAMETER_KEY_ALIASES and V.PARAMETER_KEY_ALIASES[key] not in obj:
                 new = V.PARAMETER_KEY_ALIASES[key]
                 fx = _rewrite(model, loc, f'Rename "{key}" to "{new}"', _renamer(loc.path, key, new))
-            sink.add(110, kl.key_span(), ctx.list_attr, p=p, k=key, s=sugg, fix=fx)
+            sink.add(Kind.BAD_PARAMETER_KEY, kl.key_span(), ctx.list_attr, p=p, k=key, s=sugg, fix=fx)
             continue
         _read_key(spec, key, value, kl, ctx, depth)
     return spec
@@ -409,7 +404,7 @@ def _bad_value(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, expectation
             usable = number > 0  # type: ignore[operator]
         if usable:
             fx = _rewrite(ctx.sink.model, kl, f"Replace with {_compact(number)}", _setter(kl.path[:-1], key, number))
-    ctx.sink.add(114, kl.span(), ctx.list_attr, p=ctx.pname, k=key, expectation=expectation, fix=fx)
+    ctx.sink.add(Kind.BAD_KEY_VALUE, kl.span(), ctx.list_attr, p=ctx.pname, k=key, expectation=expectation, fix=fx)
     spec.incoherent = True
 
 
@@ -442,7 +437,7 @@ def _read_key(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) 
 
                 shown = f'"type":"{t}"' + (f',"format":"{fmt}"' if fmt else "")
                 fx = _rewrite(model, kl, f"Replace with {shown}", mutate)
-            sink.add(111, kl.span(), ctx.list_attr, p=p, v=value, fix=fx,
+            sink.add(Kind.UNKNOWN_TYPE, kl.span(), ctx.list_attr, p=p, v=value, fix=fx,
                      help="allowed values: " + ", ".join(V.PARAMETER_TYPES))
             spec.type_invalid = True
             spec.incoherent = True
@@ -462,15 +457,10 @@ def _read_key(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) 
             if new is not None:
                 fx = _rewrite(model, kl, f'Replace with "{new}"', _setter(kl.path[:-1], "format", new))
             low = value.strip().lower()
-            message = None
             sugg = None
-            if low in ("phone", "tel", "telephone"):
-                from axag.rules.catalogue import format_message
-
-                message = format_message(112, p=p, v=value) + '; phone numbers have no format, use a "pattern"'
-            elif new is None and value.strip():
+            if low not in V.PHONE_WORDS and new is None and value.strip():
                 sugg = V.did_you_mean(low, V.FORMATS)
-            sink.add(112, kl.span(), ctx.list_attr, p=p, v=value, s=sugg, fix=fx, message=message,
+            sink.add(Kind.UNKNOWN_FORMAT, kl.span(), ctx.list_attr, p=p, v=value, s=sugg, fix=fx,
                      help="allowed values: " + ", ".join(V.FORMATS))
             spec.incoherent = True
             return
@@ -502,7 +492,7 @@ def _read_key(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) 
             return
         problem = _check_pattern(value)
         if problem is not None:
-            sink.add(117, kl.span(), ctx.list_attr, p=p, problem=problem)
+            sink.add(Kind.BAD_PATTERN, kl.span(), ctx.list_attr, p=p, problem=problem)
             spec.incoherent = True
             return
     elif key == "items":
@@ -522,12 +512,12 @@ def _read_key(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) 
         for name, sub in value.items():
             sl = kl.sub(name)
             if not V.is_param_name(name):
-                sink.add(114, sl.key_span(), ctx.list_attr, p=p, k=key,
+                sink.add(Kind.BAD_KEY_VALUE, sl.key_span(), ctx.list_attr, p=p, k=key,
                          expectation="an object whose keys are parameter names")
                 spec.incoherent = True
                 continue
             if not isinstance(sub, dict):
-                sink.add(114, sl.span(), ctx.list_attr, p=p, k=key,
+                sink.add(Kind.BAD_KEY_VALUE, sl.span(), ctx.list_attr, p=p, k=key,
                          expectation="an object whose values are objects")
                 spec.incoherent = True
                 continue
@@ -554,7 +544,7 @@ def _describe(v: Any) -> str:
 
 
 def coherence(spec: Spec, ctx: _Ctx) -> bool:  # noqa: C901 - one step per keyword; to be split (issue 13)
-    """§4.6 coherence (115) of a merged parameter or fragment, recursively. Returns True when coherent."""
+    """§4.6 coherence of a merged parameter or fragment, recursively. Returns True when coherent."""
     sink = ctx.sink
     p = ctx.pname
     ok = not spec.incoherent
@@ -562,7 +552,7 @@ def coherence(spec: Spec, ctx: _Ctx) -> bool:  # noqa: C901 - one step per keywo
     def bad(loc: Loc, problem: str, key_span: bool = False) -> None:
         nonlocal ok
         ok = False
-        sink.add(115, loc.key_span() if key_span else loc.span(), ctx.list_attr or loc.attribute, p=p,
+        sink.add(Kind.INCOHERENT, loc.key_span() if key_span else loc.span(), ctx.list_attr or loc.attribute, p=p,
                  problem=problem)
 
     if spec.type_invalid:
@@ -695,7 +685,7 @@ def _resolve(schema: dict[str, Any], path: str, keyword: str) -> Any:
 
 
 def value_checks(spec: Spec, ctx: _Ctx) -> None:
-    """§4.6 rule 116: default, const, examples and enum items against the spec's own compiled schema."""
+    """§4.6: default, const, examples and enum items against the spec's own compiled schema."""
     if spec.type_invalid or spec.empty_range:
         return
     schema = compile_schema(spec)
@@ -731,7 +721,7 @@ def value_checks(spec: Spec, ctx: _Ctx) -> None:
                 cut = max(where.rfind("."), where.rfind("["))
                 where = where[:cut] if cut > 0 else ""
             shown = _compact(value) if not where else f"{_compact(value)} (at {where})"
-            ctx.sink.add(116, loc.span(), ctx.list_attr or loc.attribute, p=ctx.pname, key=label, value=shown, keyword=keyword,
+            ctx.sink.add(Kind.VALUE_OUTSIDE_SCHEMA, loc.span(), ctx.list_attr or loc.attribute, p=ctx.pname, key=label, value=shown, keyword=keyword,
                          limit=_compact(limit))
     if "items" in spec.keys and "items" not in spec.dropped:
         value_checks(spec.keys["items"], ctx)
@@ -755,7 +745,7 @@ def kind_of(spec: Spec, harvested_kind: str | None = None) -> str:
 
 
 def pattern_costs(spec: Spec, ctx: _Ctx) -> None:
-    """§4.7 rule 117: a super-linear pattern needs a maxLength that keeps the guard's worst case in budget."""
+    """§4.7: a super-linear pattern needs a maxLength that keeps the guard's worst case in budget."""
     pattern = spec.keys.get("pattern")
     if isinstance(pattern, str) and "pattern" not in spec.dropped:
         from axag.model.pattern import cost_problem
@@ -763,7 +753,7 @@ def pattern_costs(spec: Spec, ctx: _Ctx) -> None:
         problem = cost_problem(pattern, spec.keys.get("maxLength"))
         if problem is not None:
             loc = spec.key_loc("pattern")
-            ctx.sink.add(117, loc.span(), ctx.list_attr or loc.attribute, p=ctx.pname, problem=problem)
+            ctx.sink.add(Kind.BAD_PATTERN, loc.span(), ctx.list_attr or loc.attribute, p=ctx.pname, problem=problem)
             spec.incoherent = True
     if "items" in spec.keys and "items" not in spec.dropped:
         pattern_costs(spec.keys["items"], ctx)

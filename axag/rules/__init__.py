@@ -11,6 +11,11 @@ RULE_MODULES: tuple[str, ...] = (
     "axag.rules.scope",
     "axag.rules.external",
     "axag.rules.binding",
+    "axag.rules.values",
+    "axag.rules.parameters",
+    "axag.rules.markup",
+    "axag.rules.context",
+    "axag.rules.suppression",
 )
 
 _loaded = False

@@ -2,8 +2,8 @@
 comes from `axag.rules.catalogue`, the single source; a check only says *where* and *with what*.
 
 Subjects: "action" (fn(ctx, action)), "element" (fn(ctx, annotated element)), "file" (fn(ctx)).
-Value-syntax rules (004, 005, 009, 1xx …) are found while the model reads values (axag/model/values.py);
-their problems reach the engine the same way.
+What the model observed while it was built (value syntax, parameters, …) is judged by the fact rules
+(`axag.rules.facts`), run first.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 from axag.findings import Fix, Severity
 from axag.model.actions import Action, Annotated, FileModel
-from axag.model.problems import Problem
 from axag.parse.document import Element
+from axag.rules.problem import Problem
 from axag.spans import Span
 
 RuleFn = Callable[..., None]
@@ -63,8 +63,11 @@ class RuleCtx:
 
 
 def run_rules(ctx: RuleCtx) -> list[Problem]:
-    """Run every enabled semantic rule over the file model."""
+    """Run every enabled rule over the file model: the fact rules, then the semantic checks."""
+    from axag.rules.facts import judge_facts
+
     model = ctx.model
+    judge_facts(ctx)
     for code, fn in sorted(FILE_RULES.items()):
         if code in ctx.enabled:
             fn(ctx)

@@ -1,4 +1,5 @@
-"""Problems found while building the model: rule code, span and message arguments, as data."""
+"""A rule's finding before it is placed in a file: rule code, span and message arguments, as data. Only the rules
+(`axag/rules/`) make them; the engine turns them into `Finding`s."""
 
 from __future__ import annotations
 
