@@ -4,7 +4,7 @@ parameters and preconditions (SPEC §2, §3, §6, §7). What is wrong is recorde
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
 from axag.edits import fix, remove_attribute, replace_value
@@ -19,6 +19,9 @@ from axag.model.values import ABSENT, Status, Value, ValueReader
 from axag.parse.document import Attr, Element, ParsedFile
 from axag.plural import plural
 from axag.spans import Span
+
+if TYPE_CHECKING:
+    from axag.model.harvest import HarvestState
 
 JSON_KINDS = {"param_list", "string_array", "json_array", "json_object"}
 _DAMAGE_CHARS = set("\"'[]{},:")
@@ -111,6 +114,9 @@ class FileModel:
     actions: list[Action]
     facts: list[Fact]
     by_element: dict[int, Annotated] = field(default_factory=dict)  # id(Element) -> Annotated
+    # the parameter facts recorded so far (a form and its submit button share a scope: each is recorded once)
+    parameter_facts: set[tuple[Any, ...]] = field(default_factory=set)
+    harvest_state: HarvestState | None = None  # what harvesting looked up in the file, made on first use
 
     def annotated_of(self, el: Any) -> Annotated | None:
         e = self.pf._by_el.get(el)

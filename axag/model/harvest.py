@@ -109,7 +109,9 @@ class _Control:
 
 
 # ---------------------------------------------------------------------------------------------- file state
-class _FileState:
+class HarvestState:
+    """What harvesting looks up in a file (ids, labels, scopes, …), made once per file on first use."""
+
     def __init__(self, model: FileModel) -> None:
         self.model = model
         self.ids: dict[str, LxmlElement] | None = None
@@ -155,12 +157,10 @@ class _FileState:
         return any(m in text for m in self.markers)
 
 
-def _state(model: FileModel) -> _FileState:
-    st = model.__dict__.get("_axag_harvest")
+def _state(model: FileModel) -> HarvestState:
+    st = model.harvest_state
     if st is None:
-        st = _FileState(model)
-        model.__dict__["_axag_harvest"] = st
-    assert isinstance(st, _FileState)
+        st = model.harvest_state = HarvestState(model)
     return st
 
 
@@ -184,7 +184,7 @@ def scope_of(model: FileModel, act: Action) -> LxmlElement | None:
     return found
 
 
-def _find_scope(model: FileModel, act: Action, st: _FileState) -> LxmlElement | None:
+def _find_scope(model: FileModel, act: Action, st: HarvestState) -> LxmlElement | None:
     el = act.element.el
     if el is None:
         return None

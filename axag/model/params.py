@@ -140,11 +140,7 @@ class Sink:
         self.model = model
         self.act = act
         self.errors = 0
-        seen = model.__dict__.get("_axag_param_seen")
-        if seen is None:
-            seen = set()
-            model.__dict__["_axag_param_seen"] = seen
-        self.seen: set[tuple[Any, ...]] = seen
+        self.seen = model.parameter_facts
 
     @property
     def text(self) -> str:
