@@ -404,128 +404,168 @@ def _bad_value(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, expectation
     spec.incoherent = True
 
 
-def _read_key(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> None:  # noqa: C901 - one step per keyword; to be split (issue 13)
-    sink = ctx.sink
-    p = ctx.pname
-    model = sink.model
-    store = True
-    if key == "type":
-        spec.explicit_type = True
-        if not isinstance(value, str):
-            _bad_value(spec, key, value, kl, ctx, "a string")
-            spec.type_invalid = True
-            return
-        if value not in V.PARAMETER_TYPES:
-            fixed = forms.fix_parameter_type(value)
-            fx = None
-            if fixed is not None:
-                t, fmt = fixed
-                path = kl.path[:-1]
+_SKIP = object()  # a key reader's answer: the value is not stored (a fact was recorded)
+KeyReader = Callable[[Spec, str, Any, Loc, _Ctx, int], Any]
 
-                def mutate(d: Any, t: str = t, fmt: str | None = fmt) -> None:
-                    obj = _navigate(d, path)
-                    obj["type"] = t
-                    if fmt is not None:
-                        if "format" in obj:
-                            obj["format"] = fmt
-                        else:
-                            _insert_after(obj, "type", "format", fmt)
 
-                shown = f'"type":"{t}"' + (f',"format":"{fmt}"' if fmt else "")
-                fx = _rewrite(model, kl, f"Replace with {shown}", mutate)
-            sink.add(Kind.UNKNOWN_TYPE, kl.span(), ctx.list_attr, p=p, v=value, fix=fx,
-                     help="allowed values: " + ", ".join(V.PARAMETER_TYPES))
-            spec.type_invalid = True
-            spec.incoherent = True
+def _read_key(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> None:
+    """Read one key of a parameter object or fragment into ``spec`` (its checks are per keyword)."""
+    reader = _KEY_READERS.get(key)
+    if reader is None:
+        reader = _read_number if key in NUMBER_KEYS else _read_count if key in COUNT_KEYS else None
+    if reader is not None:
+        value = reader(spec, key, value, kl, ctx, depth)
+        if value is _SKIP:
             return
-    elif key == "description":
-        if not isinstance(value, str) or not V.collapse_ws(value):
-            _bad_value(spec, key, value, kl, ctx, "a non-empty string")
-            return
-        value = V.collapse_ws(value)
-    elif key == "format":
-        if not isinstance(value, str):
-            _bad_value(spec, key, value, kl, ctx, "a string")
-            return
-        if value not in V.FORMATS:
-            new = forms.fix_format(value)
-            fx = None
-            if new is not None:
-                fx = _rewrite(model, kl, f'Replace with "{new}"', _setter(kl.path[:-1], "format", new))
-            low = value.strip().lower()
-            sugg = None
-            if low not in V.PHONE_WORDS and new is None and value.strip():
-                sugg = V.did_you_mean(low, V.FORMATS)
-            sink.add(Kind.UNKNOWN_FORMAT, kl.span(), ctx.list_attr, p=p, v=value, s=sugg, fix=fx,
-                     help="allowed values: " + ", ".join(V.FORMATS))
-            spec.incoherent = True
-            return
-        value = V.FORMAT_ALIASES.get(value, value)
-    elif key == "enum":
-        if not isinstance(value, list):
-            _bad_value(spec, key, value, kl, ctx, "a non-empty array")
-            return
-    elif key == "examples":
-        if not isinstance(value, list):
-            _bad_value(spec, key, value, kl, ctx, "an array")
-            return
-    elif key in NUMBER_KEYS:
-        if not _is_number(value):
-            _bad_value(spec, key, value, kl, ctx, "a number" if key != "multipleOf" else "a number greater than 0",
-                       numeric=True)
-            return
-        if key == "multipleOf" and not value > 0:
-            _bad_value(spec, key, value, kl, ctx, "a number greater than 0")
-            return
-    elif key in COUNT_KEYS:
-        if not (_is_number(value) and _is_integral(value) and value >= 0):
-            _bad_value(spec, key, value, kl, ctx, "a non-negative integer", numeric=True)
-            return
-        value = int(value)
-    elif key == "pattern":
-        if not isinstance(value, str):
-            _bad_value(spec, key, value, kl, ctx, "a string")
-            return
-        problem = _check_pattern(value)
-        if problem is not None:
-            sink.add(Kind.BAD_PATTERN, kl.span(), ctx.list_attr, p=p, problem=problem)
-            spec.incoherent = True
-            return
-    elif key == "items":
-        if not isinstance(value, dict):
-            _bad_value(spec, key, value, kl, ctx, "an object")
-            return
-        value = read_object(value, kl, ctx, depth + 1, fragment=True)
-    elif key == "uniqueItems":
-        if not isinstance(value, bool):
-            _bad_value(spec, key, value, kl, ctx, "a boolean")
-            return
-    elif key == "properties":
-        if not isinstance(value, dict):
-            _bad_value(spec, key, value, kl, ctx, "an object")
-            return
-        props: dict[str, Spec] = {}
-        for name, sub in value.items():
-            sl = kl.sub(name)
-            if not V.is_param_name(name):
-                sink.add(Kind.BAD_KEY_VALUE, sl.key_span(), ctx.list_attr, p=p, k=key,
+    spec.keys[key] = value
+    spec.locs[key] = kl
+
+
+def _read_type(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> Any:
+    spec.explicit_type = True
+    if not isinstance(value, str):
+        _bad_value(spec, key, value, kl, ctx, "a string")
+        spec.type_invalid = True
+        return _SKIP
+    if value in V.PARAMETER_TYPES:
+        return value
+    fixed = forms.fix_parameter_type(value)
+    fx = None
+    if fixed is not None:
+        t, fmt = fixed
+        path = kl.path[:-1]
+
+        def mutate(d: Any, t: str = t, fmt: str | None = fmt) -> None:
+            obj = _navigate(d, path)
+            obj["type"] = t
+            if fmt is not None:
+                if "format" in obj:
+                    obj["format"] = fmt
+                else:
+                    _insert_after(obj, "type", "format", fmt)
+
+        shown = f'"type":"{t}"' + (f',"format":"{fmt}"' if fmt else "")
+        fx = _rewrite(ctx.sink.model, kl, f"Replace with {shown}", mutate)
+    ctx.sink.add(Kind.UNKNOWN_TYPE, kl.span(), ctx.list_attr, p=ctx.pname, v=value, fix=fx,
+                 help="allowed values: " + ", ".join(V.PARAMETER_TYPES))
+    spec.type_invalid = True
+    spec.incoherent = True
+    return _SKIP
+
+
+def _read_description(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> Any:
+    if not isinstance(value, str) or not V.collapse_ws(value):
+        _bad_value(spec, key, value, kl, ctx, "a non-empty string")
+        return _SKIP
+    return V.collapse_ws(value)
+
+
+def _read_format(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> Any:
+    if not isinstance(value, str):
+        _bad_value(spec, key, value, kl, ctx, "a string")
+        return _SKIP
+    if value in V.FORMATS:
+        return V.FORMAT_ALIASES.get(value, value)
+    new = forms.fix_format(value)
+    fx = None
+    if new is not None:
+        fx = _rewrite(ctx.sink.model, kl, f'Replace with "{new}"', _setter(kl.path[:-1], "format", new))
+    low = value.strip().lower()
+    sugg = None
+    if low not in V.PHONE_WORDS and new is None and value.strip():
+        sugg = V.did_you_mean(low, V.FORMATS)
+    ctx.sink.add(Kind.UNKNOWN_FORMAT, kl.span(), ctx.list_attr, p=ctx.pname, v=value, s=sugg, fix=fx,
+                 help="allowed values: " + ", ".join(V.FORMATS))
+    spec.incoherent = True
+    return _SKIP
+
+
+def _expecting(test: Callable[[Any], bool], expectation: str) -> KeyReader:
+    """A key reader that only checks the value's shape."""
+
+    def read(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> Any:
+        if not test(value):
+            _bad_value(spec, key, value, kl, ctx, expectation)
+            return _SKIP
+        return value
+
+    return read
+
+
+def _read_number(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> Any:
+    if not _is_number(value):
+        _bad_value(spec, key, value, kl, ctx, "a number" if key != "multipleOf" else "a number greater than 0",
+                   numeric=True)
+        return _SKIP
+    if key == "multipleOf" and not value > 0:
+        _bad_value(spec, key, value, kl, ctx, "a number greater than 0")
+        return _SKIP
+    return value
+
+
+def _read_count(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> Any:
+    if not (_is_number(value) and _is_integral(value) and value >= 0):
+        _bad_value(spec, key, value, kl, ctx, "a non-negative integer", numeric=True)
+        return _SKIP
+    return int(value)
+
+
+def _read_pattern(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> Any:
+    if not isinstance(value, str):
+        _bad_value(spec, key, value, kl, ctx, "a string")
+        return _SKIP
+    problem = _check_pattern(value)
+    if problem is not None:
+        ctx.sink.add(Kind.BAD_PATTERN, kl.span(), ctx.list_attr, p=ctx.pname, problem=problem)
+        spec.incoherent = True
+        return _SKIP
+    return value
+
+
+def _read_items(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> Any:
+    if not isinstance(value, dict):
+        _bad_value(spec, key, value, kl, ctx, "an object")
+        return _SKIP
+    return read_object(value, kl, ctx, depth + 1, fragment=True)
+
+
+def _read_properties(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) -> Any:
+    if not isinstance(value, dict):
+        _bad_value(spec, key, value, kl, ctx, "an object")
+        return _SKIP
+    props: dict[str, Spec] = {}
+    for name, sub in value.items():
+        sl = kl.sub(name)
+        if not V.is_param_name(name):
+            ctx.sink.add(Kind.BAD_KEY_VALUE, sl.key_span(), ctx.list_attr, p=ctx.pname, k=key,
                          expectation="an object whose keys are parameter names")
-                spec.incoherent = True
-                continue
-            if not isinstance(sub, dict):
-                sink.add(Kind.BAD_KEY_VALUE, sl.span(), ctx.list_attr, p=p, k=key,
+            spec.incoherent = True
+            continue
+        if not isinstance(sub, dict):
+            ctx.sink.add(Kind.BAD_KEY_VALUE, sl.span(), ctx.list_attr, p=ctx.pname, k=key,
                          expectation="an object whose values are objects")
-                spec.incoherent = True
-                continue
-            props[name] = read_object(sub, sl, ctx, depth + 1, fragment=True)
-        value = props
-    elif key == "required" and (not isinstance(value, list) or not all(isinstance(x, str) for x in value)
-                                or len(set(value)) != len(value)):
-            _bad_value(spec, key, value, kl, ctx, "an array of unique names")
-            return
-    if store:
-        spec.keys[key] = value
-        spec.locs[key] = kl
+            spec.incoherent = True
+            continue
+        props[name] = read_object(sub, sl, ctx, depth + 1, fragment=True)
+    return props
+
+
+def _unique_names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value) and len(set(value)) == len(value)
+
+
+_KEY_READERS: dict[str, KeyReader] = {
+    "type": _read_type,
+    "description": _read_description,
+    "format": _read_format,
+    "enum": _expecting(lambda v: isinstance(v, list), "a non-empty array"),
+    "examples": _expecting(lambda v: isinstance(v, list), "an array"),
+    "pattern": _read_pattern,
+    "items": _read_items,
+    "uniqueItems": _expecting(lambda v: isinstance(v, bool), "a boolean"),
+    "properties": _read_properties,
+    "required": _expecting(_unique_names, "an array of unique names"),
+}
 
 
 def _check_pattern(pattern: str) -> str | None:
@@ -539,47 +579,54 @@ def _describe(v: Any) -> str:
     return _compact(v)
 
 
-def coherence(spec: Spec, ctx: _Ctx) -> bool:  # noqa: C901 - one step per keyword; to be split (issue 13)
-    """§4.6 coherence of a merged parameter or fragment, recursively. Returns True when coherent."""
-    sink = ctx.sink
-    p = ctx.pname
-    ok = not spec.incoherent
+class _Coherence:
+    """The §4.6 checks of one spec (not of its items and properties): each incoherence is recorded as a fact."""
 
-    def bad(loc: Loc, problem: str, key_span: bool = False) -> None:
-        nonlocal ok
-        ok = False
-        sink.add(Kind.INCOHERENT, loc.key_span() if key_span else loc.span(), ctx.list_attr or loc.attribute, p=p,
-                 problem=problem)
+    def __init__(self, spec: Spec, ctx: _Ctx) -> None:
+        self.spec = spec
+        self.ctx = ctx
+        self.keys = spec.keys
+        self.t = spec.type
+        self.ok = not spec.incoherent
 
-    if spec.type_invalid:
-        return False
-    t = spec.type
-    keys = spec.keys
-    for key in list(keys):
-        allowed = APPLIES.get(key)
-        if allowed is not None and t not in allowed:
-            bad(spec.key_loc(key), f'"{key}" does not apply to type "{t}"', key_span=True)
-            spec.dropped.add(key)
+    def bad(self, loc: Loc, problem: str, key_span: bool = False) -> None:
+        self.ok = False
+        self.ctx.sink.add(Kind.INCOHERENT, loc.key_span() if key_span else loc.span(),
+                          self.ctx.list_attr or loc.attribute, p=self.ctx.pname, problem=problem)
 
-    def has(k: str) -> bool:
-        return k in keys and k not in spec.dropped
+    def has(self, k: str) -> bool:
+        return k in self.keys and k not in self.spec.dropped
 
-    def pair(a: str, b: str, strict: bool) -> bool:
-        if has(a) and has(b):
-            va, vb = keys[a], keys[b]
+    def pair(self, a: str, b: str, strict: bool) -> bool:
+        if self.has(a) and self.has(b):
+            va, vb = self.keys[a], self.keys[b]
             if (va >= vb) if strict else (va > vb):
                 rel = "not less than" if strict else "greater than"
-                bad(spec.key_loc(b), f'"{a}" {_describe(va)} is {rel} "{b}" {_describe(vb)}', key_span=True)
+                self.bad(self.spec.key_loc(b), f'"{a}" {_describe(va)} is {rel} "{b}" {_describe(vb)}', key_span=True)
                 return True
         return False
 
-    ranged = False
-    ranged |= pair("min", "max", False)
-    ranged |= pair("exclusiveMin", "exclusiveMax", True)
-    ranged |= pair("min", "exclusiveMax", True)
-    ranged |= pair("exclusiveMin", "max", True)
-    spec.empty_range = ranged
-    if t == "integer" and not ranged:
+    def applicable(self) -> None:
+        for key in list(self.keys):
+            allowed = APPLIES.get(key)
+            if allowed is not None and self.t not in allowed:
+                self.bad(self.spec.key_loc(key), f'"{key}" does not apply to type "{self.t}"', key_span=True)
+                self.spec.dropped.add(key)
+
+    def ranges(self) -> None:
+        ranged = False
+        ranged |= self.pair("min", "max", False)
+        ranged |= self.pair("exclusiveMin", "exclusiveMax", True)
+        ranged |= self.pair("min", "exclusiveMax", True)
+        ranged |= self.pair("exclusiveMin", "max", True)
+        self.spec.empty_range = ranged
+        if self.t == "integer" and not ranged:
+            self.integer_range()
+        self.pair("minLength", "maxLength", False)
+        self.pair("minItems", "maxItems", False)
+
+    def integer_range(self) -> None:
+        keys, has = self.keys, self.has
         lo: int | None = None
         hi: int | None = None
         if has("min"):
@@ -593,41 +640,58 @@ def coherence(spec: Spec, ctx: _Ctx) -> bool:  # noqa: C901 - one step per keywo
             c = math.ceil(keys["exclusiveMax"]) - 1
             hi = c if hi is None else min(hi, c)
         if lo is not None and hi is not None and lo > hi:
-            spec.empty_range = True
+            self.spec.empty_range = True
             last = max((k for k in ("min", "max", "exclusiveMin", "exclusiveMax") if has(k)),
-                       key=lambda k: spec.key_loc(k).key_span().start)
-            bad(spec.key_loc(last), "the range contains no integer", key_span=True)
-    pair("minLength", "maxLength", False)
-    pair("minItems", "maxItems", False)
-    if has("enum"):
-        items = keys["enum"]
+                       key=lambda k: self.spec.key_loc(k).key_span().start)
+            self.bad(self.spec.key_loc(last), "the range contains no integer", key_span=True)
+
+    def enum(self) -> None:
+        if not self.has("enum"):
+            return
+        spec, t = self.spec, self.t
+        items = self.keys["enum"]
         el = spec.key_loc("enum")
         if not items:
-            bad(el, "enum is empty")
+            self.bad(el, "enum is empty")
             spec.dropped.add("enum")
         seen_items: set[object] = set()
         for i, item in enumerate(items):
             if not type_matches(item, t):
-                bad(el.sub(i), f'enum item {_describe(item)} is not of type "{t}"')
+                self.bad(el.sub(i), f'enum item {_describe(item)} is not of type "{t}"')
                 spec.bad_values.add(("enum", i))
                 continue
             item_key = json_key(item)
             if item_key in seen_items:
-                bad(el.sub(i), f"enum repeats {_describe(item)}")
+                self.bad(el.sub(i), f"enum repeats {_describe(item)}")
             seen_items.add(item_key)
-    if has("const") and not type_matches(keys["const"], t):
-        bad(spec.key_loc("const"), f'const {_describe(keys["const"])} is not of type "{t}"')
-        spec.bad_values.add(("const", 0))
-    if has("required"):
-        props = keys["properties"] if has("properties") else {}
-        rl = spec.key_loc("required")
-        for i, name in enumerate(keys["required"]):
-            if name not in props:
-                bad(rl.sub(i), f'required name "{name}" is not in "properties"')
-    if has("items"):
-        ok &= coherence(keys["items"], ctx)
-    if has("properties"):
-        for sub in keys["properties"].values():
+
+    def const_and_required(self) -> None:
+        keys, spec = self.keys, self.spec
+        if self.has("const") and not type_matches(keys["const"], self.t):
+            self.bad(spec.key_loc("const"), f'const {_describe(keys["const"])} is not of type "{self.t}"')
+            spec.bad_values.add(("const", 0))
+        if self.has("required"):
+            props = keys["properties"] if self.has("properties") else {}
+            rl = spec.key_loc("required")
+            for i, name in enumerate(keys["required"]):
+                if name not in props:
+                    self.bad(rl.sub(i), f'required name "{name}" is not in "properties"')
+
+
+def coherence(spec: Spec, ctx: _Ctx) -> bool:
+    """§4.6 coherence of a merged parameter or fragment, recursively. Returns True when coherent."""
+    if spec.type_invalid:
+        return False
+    check = _Coherence(spec, ctx)
+    check.applicable()
+    check.ranges()
+    check.enum()
+    check.const_and_required()
+    ok = check.ok
+    if check.has("items"):
+        ok &= coherence(spec.keys["items"], ctx)
+    if check.has("properties"):
+        for sub in spec.keys["properties"].values():
             ok &= coherence(sub, ctx)
     if not ok:
         spec.incoherent = True
