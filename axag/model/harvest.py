@@ -19,7 +19,8 @@ from axag import vocabulary as V
 from axag.model.facts import VALUE_DEFECTS, Kind
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
-from axag.model.params import Loc, Sink, Spec, _Ctx, read_object
+from axag.model.params import Loc, Sink, Spec, SpecCtx
+from axag.model.spec_read import read_object
 from axag.model.values import ABSENT, Value
 from axag.parse.document import Element
 from axag.parse.document import attribute as _attr
@@ -572,9 +573,9 @@ def _text_keys(model: FileModel, c: _Control, sink: Sink, pname: str, keys: dict
     if p is None or unknown:
         return
     wrapped = f"^(?:{p})$"
-    from axag.model.params import _check_pattern
+    from axag.model.pattern import check_pattern
 
-    problem = _check_pattern(wrapped)
+    problem = check_pattern(wrapped)
     if problem is not None:
         sink.add(Kind.HARVESTED_BAD_PATTERN, c.element.tag_span, None, p=pname, problem=problem)
         return
@@ -939,7 +940,7 @@ def _apply_overrides(model: FileModel, sink: Sink, name: str, carrier: _Control,
                     continue
                 value = doc.value
         elif key == "items":
-            value = read_object(value, Loc(val, ()), _Ctx(sink, name, attr_name), 1, fragment=True)
+            value = read_object(value, Loc(val, ()), SpecCtx(sink, name, attr_name), 1, fragment=True)
         elif key in ("format", "pattern") and harvested_kind in ("local-datetime", "time-of-day", "month",
                                                                 "week"):
             harvested_kind = None
