@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from axag.model import harvest as H
+from axag.model.submit import is_submit_control
 from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
 
@@ -35,11 +36,11 @@ def page_url(page: str) -> str:
 def _submitter(model: FileModel, act: Action, form: Any) -> Any:
     """The submit control used: the action element when it is one, else the form's default button."""
     el = act.element.el
-    if el is not None and H._is_submit(el):
+    if el is not None and is_submit_control(el):
         return el
     form_id = _attr(form, "id")
     for cand in form.iterdescendants():
-        if H._is_submit(cand) and (_attr(cand, "form") in (None, form_id)):
+        if is_submit_control(cand) and (_attr(cand, "form") in (None, form_id)):
             return cand
     return None
 

@@ -21,6 +21,7 @@ from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
 from axag.model.params import Loc, Sink, Spec, SpecCtx
 from axag.model.spec_read import read_object
+from axag.model.submit import form_owner, is_submit_control
 from axag.model.values import ABSENT, Value
 from axag.parse.document import Element
 from axag.parse.document import attribute as _attr
@@ -29,8 +30,8 @@ from axag.parse.document import tag_name as _tag
 if TYPE_CHECKING:
     from axag.model.actions import Action, FileModel
 
-__all__ = ["Harvested", "all_scope_controls", "file_input_name", "harvest_action", "note_file_inputs",
-           "scope_file_inputs", "scope_of", "submitting_form"]
+__all__ = ["Harvested", "all_scope_controls", "element_by_id", "file_input_name", "harvest_action",
+           "note_file_inputs", "scope_file_inputs", "scope_of", "submitting_form"]
 
 LxmlElement = Any
 
@@ -166,12 +167,9 @@ def _state(model: FileModel) -> HarvestState:
 
 
 # ---------------------------------------------------------------------------------------------- §5.1 scope
-def _is_submit(el: LxmlElement) -> bool:
-    tag = _tag(el)
-    t = (_attr(el, "type") or "").strip().lower()
-    if tag == "button":
-        return t in ("", "submit")
-    return tag == "input" and t in ("submit", "image")
+def element_by_id(model: FileModel, ident: str) -> LxmlElement | None:
+    """The first element of the file with id ``ident`` (looked up once per file)."""
+    return _state(model).by_id(ident)
 
 
 def scope_of(model: FileModel, act: Action) -> LxmlElement | None:
@@ -199,14 +197,8 @@ def _find_scope(model: FileModel, act: Action, st: HarvestState) -> LxmlElement 
         return st.by_id(v[1:])
     if _tag(el) == "form":
         return el
-    if _is_submit(el):
-        owner = _attr(el, "form")
-        if owner is not None:
-            target = st.by_id(owner)
-            return target if target is not None and _tag(target) == "form" else None
-        for anc in el.iterancestors():
-            if _tag(anc) == "form":
-                return anc
+    if is_submit_control(el):
+        return form_owner(el, st.by_id)
     return None
 
 
@@ -220,7 +212,7 @@ def submitting_form(model: FileModel, act: Action, scope: LxmlElement) -> LxmlEl
         if start is None:
             continue
         owner = _attr(start, "form")
-        if owner is not None and _is_submit(start):
+        if owner is not None and is_submit_control(start):
             target = _state(model).by_id(owner)
             if target is not None and _tag(target) == "form":
                 return target

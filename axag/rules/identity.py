@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from axag import vocabulary as V
 from axag.model.actions import Action, Annotated
+from axag.model.harvest import element_by_id, scope_of
+from axag.model.submit import form_owner, is_submit_control
 from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
 from axag.rules.base import RuleCtx, rule
@@ -30,26 +32,6 @@ def _input_type(el: Any) -> str:
     return (_attr(el, "type") or "text").strip().lower()
 
 
-def is_submit_control(el: Any) -> bool:
-    """§5.1 rule 3: `<button>` without type or type=submit, `<input type=submit|image>`."""
-    tag = _tag(el)
-    if tag == "button":
-        return (_attr(el, "type") or "submit").strip().lower() == "submit"
-    return tag == "input" and _input_type(el) in ("submit", "image")
-
-
-def form_owner(el: Any) -> Any:
-    """The form named by the ``form`` attribute (by id), else the nearest ancestor ``<form>``."""
-    ref = _attr(el, "form")
-    if ref is not None:
-        found = el.getroottree().getroot().xpath("//form[@id=$id]", id=ref)
-        return found[0] if found else None
-    for anc in el.iterancestors():
-        if _tag(anc) == "form":
-            return anc
-    return None
-
-
 def _is_dialog_form(form: Any) -> bool:
     return (_attr(form, "method") or "").strip().lower() == "dialog"
 
@@ -58,8 +40,9 @@ def _is_dialog_form(form: Any) -> bool:
 _LISTENER_ATTRS = frozenset(_CLICK_ATTRS + _HX_ATTRS)
 
 
-def is_interactive(el: Any) -> bool:
-    """§12.2: whether ``el`` is an interactive element (click listeners with modifiers count as listeners)."""
+def is_interactive(el: Any, by_id: Callable[[str], Any]) -> bool:
+    """§12.2: whether ``el`` is an interactive element (click listeners with modifiers count as listeners);
+    ``by_id`` finds the form a `form` attribute names."""
     names = el.keys()  # the attribute names, read once (each `el.get` is a lookup in C)
     if "disabled" in names:
         return False
@@ -70,7 +53,7 @@ def is_interactive(el: Any) -> bool:
         if any(el.get(a) is not None for a in _TOGGLE_ATTRS):
             pass
         else:
-            form = form_owner(el)
+            form = form_owner(el, by_id)
             if form is None or not _is_dialog_form(form):
                 return True
     elif tag == "input":
@@ -115,26 +98,8 @@ def _candidates(ctx: RuleCtx) -> Iterator[Any]:
 
 def _scope_elements(ctx: RuleCtx) -> set[Any]:
     """lxml elements that are the parameter scope of some action (§5.1)."""
-    out: set[Any] = set()
-    root = ctx.model.pf.root
-    for act in ctx.model.actions:
-        el = act.element.el
-        if el is None:
-            continue
-        pv = act.v("axag-params-from")
-        if pv.declared:
-            if pv.ok and root is not None:
-                found = root.xpath("//*[@id=$id]", id=str(pv.value)[1:])
-                if found:
-                    out.add(found[0])
-            continue
-        if _tag(el) == "form":
-            out.add(el)
-        elif is_submit_control(el):
-            form = form_owner(el)
-            if form is not None:
-                out.add(form)
-    return out
+    scopes = (scope_of(ctx.model, act) for act in ctx.model.actions)
+    return {scope for scope in scopes if scope is not None}
 
 
 def _has_action_attrs(ann: Annotated) -> bool:
@@ -154,14 +119,17 @@ def missing_intent(ctx: RuleCtx) -> None:
     scopes: set[Any] | None = None
     action_starts = {a.element.start for a in model.annotated
                      if (a.action is not None or a.macro_attr is not None) and a.element.el is None}
+    def by_id(ident: str) -> Any:
+        return element_by_id(model, ident)
+
     for el in _candidates(ctx):
-        if not is_interactive(el):
+        if not is_interactive(el, by_id):
             continue
         owner = model.annotated_of(el)
         if owner is not None and (owner.action is not None or owner.macro_attr is not None):
             continue
         if is_submit_control(el):
-            form = form_owner(el)
+            form = form_owner(el, by_id)
             if form is not None and not _is_dialog_form(form):
                 # covered by its form (an action or a parameter scope), or its form gets the 001 (§12.6)
                 continue
