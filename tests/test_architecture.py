@@ -284,6 +284,10 @@ def test_no_rule_code_is_raised_outside_the_rules() -> None:
             if (name in _RAISERS and isinstance(first, ast.Constant) and type(first.value) is int
                     and 1 <= first.value <= 199):
                 found.append(f"{p.relative_to(REPO)}:{call.lineno}")
+        for name, call in _calls(p):
+            code = next((k.value for k in call.keywords if k.arg == "code"), None)
+            if name == "Finding" and isinstance(code, ast.Constant):
+                found.append(f"{p.relative_to(REPO)}:{call.lineno}")
     assert found == []
     model = PKG / "model"
     assert [p.name for p in model.rglob("*.py") if "format_message" in p.read_text(encoding="utf-8")] == []
@@ -291,9 +295,10 @@ def test_no_rule_code_is_raised_outside_the_rules() -> None:
 
 def test_the_check_of_raisers_finds_a_raised_code(tmp_path: Path) -> None:
     bad = tmp_path / "m.py"
-    bad.write_text("sink.add(115, span, None)\nProblem(1, span)\n", encoding="utf-8")
+    bad.write_text("sink.add(115, span, None)\nProblem(1, span)\nFinding(code=199, message='x')\n", encoding="utf-8")
     assert sorted(name for name, call in _calls(bad) if name in _RAISERS and call.args
                   and isinstance(call.args[0], ast.Constant)) == ["Problem", "add"]
+    assert [name for name, call in _calls(bad) if any(k.arg == "code" for k in call.keywords)] == ["Finding"]
 
 
 def test_every_fact_kind_is_judged() -> None:

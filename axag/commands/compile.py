@@ -26,7 +26,7 @@ from axag.commands.common import (
 )
 from axag.compile.targets import STRICT_TARGETS
 from axag.config import COMPILE_TARGETS
-from axag.findings import Finding, RunReport, Severity, fingerprint
+from axag.findings import Finding, RunReport, Severity
 from axag.plural import plural
 from axag.report import FORMATS
 
@@ -294,22 +294,13 @@ def _outside_message(first: Path, paths: list[Path], root: Path, cwd: Path) -> s
 
 
 def _target_finding(code: int, subject: str, text: str, contract: Any) -> Finding:
-    from axag.rules.catalogue import RULES, format_message
+    from axag.rules.run import target_problem
 
-    meta = RULES[code]
-    args: dict[str, object] = (
-        {"name": subject, "reason": text} if code == 146 else {"intent": subject, "what": text}
-    )
-    path, repo, line, col = "", "", 1, 1
-    anchor = subject
-    if contract is not None:
-        anchor = str(contract.meta["intent"])
-        src = contract.sources[0]
-        line, col = src[1], src[2] + 1
-        path, repo = contract.origin if contract.origin is not None else (src[0], src[0])
-    return Finding(code=code, severity=meta.info.severity, message=format_message(code, 0, **args), path=path,
-                   repo_path=repo, line=line, column=col, end_line=line, end_column=col, name=meta.info.name,
-                   anchor=anchor, fingerprint=fingerprint(code, repo, anchor, None, 0))
+    if contract is None:
+        return target_problem(code, subject, text, None, None)
+    src = contract.sources[0]
+    path, repo = contract.origin if contract.origin is not None else (src[0], src[0])
+    return target_problem(code, subject, text, (path, repo, src[1], src[2] + 1), str(contract.meta["intent"]))
 
 
 def _report(run: Any, findings: list[Finding], opts: dict[str, Any], tools_to_stdout: bool) -> None:

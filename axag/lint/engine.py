@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from axag.findings import Edit, Finding, Fix, Severity, fingerprint
 from axag.paths import relpath_posix
+from axag.rules import run
 from axag.rules.catalogue import RULES, format_message
 from axag.spans import LineIndex, context_rows
 
@@ -138,18 +139,15 @@ def check_file(path: Path, display: str, repo_path: str, settings: Any, request:
     except Exception as exc:  # noqa: BLE001 - one file never stops the run (§14.5)
         out.internal_error = True
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        out.findings = [f for f in out.findings if f.code in (190, 191, 192, 193)]
-        out.findings.append(_run_finding(out, 199, f"internal error: {detail}"))
+        out.findings = [f for f in out.findings if f.code in run.FILE_DIAGNOSTICS]
+        out.findings.append(run.internal_error(detail, out.display, out.repo_path))
         out.contracts = []
     return out
 
 
-def _run_finding(out: FileOutcome, code: int, message: str, line: int = 1, column: int = 1) -> Finding:
-    meta = RULES[code]
-    return Finding(code=code, severity=meta.info.severity, message=message, path=out.display,
-                   repo_path=out.repo_path, line=line, column=column, end_line=line, end_column=column,
-                   name=meta.info.name,
-                   fingerprint=fingerprint(code, out.repo_path, "", None, 0))
+def _at_least_warning(sev: Severity) -> Severity:
+    """A file named on the command line that axag skips is worth a warning even when 190 is set to info."""
+    return Severity.WARNING if sev is Severity.INFO else sev
 
 
 def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None) -> None:
@@ -161,29 +159,29 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
             data = _read_regular(path)
         except OSError as exc:
             out.read_error = True
-            out.findings.append(_run_finding(out, 191, f"cannot read the file: {exc.strerror or exc}"))
+            out.findings.append(run.unreadable_file(f"cannot read the file: {exc.strerror or exc}", out.display,
+                                                    out.repo_path))
             return
         if data is None:  # a FIFO, device or socket named on the command line: reading could block forever
-            sev = _severity(190, settings, request)
+            sev = _severity(run.SKIPPED, settings, request)
             if sev is not None:
-                f = _run_finding(out, 190, "not a regular file; skipped")
-                out.findings.append(replace(f, severity=sev))
+                out.findings.append(run.skipped_file("not a regular file", out.display, out.repo_path, sev))
             return
     out.size = len(data)
     from axag.source import is_read
 
     if not is_read(path):  # §13.10: a named file of another kind is skipped with a warning
-        sev = _severity(190, settings, request)
+        sev = _severity(run.SKIPPED, settings, request)
         if sev is not None:
-            f = _run_finding(out, 190, f"axag does not read {path.suffix or 'extension-less'} files; skipped")
-            out.findings.append(replace(f, severity=Severity.WARNING if sev is Severity.INFO else sev))
+            out.findings.append(run.skipped_file(f"axag does not read {path.suffix or 'extension-less'} files",
+                                                 out.display, out.repo_path, _at_least_warning(sev)))
         return
     src = load(path, data)
     if isinstance(src, str):
-        sev = _severity(190, settings, request)
+        sev = _severity(run.SKIPPED, settings, request)
         if sev is not None:
-            f = _run_finding(out, 190, "not a text file (it contains NUL bytes); skipped")
-            out.findings.append(replace(f, severity=sev))
+            out.findings.append(run.skipped_file("not a text file (it contains NUL bytes)", out.display,
+                                                 out.repo_path, sev))
         return
     out.encoding = src.encoding
     out.replaced = src.replaced
@@ -198,10 +196,9 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         try:
             pf = parse_jsx(src, settings.jsx_components if settings is not None else None)
         except GrammarMissing as exc:
-            sev = _severity(190, settings, request)
+            sev = _severity(run.SKIPPED, settings, request)
             if sev is not None:
-                f = _run_finding(out, 190, f"{exc}; skipped")
-                out.findings.append(replace(f, severity=Severity.WARNING if sev is Severity.INFO else sev))
+                out.findings.append(run.skipped_file(str(exc), out.display, out.repo_path, _at_least_warning(sev)))
             return
     else:
         from axag.parse.document import parse_source
@@ -209,13 +206,11 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
         pf = parse_source(src)
     if pf.root is None and pf.text.strip():
         out.read_error = True
-        out.findings.append(_run_finding(out, 192, "the HTML parser produced no document"))
+        out.findings.append(run.unparsable_file(out.display, out.repo_path))
         return
     findings: list[Finding] = []
-    if src.replaced and (sev := _severity(193, settings, request)) is not None:
-        f = _run_finding(out, 193, f"bytes invalid in {src.encoding} were replaced; --fix will not modify "
-                                   "this file")
-        findings.append(replace(f, severity=sev))
+    if src.replaced and (sev := _severity(run.REPLACED, settings, request)) is not None:
+        findings.append(run.replaced_bytes(src.encoding, out.display, out.repo_path, sev))
     if pf.root is None:
         out.findings = findings
         return
