@@ -561,13 +561,12 @@ def _placeholders(model: FileModel, act: Action) -> None:
             ann_problem(model, act.ann, 129, span, "axag-confirmation-message", x=name, intent=act.intent or "")
             why = act.unharvested.get(name)
             if why is not None:  # say why the control of that name is no parameter
-                from axag.rules.catalogue import format_message
-
                 p = model.problems[-1]
-                p.message = f"{format_message(129, 0, x=name, intent=act.intent or '')}; {why}"
+                p.index = 2  # message "unharvested"
+                p.args["why"] = why
                 p.help = (f'declare "{name}" in axag-required-parameters or axag-optional-parameters if the '
                           "caller sets it, or remove the placeholder")
     for col in malformed:
         problem = Problem(129, mv.attr.value_sub_span(col - 1, col + 1), {"c": col}, act.element,
-                          "axag-confirmation-message", index=1)
+                          "axag-confirmation-message", index=1)  # message "malformed"
         model.problems.append(problem)

@@ -462,15 +462,11 @@ def _read_key(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) 
             if new is not None:
                 fx = _rewrite(model, kl, f'Replace with "{new}"', _setter(kl.path[:-1], "format", new))
             low = value.strip().lower()
-            message = None
+            phone = low in ("phone", "tel", "telephone")
             sugg = None
-            if low in ("phone", "tel", "telephone"):
-                from axag.rules.catalogue import format_message
-
-                message = format_message(112, p=p, v=value) + '; phone numbers have no format, use a "pattern"'
-            elif new is None and value.strip():
+            if not phone and new is None and value.strip():
                 sugg = V.did_you_mean(low, V.FORMATS)
-            sink.add(112, kl.span(), ctx.list_attr, p=p, v=value, s=sugg, fix=fx, message=message,
+            sink.add(112, kl.span(), ctx.list_attr, p=p, v=value, s=sugg, fix=fx, index=1 if phone else 0,  # message "phone"
                      help="allowed values: " + ", ".join(V.FORMATS))
             spec.incoherent = True
             return
