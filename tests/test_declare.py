@@ -107,3 +107,20 @@ def test_pair_is_the_key_primaries_match_on() -> None:
     RULES[12].report(ctx, Span(0, 1), None, "axag-approval-required", pair="approval-roles")
     assert ctx.problems[0].args == {"_key": "approval-roles"}
     assert RULES[12].primary_to == {26: "key"}
+
+
+def test_messages_take_enumerations_from_the_vocabulary() -> None:
+    """No rule module spells out a list that axag/vocabulary.py holds (004, 005, 107, 108, 111, 125, 126)."""
+    from axag import vocabulary as V
+    from axag.rules.declare import or_list
+    from tests.conftest import REPO
+
+    lists = [v for v in vars(V).values() if isinstance(v, tuple | dict) and len(v) > 1
+             and all(isinstance(x, str) for x in v)]
+    spelt = {sep.join(v) for v in lists for sep in (", ", "|", " or ")} | {or_list(v) for v in lists}
+    for path in sorted((REPO / "axag" / "rules").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert [s for s in spelt if s in text] == [], path.name
+    assert RULES[126].format(v="5 sec") == 'axag-cooldown="5 sec" must be a number followed by ms, s, m, h or d'
+    assert RULES[125].format(v="5") == 'axag-rate-limit="5" must be N/second|minute|hour|day'
+    assert RULES[108].format(v="x") == 'Invalid axag-tenant-boundary="x". Must be strict or relaxed'

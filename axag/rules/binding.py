@@ -1,9 +1,8 @@
-"""What an agent's call can carry to the site (issue 14 §1): 148 and 149 (not in SPEC.md's tables yet).
+"""What an agent's call can carry to the site (issue 14 §1): 148 and 149 (not in SPEC.md's tables yet); declared
+here, checked by the model builder for now: 140 (axag-params-from), 141 (axag-schema).
 
-148 — fails: ``<input type="file">`` in the form an action submits (an agent cannot supply a file).
-149 — fails (needs ``--openapi``): the operation named by ``axag-operation-id`` has a parameter the annotation
-does not declare, or declares with another type; or the document has no such operation. Actions that a form
-submits are bound to the form, not to the operation, and are not compared.
+149 needs ``--openapi``. Actions that a form submits are bound to the form, not to the operation, and are not
+compared.
 """
 
 from __future__ import annotations
@@ -169,16 +168,19 @@ def openapi_drift(ctx: RuleCtx, act: Action) -> None:
     span = op_value.value_span()
     op = ctx.openapi.get(op_id)
     if op is None:
-        OPENAPI_DRIFT.report(ctx, span, act.element, "axag-operation-id", msg="no_operation", op=op_id, file=ctx.openapi_name)
+        OPENAPI_DRIFT.report(ctx, span, act.element, "axag-operation-id", msg="no_operation", op=op_id,
+                             file=ctx.openapi_name)
         return
     by_name = {p.name: p for p in act.parameters}
     for d in operation_drift(op["params"], {p.name: p.schema for p in act.parameters}):
         if d.declared is None:
-            OPENAPI_DRIFT.report(ctx, span, act.element, "axag-operation-id", op=op_id, location=d.location, p=d.name,
+            OPENAPI_DRIFT.report(ctx, span, act.element, "axag-operation-id", op=op_id, location=d.location,
+                                 p=d.name,
                        intent=act.intent, pair=d.name)
         else:
             p = by_name[d.name]
-            OPENAPI_DRIFT.report(ctx, p.span or span, act.element, msg="type", p=d.name, t1=d.declared, t2=d.theirs,
+            OPENAPI_DRIFT.report(ctx, p.span or span, act.element, msg="type", p=d.name, t1=d.declared,
+                                 t2=d.theirs,
                        op=op_id, intent=act.intent, pair=d.name)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from axag.rules.base import RuleCtx
     from axag.spans import Span
 
-__all__ = ["DECLARED", "MATCHES", "MessageError", "Rule", "template_names"]
+__all__ = ["DECLARED", "MATCHES", "MessageError", "Rule", "or_list", "template_names"]
 
 PLACEHOLDER: Final = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 OPTIONAL: Final = re.compile(r"\[(; [^\]]*| \([^\]]*)\]")
@@ -80,6 +80,12 @@ def _parse(code: int, key: str, text: str) -> _Template:
         raise MessageError(f"{full_code(code)} message {key!r}: an optional segment is not closed")
     names = template_names(text)
     return _Template(text, names, names - (optional - template_names(rest)), flag)
+
+
+def or_list(values: Iterable[str]) -> str:
+    """``a, b or c``: an enumeration of `axag.vocabulary` in a message."""
+    items = list(values)
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def _strict() -> bool:

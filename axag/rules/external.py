@@ -1,9 +1,4 @@
-"""Rules that need an external input: 010 and 030 (``--manifest``), 037 (``--enforced-intents``).
-
-010 — fails: an intent that the manifest does not list.
-030 — fails: a harvested ``required`` control for a parameter the manifest (source zod/openapi) has optional.
-037 — fails: a ``high`` risk action whose intent is not in the enforced-intents file.
-"""
+"""Rules that need an external input: 010 and 030 (``--manifest``), 037 (``--enforced-intents``)."""
 
 from __future__ import annotations
 
@@ -66,7 +61,8 @@ def intent_not_in_manifest(ctx: RuleCtx, act: Action) -> None:
         return
     if act.intent in _manifest_actions(ctx):
         return
-    INTENT_NOT_IN_MANIFEST.report(ctx, act.intent_value.value_span(), act.element, "axag-intent", intent=act.intent,
+    INTENT_NOT_IN_MANIFEST.report(ctx, act.intent_value.value_span(), act.element, "axag-intent",
+                                  intent=act.intent,
                file=ctx.manifest_name)
 
 
@@ -191,5 +187,6 @@ def unenforced_high_risk(ctx: RuleCtx, act: Action) -> None:
         return
     if act.intent in ctx.enforced_intents:
         return
-    UNENFORCED_HIGH_RISK.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level", intent=act.intent,
+    UNENFORCED_HIGH_RISK.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
+                                intent=act.intent,
                risk=act.risk)

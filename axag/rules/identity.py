@@ -1,11 +1,6 @@
 """Identity rules: 001 (missing intent, with §12.2 interactivity and coverage), 002 (missing entity),
-003 (missing action type), 031 (missing accessible name).
-
-001 — fails: ``<button onclick="save()">Save</button>``; passes: the same with ``axag-intent`` and friends.
-002 — fails: ``<button axag-intent="cart.add_item" …>``; passes: with ``axag-entity="cart"`` (rule off by default).
-003 — fails: ``<button axag-intent="cart.add_item">Add</button>``; passes: with ``axag-action-type="write"``.
-031 — fails: ``<button axag-intent="cart.clear" axag-action-type="delete"></button>``; passes: with text or
-``aria-label``.
+003 (missing action type), 031 (missing accessible name); declared here, checked by the model builder for now:
+034, 035 (intent and entity syntax), 123 (tool name), 139 (entity prefix).
 """
 
 from __future__ import annotations
@@ -205,7 +200,8 @@ def missing_intent(ctx: RuleCtx) -> None:
     reported: set[int] = set()
     for ann in model.annotated:
         if ann.action is None and ann.macro_attr is None and _has_action_attrs(ann):
-            MISSING_INTENT.report(ctx, ann.element.tag_span, ann.element, msg="attributes_only", tag=ann.element.tag)
+            MISSING_INTENT.report(ctx, ann.element.tag_span, ann.element, msg="attributes_only",
+                                  tag=ann.element.tag)
             reported.add(id(ann.element))
     scopes: set[Any] | None = None
     action_starts = {a.element.start for a in model.annotated
@@ -261,7 +257,8 @@ def missing_entity(ctx: RuleCtx, act: Action) -> None:
         return
     if act.v("axag-entity").declared:
         return
-    MISSING_ENTITY.report(ctx, act.element.tag_span, act.element, intent=act.intent, entity=act.derived_entity)
+    MISSING_ENTITY.report(ctx, act.element.tag_span, act.element, intent=act.intent,
+                          entity=act.derived_entity)
 
 
 def _intent_text(act: Action) -> str:
@@ -408,7 +405,8 @@ def missing_accessible_name(ctx: RuleCtx, act: Action) -> None:
         state["_axag_labels"] = _labelled_ids(ctx.model.pf.named("label"))
     if has_accessible_name(el, state["_axag_labels"]):
         return
-    MISSING_ACCESSIBLE_NAME.report(ctx, act.element.tag_span, act.element, tag=act.element.tag, intent=_intent_text(act))
+    MISSING_ACCESSIBLE_NAME.report(ctx, act.element.tag_span, act.element, tag=act.element.tag,
+                                   intent=_intent_text(act))
 
 
 # ------------------------------------------------------------------------------------------------

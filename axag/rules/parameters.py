@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from axag import vocabulary as V
 from axag.findings import Fixable, Level, Severity
 from axag.rules.declare import Rule
 
@@ -102,8 +103,7 @@ INVALID_PARAMETER_TYPE = Rule(
     fix_plain="date, datetime, int, float, bool, str and case variants become the AXAG type (and format)",
     trigger="type not in enum",
     messages={
-        "default": ('Parameter "{p}": type "{v}" must be one of string, number, integer, boolean, array, '
-                    "object"),
+        "default": 'Parameter "{p}": type "{v}" must be one of ' + ", ".join(V.PARAMETER_TYPES),
     },
     fails=(
         '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "type": "int"}]\'>Add</button>\n'

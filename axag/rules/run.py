@@ -8,7 +8,9 @@ from axag.findings import Fixable, Level, Severity
 from axag.rules.declare import Rule
 
 # ------------------------------------------------------------------------------------------------
-# Declared here, checked by the model builder until issue 13 part B moves the check into this module.
+# Declared here, raised where the run knows them: 121, 122 by `compile/merge.py`; 145, 146 by the compile targets
+# (`compile/targets/`, worded by `commands/compile.py`); 133, 143, 190-199 by `lint/engine.py` (199 also by
+# `lint/fix.py` and `lint/migrate.py`). Issue 13 part C gives them one way to build a finding.
 
 
 CONFLICTING_DUPLICATE_INTENT = Rule(

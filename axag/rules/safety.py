@@ -1,20 +1,8 @@
-"""Safety rules: 006, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (SPEC §12.3, §12.4).
+"""Safety rules: 006, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (SPEC §12.3, §12.4); declared here,
+checked by the model builder for now: 129 (confirmation-message placeholders).
 
 Declared-but-invalid values (status INVALID) count as declared and unknown: rules reading them stay silent
 (§12.6). Findings point at the value whose content triggers the rule (§12.7).
-
-006 — fails: ``axag-risk-level="high"`` without ``axag-confirmation-required="true"``.
-007 — fails: ``axag-action-type="write"`` without ``axag-idempotent``.
-012 — fails: ``axag-approval-required="true"`` without ``axag-approval-roles``.
-013 — fails: ``axag-action-type="read" axag-risk-level="critical"``.
-014 — fails: ``user.create`` with precondition ``"user must exist"``.
-015 — fails: ``navigate`` with ``axag-side-effects='["email"]'``.
-017 — fails: ``axag-idempotent="false"`` on write/delete without side effects.
-023 — fails: write/delete without ``axag-risk-level``.
-024 — fails: ``delete`` with risk ``low``.
-025 — fails: ``read`` with risk ``medium``.
-026 — fails: ``medium`` risk without ``axag-idempotent``.
-128 — fails: ``axag-approval-count="2"`` without ``axag-approval-required="true"``.
 """
 
 from __future__ import annotations
@@ -128,7 +116,8 @@ def mutation_without_idempotent(ctx: RuleCtx, act: Action) -> None:
     t = act.action_type
     if t not in ("write", "delete") or act.v("axag-idempotent").declared:
         return
-    MUTATION_WITHOUT_IDEMPOTENT.report(ctx, act.v("axag-action-type").value_span(), act.element, "axag-action-type", pair="idempotent", t=t)
+    MUTATION_WITHOUT_IDEMPOTENT.report(ctx, act.v("axag-action-type").value_span(), act.element,
+                                       "axag-action-type", pair="idempotent", t=t)
 
 
 APPROVAL_WITHOUT_ROLES = Rule(
@@ -166,7 +155,8 @@ def approval_without_roles(ctx: RuleCtx, act: Action) -> None:
     if roles.declared and not (roles.ok and not roles.value):
         return
     av = act.v("axag-approval-required")
-    APPROVAL_WITHOUT_ROLES.report(ctx, av.value_span(), act.element, "axag-approval-required", pair="approval-roles")
+    APPROVAL_WITHOUT_ROLES.report(ctx, av.value_span(), act.element, "axag-approval-required",
+                                  pair="approval-roles")
 
 
 CRITICAL_READ = Rule(
@@ -250,7 +240,8 @@ def create_precondition_contradiction(ctx: RuleCtx, act: Action) -> None:
     for i, item in enumerate(pv.value):
         text = V.collapse_ws(str(item))
         if _EXISTS.search(text.lower()) and _mentions(text, entity):
-            CREATE_PRECONDITION_CONTRADICTION.report(ctx, pv.json_span((i,)), act.element, "axag-preconditions", p=text, entity=entity,
+            CREATE_PRECONDITION_CONTRADICTION.report(ctx, pv.json_span((i,)), act.element,
+                                                     "axag-preconditions", p=text, entity=entity,
                        intent=act.intent)
 
 
@@ -343,7 +334,8 @@ def mutation_without_risk(ctx: RuleCtx, act: Action) -> None:
     """write/delete without ``axag-risk-level``."""
     t = act.action_type
     if t in ("write", "delete") and not act.v("axag-risk-level").declared:
-        MUTATION_WITHOUT_RISK.report(ctx, act.v("axag-action-type").value_span(), act.element, "axag-action-type", t=t)
+        MUTATION_WITHOUT_RISK.report(ctx, act.v("axag-action-type").value_span(), act.element,
+                                     "axag-action-type", t=t)
 
 
 LOW_RISK_DELETE = Rule(
@@ -371,7 +363,8 @@ def low_risk_delete(ctx: RuleCtx, act: Action) -> None:
     """delete with a valid risk below high."""
     r = act.risk
     if act.action_type == "delete" and r is not None and _RISK_ORDER[r] < _RISK_ORDER["high"]:
-        LOW_RISK_DELETE.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level", r=r)
+        LOW_RISK_DELETE.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
+                               r=r)
 
 
 ELEVATED_RISK_READ = Rule(
@@ -399,7 +392,8 @@ def elevated_risk_read(ctx: RuleCtx, act: Action) -> None:
     """read with risk medium or high."""
     r = act.risk
     if act.action_type == "read" and r in ("medium", "high"):
-        ELEVATED_RISK_READ.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level", r=r)
+        ELEVATED_RISK_READ.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
+                                  r=r)
 
 
 _EXPECTED: dict[str, tuple[str, ...]] = {
@@ -457,7 +451,8 @@ def safety_metadata_incomplete(ctx: RuleCtx, act: Action) -> None:
     for attr in _EXPECTED[r]:
         if act.v("axag-" + attr).declared:
             continue
-        SAFETY_METADATA_INCOMPLETE.report(ctx, rv.value_span(), act.element, "axag-risk-level", pair=attr, risk=r.capitalize(), attr=attr)
+        SAFETY_METADATA_INCOMPLETE.report(ctx, rv.value_span(), act.element, "axag-risk-level", pair=attr,
+                                          risk=r.capitalize(), attr=attr)
 
 
 _DEPENDENT = (

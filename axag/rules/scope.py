@@ -1,19 +1,9 @@
-"""Scope and context rules: 011, 016, 018, 019, 020, 021, 022, 036, 137, 138 (SPEC §6, §12.3, §12.4).
+"""Scope and context rules: 011, 016, 018, 019, 020, 021, 022, 036, 137, 138 (SPEC §6, §12.3, §12.4); declared
+here, checked by the model builder for now: 130, 147 (inheritance of the tenant boundary and the scope).
 
 Rules use the effective (inherited) scope and roles. A scope declared on the action itself but invalid
 counts as declared and unknown, so the rules that read the scope stay silent (§12.6); an invalid inherited
 value acts as absent (§6).
-
-011 — fails: ``axag-approval-required="true"`` with no effective scope.
-016 — fails: role ``tenant_admin`` with scope ``user``.
-018 — fails: scope ``global`` on entity ``profile``.
-019 — fails: role ``superadmin`` with scope ``tenant``.
-020 — fails: ``order.view`` scope ``user`` and ``order.cancel`` scope ``tenant`` in one file.
-021 — fails: ``delete`` without effective scope.
-022 — fails: ``write`` on entity ``team`` with scope ``user``.
-036 — fails: tenant scope with a ``tenant_id`` parameter.
-137 — fails: ``<div axag-scope="user">`` without any action inside.
-138 — fails: an action without ``axag-description``.
 """
 
 from __future__ import annotations
@@ -24,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from axag import vocabulary as V
 from axag.findings import Level, Severity
 from axag.rules.base import RuleCtx
-from axag.rules.declare import Rule
+from axag.rules.declare import Rule, or_list
 
 if TYPE_CHECKING:
     from axag.model.actions import Action, Annotated
@@ -263,7 +253,8 @@ def entity_scope_conflict(ctx: RuleCtx) -> None:
                 continue
             done.add(pair)
             n = lines.position(other.element.tag_span.start)[0]
-            ENTITY_SCOPE_CONFLICT.report(ctx, _scope_span(act), act.element, "axag-scope", e=e, s=s, s2=s2, n=n)
+            ENTITY_SCOPE_CONFLICT.report(ctx, _scope_span(act), act.element, "axag-scope", e=e, s=s, s2=s2,
+                                         n=n)
         seen.setdefault(s, act)
 
 
@@ -289,7 +280,8 @@ DELETE_WITHOUT_SCOPE = Rule(
 def delete_without_scope(ctx: RuleCtx, act: Action) -> None:
     """A delete action without effective scope."""
     if act.action_type == "delete" and act.scope is None and not _scope_unknown(act):
-        DELETE_WITHOUT_SCOPE.report(ctx, act.v("axag-action-type").value_span(), act.element, "axag-action-type")
+        DELETE_WITHOUT_SCOPE.report(ctx, act.v("axag-action-type").value_span(), act.element,
+                                    "axag-action-type")
 
 
 TENANT_ENTITY_USER_SCOPE = Rule(
@@ -386,7 +378,7 @@ UNUSED_CONTEXT = Rule(
     severity=Severity.WARNING,
     level=Level.FULL,
     trigger="§6",
-    plain="axag-scope, axag-tenant-boundary or axag-required-roles on an element that contains no action",
+    plain=or_list(V.CONTEXT_ATTRIBUTES) + " on an element that contains no action",
     messages={
         "default": "{attr} on <{tag}> applies to no action",
     },
@@ -459,7 +451,8 @@ def missing_description(ctx: RuleCtx, act: Action) -> None:
     """An action without ``axag-description``."""
     if act.intent is None or act.v("axag-description").declared:
         return
-    MISSING_DESCRIPTION.report(ctx, act.element.tag_span, act.element, intent=act.intent, humanised=V.humanise_intent(act.intent))
+    MISSING_DESCRIPTION.report(ctx, act.element.tag_span, act.element, intent=act.intent,
+                               humanised=V.humanise_intent(act.intent))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -4,11 +4,13 @@ values (109, 125-127), legacy action types (103), damaged and repeated values (1
 
 from __future__ import annotations
 
+from axag import vocabulary as V
 from axag.findings import Fixable, Level, Severity
-from axag.rules.declare import Rule
+from axag.rules.declare import Rule, or_list
 
 # ------------------------------------------------------------------------------------------------
-# Declared here, checked by the model builder until issue 13 part B moves the check into this module.
+# Declared here, checked by the model builder until issue 13 part B moves the check into this module (033: by
+# `lint/engine.py`, from the dynamic attributes the model records).
 
 
 INVALID_ACTION_TYPE = Rule(
@@ -21,7 +23,7 @@ INVALID_ACTION_TYPE = Rule(
     fix_note="case/space",
     trigger="value not in enum (except `create`/`mutate` in any case)",
     messages={
-        "default": 'Invalid axag-action-type="{v}". Must be one of: read, write, delete, navigate',
+        "default": 'Invalid axag-action-type="{v}". Must be one of: ' + ", ".join(V.ACTION_TYPES),
     },
     fails=(
         '<button axag-intent="cart.view" axag-action-type="update">View</button>\n'
@@ -46,7 +48,7 @@ INVALID_RISK_LEVEL = Rule(
     fix_note="case/space",
     trigger="value not in enum (empty included)",
     messages={
-        "default": 'Invalid axag-risk-level="{v}". Must be one of: none, low, medium, high, critical',
+        "default": 'Invalid axag-risk-level="{v}". Must be one of: ' + ", ".join(V.RISK_LEVELS),
     },
     fails=(
         '<button axag-intent="cart.view" axag-action-type="read" axag-risk-level="severe">View</button>\n'
@@ -95,7 +97,8 @@ LEGACY_ACTION_TYPE = Rule(
     compile=True,
     fix=Fixable.ALWAYS,
     trigger="action type `create`/`mutate` in any case (§3.4)",
-    plain="axag-action-type is create or mutate (in any case), values of a 1.0 draft; AXAG 1.1 says write",
+    plain=("axag-action-type is " + or_list(V.LEGACY_ACTION_TYPES)
+           + " (in any case), values of a 1.0 draft; AXAG 1.1 says write"),
     messages={
         "default": 'axag-action-type="{v}" is a 1.0 draft value; use "write"',
     },
@@ -169,7 +172,7 @@ INVALID_SCOPE = Rule(
     fix_note="case/space",
     trigger="scope not in enum",
     messages={
-        "default": 'Invalid axag-scope="{v}". Must be one of: public, user, tenant, global',
+        "default": 'Invalid axag-scope="{v}". Must be one of: ' + ", ".join(V.SCOPES),
     },
     fails=(
         '<button axag-intent="cart.add" axag-action-type="write" axag-scope="team">Add</button>\n'
@@ -189,7 +192,7 @@ INVALID_TENANT_BOUNDARY = Rule(
     fix_note="case/space",
     trigger="not `strict`/`relaxed`",
     messages={
-        "default": 'Invalid axag-tenant-boundary="{v}". Must be strict or relaxed',
+        "default": 'Invalid axag-tenant-boundary="{v}". Must be ' + " or ".join(V.TENANT_BOUNDARIES),
     },
     fails=(
         '<button axag-intent="cart.add" axag-action-type="write" axag-tenant-boundary="loose">Add</button>'
@@ -235,7 +238,7 @@ INVALID_RATE_LIMIT = Rule(
     plain=("an axag-rate-limit that is not COUNT/PERIOD (100/minute); the fix writes the usual spellings "
            "(100/h, 10 per minute) in that form"),
     messages={
-        "default": 'axag-rate-limit="{v}" must be N/second|minute|hour|day',
+        "default": 'axag-rate-limit="{v}" must be N/' + "|".join(V.PERIOD_SECONDS),
     },
     fails=(
         '<button axag-intent="cart.add" axag-action-type="write" axag-rate-limit="10 per minute">Add</button>\n'
@@ -257,10 +260,10 @@ INVALID_COOLDOWN = Rule(
     fix_note="§3.6",
     fix_plain="spaces, case and unit words (30 sec -> 30s)",
     trigger="",
-    plain=("an axag-cooldown that is not a number with a unit ms, s, m, h or d (30s); the fix writes the "
-           "usual spellings (30 sec, 2 minutes) in that form"),
+    plain=("an axag-cooldown that is not a number with a unit " + or_list(V.COOLDOWN_MS)
+           + " (30s); the fix writes the usual spellings (30 sec, 2 minutes) in that form"),
     messages={
-        "default": 'axag-cooldown="{v}" must be a number followed by ms, s, m, h or d',
+        "default": 'axag-cooldown="{v}" must be a number followed by ' + or_list(V.COOLDOWN_MS),
     },
     fails=(
         '<button axag-intent="cart.add" axag-action-type="write" axag-cooldown="5 sec">Add</button>\n'
