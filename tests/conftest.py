@@ -19,6 +19,10 @@ _hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, dat
 if os.environ.get("CI"):
     _hypothesis_settings.load_profile("ci")
 
+# Development mode of the rule messages (axag/rules/declare.py): a report that omits a placeholder of its message
+# or passes one the message does not have raises instead of rendering leniently (inherited by subprocesses)
+os.environ["AXAG_STRICT_MESSAGES"] = "1"
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 FIXTURES = REPO / "fixtures"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from axag.findings import Edit, Finding, Fix, Severity, fingerprint
 from axag.paths import relpath_posix
 from axag.rules import run
-from axag.rules.catalogue import RULES, format_message
+from axag.rules.catalogue import RULES
 from axag.spans import LineIndex, context_rows
 
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
@@ -27,27 +27,11 @@ if TYPE_CHECKING:  # the model is imported when a file is checked: a run served 
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 
-# (primary, secondary, match): the secondary stays silent at the same element when the primary fires
-# there and is in effect (§12.6). match "attr": same attribute; "key": same discriminating key.
-PRIMARIES: tuple[tuple[int, int, str], ...] = (
-    (103, 4, "attr"),
-    (6, 26, "key"),
-    (7, 26, "key"),
-    (12, 26, "key"),
-    (13, 25, "element"),
-    (8, 118, "key"),
-    (132, 131, "span"),
-    (101, 100, "attr"),
-    (102, 100, "attr"),
-    (104, 100, "attr"),
-    (134, 9, "attr"),
-    (134, 106, "attr"),
-    (27, 34, "element"),
-    (110, 114, "key"),
-    (110, 115, "key"),
-    (110, 116, "key"),
-    (110, 117, "key"),
-)
+# (primary, secondary, match), from the declarations (`Rule.primary_to`): the secondary stays silent at the same
+# element when the primary fires there and is in effect (§12.6). match "attr": same attribute; "key": same
+# discriminating key (`pair=`); "span": same span; "element": anywhere on the element.
+PRIMARIES: tuple[tuple[int, int, str], ...] = tuple(
+    (r.code, secondary, match) for r in RULES.values() for secondary, match in r.primary_to.items())
 
 
 @dataclass
@@ -274,8 +258,8 @@ def _check(out: FileOutcome, settings: Any, request: Request, data: bytes | None
 def _suppression_problems(model: Any, enabled: frozenset[int], sup: Any, unused: list[Any]) -> list[Problem]:
     """What the rules make of the file's suppression comments: the malformed ones, and those that suppress
     nothing (with the edit that removes them)."""
+    from axag.facts import Fact, Kind
     from axag.lint import suppress
-    from axag.model.facts import Fact, Kind
     from axag.rules.base import RuleCtx
     from axag.rules.facts import judge_facts
     from axag.spans import Span
@@ -437,7 +421,7 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Any, request: 
             sev = o
     args = {k: v for k, v in p.args.items() if not k.startswith("_")}
     # interned: the same markup on many pages gives the same messages (findings are kept for the whole run)
-    message = sys.intern(p.message or format_message(p.code, p.index, **args))
+    message = sys.intern(p.message or meta.format(p.index, **args))
     lines = pf.lines
     start = min(max(p.span.start, 0), len(pf.text))
     end = min(max(p.span.end, start), len(pf.text))

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
 from axag.edits import fix, insert_attribute_after, remove_attribute, render_json, replace_value
+from axag.facts import Fact, Kind
 from axag.findings import Edit, Fix
-from axag.model.facts import Fact, Kind
 from axag.model.jsonspan import JsonDoc
 from axag.model.legacy import count_migratable, parse_expression
 from axag.model.legacy import entries as _entries

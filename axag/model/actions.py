@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
 from axag.edits import fix, remove_attribute, replace_value
+from axag.facts import Fact, Kind
 from axag.model import forms
-from axag.model.facts import Fact, Kind
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
 from axag.model.macro import MacroResult, expand

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.model.facts import Kind
+from axag.facts import Kind
 from axag.model.parameter import Parameter
 from axag.model.params import APPLIES, LISTS, Loc, Sink, Spec, SpecCtx
 from axag.model.spec_checks import coherence, compile_schema, kind_of, pattern_costs, value_checks

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from axag import vocabulary as V
-from axag.model.facts import VALUE_DEFECTS, Kind
+from axag.facts import VALUE_DEFECTS, Kind
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
 from axag.model.params import Loc, Sink, Spec, SpecCtx

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
 from axag.edits import fix, insert_attribute_after, render_json, replace_value
+from axag.facts import Kind
 from axag.findings import Edit, Fix
 from axag.jsontext import is_number as _is_number
 from axag.model import forms
-from axag.model.facts import Kind
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
 from axag.model.params import (

@@ -14,8 +14,8 @@ from typing import Any
 
 from axag import vocabulary as V
 from axag.edits import fix, replace_value
+from axag.facts import Fact, Kind
 from axag.model import forms
-from axag.model.facts import Fact, Kind
 from axag.model.jsonspan import JsonDoc, JsonError
 from axag.model.jsonspan import parse as parse_json
 from axag.parse.document import Attr, Element

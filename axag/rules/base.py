@@ -1,5 +1,6 @@
-"""Rule registry: semantic checks over the model. Metadata (code, name, severity, level, messages)
-comes from `axag.rules.catalogue`, the single source; a check only says *where* and *with what*.
+"""Rule registry: semantic checks over the model. A rule's metadata is its declaration
+(`axag.rules.declare.Rule`, indexed by `axag.rules.catalogue`); its check registers with `@RULE.check(subject)`
+and reports with `RULE.report(ctx, …)`.
 
 Subjects: "action" (fn(ctx, action)), "element" (fn(ctx, annotated element)), "file" (fn(ctx)).
 What the model observed while it was built (value syntax, parameters, …) is judged by the fact rules
@@ -10,13 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from axag.findings import Fix, Severity
-from axag.model.actions import Action, Annotated, FileModel
-from axag.parse.document import Element
-from axag.rules.problem import Problem
-from axag.spans import Span
+if TYPE_CHECKING:
+    from axag.model.actions import FileModel
+    from axag.rules.problem import Problem
 
 RuleFn = Callable[..., None]
 
@@ -27,7 +26,7 @@ _SUBJECTS = {"action": ACTION_RULES, "element": ELEMENT_RULES, "file": FILE_RULE
 
 
 def rule(code: int, subject: str = "action") -> Callable[[RuleFn], RuleFn]:
-    """Register ``fn`` as the check of rule ``code`` (its metadata lives in the catalogue)."""
+    """Register ``fn`` as the check of rule ``code`` (`Rule.check` calls it with the declared code)."""
 
     def register(fn: RuleFn) -> RuleFn:
         table = _SUBJECTS[subject]
@@ -49,14 +48,6 @@ class RuleCtx:
     openapi: dict[str, dict[str, Any]] | None = None  # operationId -> operation of the --openapi document (149)
     openapi_name: str = ""
     problems: list[Problem] = field(default_factory=list)
-
-    def report(self, code: int, span: Span, element: Element | None, attribute: str | None = None, *,
-               index: int = 0, fix: Fix | None = None, help: str | None = None,
-               severity: Severity | None = None, key: str | None = None, **args: Any) -> None:
-        p = Problem(code, span, args, element, attribute, fix, help, index, severity)
-        if key is not None:
-            p.args["_key"] = key
-        self.problems.append(p)
 
     def on(self, code: int) -> bool:
         return code in self.enabled
@@ -84,4 +75,4 @@ def run_rules(ctx: RuleCtx) -> list[Problem]:
     return ctx.problems
 
 
-__all__ = ["Action", "Annotated", "RuleCtx", "rule", "run_rules"]
+__all__ = ["RuleCtx", "rule", "run_rules"]

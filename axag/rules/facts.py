@@ -1,8 +1,8 @@
-"""Rules that judge what building the model observed (`axag.model.facts`).
+"""Rules that judge what building the model observed (`axag.facts`).
 
-A fact rule names the rule code it reports and the kinds of fact it judges: ``@judges(code, Kind.X, …)`` on a
-function ``fn(ctx, fact)``, or ``judge(code, Kind.X, index=…)`` for a rule that reports each fact of that kind
-as it is (message template ``index``). `judge_facts` (run first by `axag.rules.base.run_rules`) walks the file's
+A rule judges facts next to its declaration: ``@judges(RULE, Kind.X, …)`` on a function ``fn(ctx, fact)``, or
+``judge(RULE, Kind.X, msg=…)`` for a rule that reports each fact of that kind as it is (with its message
+``msg``; the fact's details are the message's arguments). `judge_facts` (run first by `axag.rules.base.run_rules`) walks the file's
 facts once, in the order they were recorded, and calls the judges of the enabled rules only: a rule that is
 not selected is not run.
 """
@@ -10,14 +10,15 @@ not selected is not run.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from axag.findings import Severity
-from axag.model.facts import Fact, Kind
+from axag.facts import Fact, Kind
 from axag.rules.problem import Problem
 
 if TYPE_CHECKING:
+    from axag.findings import Severity
     from axag.rules.base import RuleCtx
+    from axag.rules.declare import Rule
 
 Judge = Callable[["RuleCtx", Fact], None]
 
@@ -27,14 +28,14 @@ FACT_RULES: dict[int, list[tuple[Kind, Judge]]] = {}
 _TABLES: dict[frozenset[int], dict[Kind, tuple[Judge, ...]]] = {}
 
 
-def judges(code: int, *kinds: Kind) -> Callable[[Judge], Judge]:
-    """Register ``fn`` as (part of) the check of rule ``code``, over the facts of ``kinds``."""
+def judges(rule: Rule, *kinds: Kind) -> Callable[[Judge], Judge]:
+    """Register ``fn`` as (part of) the check of ``rule``, over the facts of ``kinds``."""
 
     def register(fn: Judge) -> Judge:
-        entries = FACT_RULES.setdefault(code, [])
+        entries = FACT_RULES.setdefault(rule.code, [])
         for kind in kinds:
             if any(k is kind for k, _ in entries):
-                raise RuntimeError(f"rule {code} judges {kind.name} twice")
+                raise RuntimeError(f"rule {rule.code} judges {kind.name} twice")
             entries.append((kind, fn))
         _TABLES.clear()
         return fn
@@ -42,20 +43,27 @@ def judges(code: int, *kinds: Kind) -> Callable[[Judge], Judge]:
     return register
 
 
-def judge(code: int, kind: Kind, *, index: int = 0, severity: Severity | None = None) -> None:
-    """Rule ``code`` reports every fact of ``kind`` with its message template ``index``."""
+def judge(rule: Rule, kind: Kind, *, msg: str = "", severity: Severity | None = None) -> None:
+    """``rule`` reports every fact of ``kind`` with its message ``msg`` (the first by default)."""
 
     def report(ctx: RuleCtx, fact: Fact) -> None:
-        emit(ctx, code, fact, index, severity)
+        emit(ctx, rule, fact, msg=msg, severity=severity)
 
-    judges(code, kind)(report)
+    judges(rule, kind)(report)
 
 
-def emit(ctx: RuleCtx, code: int, fact: Fact, index: int = 0, severity: Severity | None = None,
-         message: str | None = None) -> None:
-    """Report ``fact`` as a problem of rule ``code`` (its details are the message's arguments)."""
-    ctx.problems.append(Problem(code, fact.span, fact.args, fact.element, fact.attribute, fact.fix, fact.help,
-                                index, severity, message))
+def emit(ctx: RuleCtx, rule: Rule, fact: Fact, *, msg: str = "", severity: Severity | None = None,
+         **more: Any) -> None:
+    """Report ``fact`` as a finding of ``rule``: its details (and ``more``) are the message's arguments."""
+    rule.report(ctx, fact.span, fact.element, fact.attribute, msg=msg, fix=fact.fix, help=fact.help,
+                severity=severity, **fact.args, **more)
+
+
+def emit_worded(ctx: RuleCtx, rule: Rule, fact: Fact, message: str) -> None:
+    """Report ``fact`` as a finding of ``rule`` with a message worded elsewhere (an `axag-constraints` entry
+    the migration leaves, and why)."""
+    ctx.problems.append(Problem(rule.code, fact.span, fact.args, fact.element, fact.attribute, fact.fix, fact.help,
+                                message=message))
 
 
 def _table(enabled: frozenset[int]) -> dict[Kind, tuple[Judge, ...]]:

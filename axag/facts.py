@@ -1,18 +1,20 @@
 """What building the model observed, as data: a `Fact` says *what* was seen *where* (a kind, a span, the element
-and attribute, the details, and the edit that would repair it). The model knows no rule codes: the rules under
-`axag/rules/` judge the facts and word the findings (`axag.rules.facts`), and rule selection decides which of
-them run.
+and attribute, the details, and the edit that would repair it). The model (and the engine, for suppression
+comments) records facts and knows no rule codes: the rules under `axag/rules/` judge the facts and word the
+findings (`axag.rules.facts`), and rule selection decides which of them run. This module imports nothing at run
+time: the rule modules (loaded by every run, a cached one too) name the kinds they judge.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, auto
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from axag.findings import Fix
-from axag.parse.document import Element
-from axag.spans import Span
+if TYPE_CHECKING:  # the rule modules import this one: a run served by the result cache needs no parser
+    from axag.findings import Fix
+    from axag.parse.document import Element
+    from axag.spans import Span
 
 
 class Kind(Enum):
