@@ -11,7 +11,7 @@ from axag.rules.declare import Rule
 from axag.rules.facts import emit_worded, judge, judges
 
 # ------------------------------------------------------------------------------------------------
-# Declared here, checked by the model builder until issue 13 part B moves the check into this module.
+# The model records what it observes as facts (`axag.facts`); the checks below judge them.
 
 
 UNKNOWN_ATTRIBUTE = Rule(

@@ -1,5 +1,5 @@
-"""What an agent's call can carry to the site (issue 14 §1): 148 and 149 (not in SPEC.md's tables yet); declared
-here, checked by the model builder for now: 140 (axag-params-from), 141 (axag-schema).
+"""What an agent's call can carry to the site (issue 14 §1): 148 and 149 (not in SPEC.md's tables yet); and,
+from the facts the model records, 140 (axag-params-from), 141 (axag-schema).
 
 149 needs ``--openapi``. Actions that a form submits are bound to the form, not to the operation, and are not
 compared.
@@ -187,7 +187,7 @@ def openapi_drift(ctx: RuleCtx, act: Action) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Declared here, checked by the model builder until issue 13 part B moves the check into this module.
+# The model records what it observes as facts (`axag.facts`); the checks below judge them.
 
 INVALID_PARAMS_FROM = Rule(
     code=140,

@@ -16,10 +16,9 @@ and indexes what they declare (no per-rule data lives here). Where each code is 
 - `preconditions`: 124, 135, 136
 - `run`: 121, 122, 133, 143, 145, 146, 190, 191, 192, 193, 199 (raised by compile, lint and the commands)
 
-Codes still raised while the model is built (by `axag/model/`, until issue 13 part B moves their checks into
-these modules): 004, 005, 008, 009, 027, 028, 029, 032, 034, 035, 100-120, 123-127, 129 (the model words
-two of its messages), 130-132, 134-136, 139-142, 144, 147. `tests/test_catalogue.py` compares the
-declarations with the SPEC tables.
+Every finding is made by these modules: the model records facts (`axag.facts`) that the rules judge
+(`axag.rules.facts`), and the run rules' findings are made by `run` for the engine, compile and the commands.
+`tests/test_catalogue.py` compares the declarations with the SPEC tables.
 """
 
 from __future__ import annotations

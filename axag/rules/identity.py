@@ -1,6 +1,6 @@
 """Identity rules: 001 (missing intent, with §12.2 interactivity and coverage), 002 (missing entity),
-003 (missing action type), 031 (missing accessible name); declared here, checked by the model builder for now:
-034, 035 (intent and entity syntax), 123 (tool name), 139 (entity prefix).
+003 (missing action type), 031 (missing accessible name); and, from the
+facts the model records, 034, 035 (intent and entity syntax), 123 (tool name), 139 (entity prefix).
 """
 
 from __future__ import annotations
@@ -383,7 +383,7 @@ def missing_accessible_name(ctx: RuleCtx, act: Action) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Declared here, checked by the model builder until issue 13 part B moves the check into this module.
+# The model records what it observes as facts (`axag.facts`); the checks below judge them.
 
 INVALID_INTENT = Rule(
     code=34,

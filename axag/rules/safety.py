@@ -1,5 +1,5 @@
-"""Safety rules: 006, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (SPEC §12.3, §12.4); declared here,
-checked by the model builder for now: 129 (confirmation-message placeholders).
+"""Safety rules: 006, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (SPEC §12.3, §12.4); and, from
+the facts the model records, 129 (confirmation-message placeholders).
 
 Declared-but-invalid values (status INVALID) count as declared and unknown: rules reading them stay silent
 (§12.6). Findings point at the value whose content triggers the rule (§12.7).
@@ -502,7 +502,7 @@ def dependent_attribute_without_flag(ctx: RuleCtx, act: Action) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Declared here, checked by the model builder until issue 13 part B moves the check into this module.
+# The model records what it observes as facts (`axag.facts`); the checks below judge them.
 
 UNKNOWN_CONFIRMATION_PLACEHOLDER = Rule(
     code=129,

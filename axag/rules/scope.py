@@ -1,5 +1,5 @@
-"""Scope and context rules: 011, 016, 018, 019, 020, 021, 022, 036, 137, 138 (SPEC §6, §12.3, §12.4); declared
-here, checked by the model builder for now: 130, 147 (inheritance of the tenant boundary and the scope).
+"""Scope and context rules: 011, 016, 018, 019, 020, 021, 022, 036, 137, 138 (SPEC §6, §12.3, §12.4); and,
+from the facts the model records while it resolves the inherited context, 130, 147 (tenant boundary, scope).
 
 Rules use the effective (inherited) scope and roles. A scope declared on the action itself but invalid
 counts as declared and unknown, so the rules that read the scope stay silent (§12.6); an invalid inherited
@@ -458,7 +458,7 @@ def missing_description(ctx: RuleCtx, act: Action) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Declared here, checked by the model builder until issue 13 part B moves the check into this module.
+# The model records what it observes as facts (`axag.facts`); the checks below judge them.
 
 INHERITANCE_VIOLATION = Rule(
     code=130,

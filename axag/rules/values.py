@@ -12,8 +12,8 @@ from axag.rules.declare import Rule, or_list
 from axag.rules.facts import emit, judge, judges
 
 # ------------------------------------------------------------------------------------------------
-# Declared here, checked by the model builder until issue 13 part B moves the check into this module (033: by
-# `lint/engine.py`, from the dynamic attributes the model records).
+# The model records what it observes as facts (`axag.facts`) and the dynamic attributes of each element; the
+# checks below judge them.
 
 
 INVALID_ACTION_TYPE = Rule(
