@@ -81,6 +81,9 @@ class Kind(Enum):
     # suppression comments (lint.suppress, read after the rules ran)
     BAD_DIRECTIVE = auto()  # problem
     UNUSED_SUPPRESSION = auto()  # code: the rule id it names
+    # what a compile target cannot express (compile.targets: ``Rendered.kind`` of its problems)
+    LOSSY_MAPPING = auto()  # intent, what: the manifest drops it
+    STRICT_MODE_INCOMPATIBLE = auto()  # name, reason: OpenAI strict mode cannot take the tool
 
 
 # Observations that leave the parameters usable (a note about a control, a harvested pattern left out, …): any

@@ -307,4 +307,5 @@ def test_every_fact_kind_is_judged() -> None:
 
     load_rules()
     judged = {kind for entries in FACT_RULES.values() for kind, _ in entries}
-    assert [k.name for k in Kind if k not in judged] == []
+    worded = {Kind.LOSSY_MAPPING, Kind.STRICT_MODE_INCOMPATIBLE}  # by `rules.run.target_problem`
+    assert [k.name for k in Kind if k not in judged | worded] == []

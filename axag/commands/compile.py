@@ -26,6 +26,7 @@ from axag.commands.common import (
 )
 from axag.compile.targets import STRICT_TARGETS
 from axag.config import COMPILE_TARGETS
+from axag.facts import Kind
 from axag.findings import Finding, RunReport, Severity
 from axag.plural import plural
 from axag.report import FORMATS
@@ -172,14 +173,14 @@ def run_compile(opts: dict[str, Any]) -> int:  # noqa: C901 - one step per keywo
 
         bind_operations({"tools": [c.tool for c in tools]}, openapi)  # its drift is reported by rule 149
     rendered = render_target(tools)
-    if rendered.code is not None and rendered.problems:
+    if rendered.kind is not None and rendered.problems:
         by_subject = {}
         for c in tools:
             by_subject[c.name] = c
             by_subject[str(c.meta["intent"])] = c
         for subject, text in rendered.problems:
             contract = by_subject.get(subject)
-            run.run_findings.append(_target_finding(rendered.code, subject, text, contract))
+            run.run_findings.append(_target_finding(rendered.kind, subject, text, contract))
     findings = run.findings()
     has_errors = any(f.severity is Severity.ERROR for f in findings)
     _report(run, findings, opts, to_stdout)
@@ -293,14 +294,14 @@ def _outside_message(first: Path, paths: list[Path], root: Path, cwd: Path) -> s
             "holds every input")
 
 
-def _target_finding(code: int, subject: str, text: str, contract: Any) -> Finding:
+def _target_finding(kind: Kind, subject: str, text: str, contract: Any) -> Finding:
     from axag.rules.run import target_problem
 
     if contract is None:
-        return target_problem(code, subject, text, None, None)
+        return target_problem(kind, subject, text, None, None)
     src = contract.sources[0]
     path, repo = contract.origin if contract.origin is not None else (src[0], src[0])
-    return target_problem(code, subject, text, (path, repo, src[1], src[2] + 1), str(contract.meta["intent"]))
+    return target_problem(kind, subject, text, (path, repo, src[1], src[2] + 1), str(contract.meta["intent"]))
 
 
 def _report(run: Any, findings: list[Finding], opts: dict[str, Any], tools_to_stdout: bool) -> None:

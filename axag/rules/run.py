@@ -298,12 +298,13 @@ def tool_name_collision(path: str, repo_path: str, src: tuple[str, int, int], *,
                        line=first[1], col=first[2])
 
 
-def target_problem(code: int, subject: str, text: str, where: tuple[str, str, int, int] | None,
+def target_problem(kind: Kind, subject: str, text: str, where: tuple[str, str, int, int] | None,
                    intent: str | None) -> Finding:
-    """145 (a manifest mapping that loses something: ``subject`` is the intent, ``text`` what is lost) or 146 (a
-    tool strict mode cannot take: ``subject`` is the tool name, ``text`` the reason), as the target reported it;
-    at the tool's first source (``where``: path, repo path, line, column), else at line 1 of no file."""
-    if code == STRICT_MODE_INCOMPATIBLE.code:
+    """145 (`Kind.LOSSY_MAPPING`: ``subject`` is the intent, ``text`` what the manifest loses) or 146
+    (`Kind.STRICT_MODE_INCOMPATIBLE`: ``subject`` is the tool name, ``text`` the reason), as the compile target
+    reported it; at the tool's first source (``where``: path, repo path, line, column), else at line 1 of no
+    file."""
+    if kind is Kind.STRICT_MODE_INCOMPATIBLE:
         rule, message = STRICT_MODE_INCOMPATIBLE, STRICT_MODE_INCOMPATIBLE.format(name=subject, reason=text)
     else:
         rule, message = LOSSY_MANIFEST_MAPPING, LOSSY_MANIFEST_MAPPING.format(intent=subject, what=text)
