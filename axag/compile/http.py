@@ -65,9 +65,9 @@ def _enctype(form: Any, sub: Any, method: str) -> str:
 
 def _action(model: FileModel, form: Any, sub: Any, page: str) -> tuple[str | None, bool]:
     """(resolved action, unknown): a template action is unknown (taken from the live page)."""
-    raw, unknown = (H._value_of(model, sub, "formaction") if sub is not None else (None, False))
+    raw, unknown = (H.value_of(model, sub, "formaction") if sub is not None else (None, False))
     if raw is None and not unknown:
-        raw, unknown = H._value_of(model, form, "action")
+        raw, unknown = H.value_of(model, form, "action")
     if unknown:
         return None, True
     base = page_url(page)
@@ -87,8 +87,8 @@ def _action(model: FileModel, form: Any, sub: Any, page: str) -> tuple[str | Non
 def _submitted_value(model: FileModel, el: Any) -> tuple[str | None, bool]:
     if _tag(el) == "textarea":
         text = "".join(el.itertext())
-        return text, H._state(model).unknown(text)
-    return H._value_of(model, el, "value")
+        return text, H.is_unknown(model, text)
+    return H.value_of(model, el, "value")
 
 
 def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | None:
@@ -115,26 +115,26 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
     for p in act.parameters:
         name = p.control.get("name") if p.control is not None else None
         fields[p.name] = name if name is not None else p.name
-    scope_controls = H._scope_controls(model, scope) if scope is form else H._scope_controls(model, form)
+    scope_controls = H.scope_controls(model, scope) if scope is form else H.scope_controls(model, form)
     for el in _with_submitter(scope_controls, sub, form):
         if el is sub:
-            name, unknown = H._value_of(model, el, "name")
+            name, unknown = H.value_of(model, el, "name")
             if name and not unknown:
-                value, unknown_value = H._value_of(model, el, "value")
+                value, unknown_value = H.value_of(model, el, "value")
                 refresh = refresh or unknown_value
                 constants.append([name, None if unknown_value else (value or "")])
             continue
-        category = H._is_control(model, el)
+        category = H.control_category(model, el)
         if category is None:
             continue
-        why = H._excluded(el, category)
+        why = H.exclusion(el, category)
         harvested = controls.get(id(el))
         if harvested is not None and category in ("checkbox", "role:checkbox") and harvested.type == "boolean":
-            value, unknown = H._value_of(model, el, "value")
+            value, unknown = H.value_of(model, el, "value")
             checkbox[harvested.name] = "on" if value is None or unknown else value
         if why is None or "disabled" in why:
             continue
-        name, unknown = H._value_of(model, el, "name")
+        name, unknown = H.value_of(model, el, "name")
         if not name or unknown:
             continue
         value, unknown_value = _submitted_value(model, el)

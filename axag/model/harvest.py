@@ -30,8 +30,9 @@ from axag.parse.document import tag_name as _tag
 if TYPE_CHECKING:
     from axag.model.actions import Action, FileModel
 
-__all__ = ["Harvested", "all_scope_controls", "element_by_id", "file_input_name", "harvest_action",
-           "note_file_inputs", "scope_file_inputs", "scope_of", "submitting_form"]
+__all__ = ["Harvested", "all_scope_controls", "control_category", "element_by_id", "exclusion", "file_input_name",
+           "harvest_action", "is_unknown", "note_file_inputs", "scope_controls", "scope_file_inputs", "scope_of",
+           "submitting_form", "value_of"]
 
 LxmlElement = Any
 
@@ -159,6 +160,11 @@ class HarvestState:
         return any(m in text for m in self.markers)
 
 
+def is_unknown(model: FileModel, text: str) -> bool:
+    """Whether ``text`` holds a template construct of the file's kind (its value is known only once rendered)."""
+    return _state(model).unknown(text)
+
+
 def _state(model: FileModel) -> HarvestState:
     st = model.harvest_state
     if st is None:
@@ -229,7 +235,7 @@ def _template_of(el: LxmlElement) -> LxmlElement | None:
     return None
 
 
-def _is_control(model: FileModel, el: LxmlElement) -> str | None:
+def control_category(model: FileModel, el: LxmlElement) -> str | None:
     """The control category of ``el`` (§5.2), or None."""
     tag = _tag(el)
     if not tag:
@@ -272,7 +278,7 @@ def _mentions_form_attribute(model: FileModel) -> bool:
     return st.form_attr
 
 
-def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
+def scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     """Candidate controls of a scope in document order (§5.1), excluded ones included."""
     st = _state(model)
     key = id(scope)
@@ -284,7 +290,7 @@ def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     is_form = _tag(scope) == "form"
     form_id = _attr(scope, "id") if is_form else None
     for el in scope.iterdescendants():
-        if _is_control(model, el) is None:
+        if control_category(model, el) is None:
             continue
         if is_form:
             owner = _attr(el, "form")
@@ -296,7 +302,7 @@ def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     if is_form and form_id and _mentions_form_attribute(model):
         root = model.pf.root
         extra = [el for el in _FORM_OWNED(root, id=form_id)
-                 if _is_control(model, el) is not None and _template_of(el) is home] if root is not None else []
+                 if control_category(model, el) is not None and _template_of(el) is home] if root is not None else []
         if extra and root is not None:
             inside = set(out)
             out.extend(el for el in extra if el not in inside)
@@ -310,7 +316,7 @@ def _is_file_input(el: LxmlElement) -> bool:
 
 
 def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
-    """The file inputs a browser submits with ``scope`` (§5.1 ownership, as `_scope_controls`), in document
+    """The file inputs a browser submits with ``scope`` (§5.1 ownership, as `scope_controls`), in document
     order; disabled ones are left out (a browser does not submit them). An agent cannot supply a file."""
     home = _template_of(scope)
     is_form = _tag(scope) == "form"
@@ -330,7 +336,7 @@ def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]
         if extra:
             order = {el: i for i, el in enumerate(root.iter())}
             out = sorted([*out, *extra], key=lambda e: order.get(e, 0))
-    return [el for el in out if "disabled" not in (_excluded(el, "file") or "")]
+    return [el for el in out if "disabled" not in (exclusion(el, "file") or "")]
 
 
 def file_input_name(el: LxmlElement) -> str:
@@ -366,12 +372,13 @@ def all_scope_controls(model: FileModel) -> set[LxmlElement]:
     for act in model.actions:
         scope = scope_of(model, act)
         if scope is not None:
-            out.update(_scope_controls(model, scope))
+            out.update(scope_controls(model, scope))
     return out
 
 
 # ---------------------------------------------------------------------------------------------- §5.2 exclusions
-def _excluded(el: LxmlElement, category: str) -> str | None:
+def exclusion(el: LxmlElement, category: str) -> str | None:
+    """Why a control of ``category`` is not harvested (§5.2), or None when it is."""
     tag = _tag(el)
     if tag == "input" and category == "hidden":
         return "hidden inputs are not harvested"
@@ -398,7 +405,7 @@ def _skip_subtree(model: FileModel, el: LxmlElement) -> bool:
     tag = _tag(el)
     if tag in ("script", "style", "template", "select", "textarea"):
         return True
-    return tag != "label" and _is_control(model, el) is not None
+    return tag != "label" and control_category(model, el) is not None
 
 
 def text_of(model: FileModel, el: LxmlElement) -> str:
@@ -490,7 +497,7 @@ def compose(parts: list[str]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- values
-def _value_of(model: FileModel, el: LxmlElement, name: str) -> tuple[str | None, bool]:
+def value_of(model: FileModel, el: LxmlElement, name: str) -> tuple[str | None, bool]:
     """(value, unknown) of a non-annotation attribute (§5.10)."""
     st = _state(model)
     if st.vue and (el.get(":" + name) is not None or el.get("v-bind:" + name) is not None):
@@ -529,12 +536,12 @@ def _to_json_number(fr: Fraction) -> int | float:
 
 
 def _number_attr(model: FileModel, el: LxmlElement, name: str) -> Fraction | None:
-    v, unknown = _value_of(model, el, name)
+    v, unknown = value_of(model, el, name)
     return None if unknown else _html_fraction(v)
 
 
 def _count_attr(model: FileModel, el: LxmlElement, name: str) -> int | None:
-    v, unknown = _value_of(model, el, name)
+    v, unknown = value_of(model, el, name)
     if unknown or v is None or not re.fullmatch(r"[0-9]+", v) or len(v) > 15:
         return None
     return int(v)
@@ -561,7 +568,7 @@ def _text_keys(model: FileModel, c: _Control, sink: Sink, pname: str, keys: dict
         keys["maxLength"] = hi
     if not pattern:
         return
-    p, unknown = _value_of(model, el, "pattern")
+    p, unknown = value_of(model, el, "pattern")
     if p is None or unknown:
         return
     wrapped = f"^(?:{p})$"
@@ -577,7 +584,7 @@ def _text_keys(model: FileModel, c: _Control, sink: Sink, pname: str, keys: dict
 def _date_bounds(model: FileModel, c: _Control, category: str) -> dict[str, str] | None:
     out: dict[str, str] = {}
     for attr, key in (("min", "formatMinimum"), ("max", "formatMaximum")):
-        v, unknown = _value_of(model, c.el, attr)
+        v, unknown = value_of(model, c.el, attr)
         if v is None or unknown:
             continue
         from axag.guards.pyruntime import check_format, ecma_search
@@ -592,7 +599,7 @@ def _date_bounds(model: FileModel, c: _Control, category: str) -> dict[str, str]
 def _numeric(model: FileModel, c: _Control, slider: bool) -> dict[str, Any]:
     el = c.el
     keys: dict[str, Any] = {}
-    step_text, unknown = _value_of(model, el, "step")
+    step_text, unknown = value_of(model, el, "step")
     step: Fraction | None = None
     any_step = False
     if step_text is not None and not unknown:
@@ -684,7 +691,7 @@ def _options(model: FileModel, sel: LxmlElement) -> list[str] | None:
             continue
         if _in_vfor(model, opt):
             return None
-        v, unknown = _value_of(model, opt, "value")
+        v, unknown = value_of(model, opt, "value")
         if unknown:
             return None
         if v is None:
@@ -702,7 +709,7 @@ def _choice_values(model: FileModel, controls: list[_Control]) -> list[str] | No
     for c in controls:
         if _in_vfor(model, c.el):
             return None
-        v, unknown = _value_of(model, c.el, "value")
+        v, unknown = value_of(model, c.el, "value")
         if unknown:
             return None
         out.setdefault("on" if v is None else v)
@@ -726,11 +733,11 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
     pf = model.pf
     intent = act.intent or ""
     controls: list[_Control] = []
-    for el in _scope_controls(model, scope):
-        category = _is_control(model, el)
+    for el in scope_controls(model, scope):
+        category = control_category(model, el)
         assert category is not None
         element = pf.element_of(el)
-        why = _excluded(el, category)
+        why = exclusion(el, category)
         if why is not None:
             for attr in _control_attrs(element):
                 sink.add(Kind.UNUSED_CONTROL_ATTRIBUTE, attr.name_span, attr.name, attr=attr.name, reason=why)
@@ -739,7 +746,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
         group_kind = category if category in ("radio", "checkbox") else "other"
         c = _Control(el, element, category, group_kind)
         pv = _ann_value(model, el, "axag-parameter")
-        name_attr, name_unknown = _value_of(model, el, "name")
+        name_attr, name_unknown = value_of(model, el, "name")
         id_attr = _attr(el, "id")
         if pv.ok:
             c.raw = c.name = str(pv.value)
@@ -780,7 +787,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
 def _note_unharvested(model: FileModel, act: Action, el: LxmlElement, element: Any, why: str) -> None:
     """Remember the parameter name an excluded control would have had, and why it has none (for 129)."""
     pv = _ann_value(model, el, "axag-parameter")
-    name_attr, _unknown = _value_of(model, el, "name")
+    name_attr, _unknown = value_of(model, el, "name")
     raw = str(pv.value) if pv.ok else name_attr or _attr(el, "id") or ""
     name = raw if pv.ok else V.snake_case(raw) if raw else None
     if not name or name in act.unharvested:
