@@ -466,7 +466,8 @@ def _read_key(spec: Spec, key: str, value: Any, kl: Loc, ctx: _Ctx, depth: int) 
             sugg = None
             if not phone and new is None and value.strip():
                 sugg = V.did_you_mean(low, V.FORMATS)
-            sink.add(112, kl.span(), ctx.list_attr, p=p, v=value, s=sugg, fix=fx, index=1 if phone else 0,  # message "phone"
+            sink.add(112, kl.span(), ctx.list_attr, p=p, v=value, s=sugg, fix=fx,
+                     index=1 if phone else 0,  # message "phone" or "default"
                      help="allowed values: " + ", ".join(V.FORMATS))
             spec.incoherent = True
             return
