@@ -135,3 +135,18 @@ def test_the_engine_primaries_are_the_declared_ones() -> None:
         (110, 115, "key"), (110, 116, "key"), (110, 117, "key"), (132, 131, "span"), (134, 9, "attr"),
         (134, 106, "attr"),
     ])
+
+
+def test_a_report_that_does_not_fit_its_message_stops_a_development_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from axag.api import lint_text
+
+    def wrong(ctx: Any, act: Any) -> None:
+        RULES[13].report(ctx, act.element.tag_span, act.element, risk="critical")
+
+    page = '<button axag-intent="secret.view" axag-action-type="read" axag-risk-level="critical">View</button>'
+    monkeypatch.setitem(base.ACTION_RULES, 13, wrong)
+    with pytest.raises(MessageError, match=r"AXAG-LINT-013 message 'default': unknown \['risk'\]"):
+        lint_text(page, select="013")
+    monkeypatch.delenv(STRICT_ENV)
+    assert [(f.code, f.message) for f in lint_text(page, select="013")] == [
+        (13, "A read action cannot be critical risk")]

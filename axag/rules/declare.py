@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from axag.rules.base import RuleCtx
     from axag.spans import Span
 
-__all__ = ["DECLARED", "MATCHES", "MessageError", "Rule", "or_list", "template_names"]
+__all__ = ["DECLARED", "MATCHES", "MessageError", "Rule", "or_list", "strict", "template_names"]
 
 PLACEHOLDER: Final = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 OPTIONAL: Final = re.compile(r"\[(; [^\]]*| \([^\]]*)\]")
@@ -89,7 +89,8 @@ def or_list(values: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def _strict() -> bool:
+def strict() -> bool:
+    """Whether messages are checked strictly (development: ``AXAG_STRICT_MESSAGES`` is set)."""
     return bool(os.environ.get(STRICT_ENV))
 
 
@@ -185,7 +186,7 @@ class Rule:
 
     def format(self, key: str | int = 0, /, **args: Any) -> str:
         """Render message ``key`` with ``args`` (see the module docstring)."""
-        if _strict():
+        if strict():
             self.check_args(key, args)
         t = self._template(key)
         template = t.text if t is not None else self.trigger
@@ -214,7 +215,7 @@ class Rule:
         from axag.model.problems import Problem
 
         index = self.position(msg) if msg else 0
-        if _strict():
+        if strict():
             self.check_args(index, args)
         p = Problem(self.code, span, args, element, attribute, fix, help, index, severity)
         if pair is not None:
