@@ -124,3 +124,29 @@ def test_messages_take_enumerations_from_the_vocabulary() -> None:
     assert RULES[126].format(v="5 sec") == 'axag-cooldown="5 sec" must be a number followed by ms, s, m, h or d'
     assert RULES[125].format(v="5") == 'axag-rate-limit="5" must be N/second|minute|hour|day'
     assert RULES[108].format(v="x") == 'Invalid axag-tenant-boundary="x". Must be strict or relaxed'
+
+
+def test_the_engine_primaries_are_the_declared_ones() -> None:
+    from axag.lint.engine import PRIMARIES
+
+    assert sorted(PRIMARIES) == sorted([
+        (6, 26, "key"), (7, 26, "key"), (8, 118, "key"), (12, 26, "key"), (13, 25, "element"), (27, 34, "element"),
+        (101, 100, "attr"), (102, 100, "attr"), (103, 4, "attr"), (104, 100, "attr"), (110, 114, "key"),
+        (110, 115, "key"), (110, 116, "key"), (110, 117, "key"), (132, 131, "span"), (134, 9, "attr"),
+        (134, 106, "attr"),
+    ])
+
+
+def test_a_report_that_does_not_fit_its_message_stops_a_development_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from axag.api import lint_text
+
+    def wrong(ctx: Any, act: Any) -> None:
+        RULES[13].report(ctx, act.element.tag_span, act.element, risk="critical")
+
+    page = '<button axag-intent="secret.view" axag-action-type="read" axag-risk-level="critical">View</button>'
+    monkeypatch.setitem(base.ACTION_RULES, 13, wrong)
+    with pytest.raises(MessageError, match=r"AXAG-LINT-013 message 'default': unknown \['risk'\]"):
+        lint_text(page, select="013")
+    monkeypatch.delenv(STRICT_ENV)
+    assert [(f.code, f.message) for f in lint_text(page, select="013")] == [
+        (13, "A read action cannot be critical risk")]

@@ -100,7 +100,11 @@ def _declaring_module(code: int) -> ModuleType:
 def rewrite_examples(code: int, fails: str, passes: str) -> None:
     """Replace the ``fails=`` and ``passes=`` arguments of rule ``code``'s declaration in its module."""
     path = Path(str(_declaring_module(code).__file__))
-    text = path.read_text(encoding="utf-8")
+    path.write_text(rewritten(path.read_text(encoding="utf-8"), code, fails, passes), encoding="utf-8")
+
+
+def rewritten(text: str, code: int, fails: str, passes: str) -> str:
+    """``text`` (a rule module) with the ``fails=`` and ``passes=`` of rule ``code``'s declaration replaced."""
     offsets = [0]
     for line in text.splitlines(keepends=True):
         offsets.append(offsets[-1] + len(line))
@@ -118,7 +122,7 @@ def rewrite_examples(code: int, fails: str, passes: str) -> None:
     assert len(edits) == 2, f"rule {code}: declare fails= and passes= to rewrite them"
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
-    path.write_text(text, encoding="utf-8")
+    return text
 
 
 def test_declared_examples_are_the_fixtures() -> None:
@@ -130,6 +134,18 @@ def test_declared_examples_are_the_fixtures() -> None:
             rewrite_examples(code, fails, passes)
         return
     assert sorted(wrong) == []
+
+
+def test_examples_are_rewritten_in_place() -> None:
+    from axag.rules.catalogue import RULES
+
+    path = Path(str(_declaring_module(6).__file__))
+    text = path.read_text(encoding="utf-8")
+    r = RULES[6]
+    assert rewritten(text, 6, r.fails, r.passes) == text  # the declarations are written as the rewriter writes
+    new = rewritten(text, 6, '<a href="/x">one line</a>', "two\nlines")
+    assert '    fails=\'<a href="/x">one line</a>\',\n    passes=(\n        "two\\n"\n        "lines"\n    ),\n' in new
+    assert rewritten(new, 6, r.fails, r.passes) == text
 
 
 def test_every_rule_has_examples() -> None:

@@ -20,6 +20,7 @@ from axag.findings import Edit, Finding, Fix, Severity, fingerprint
 from axag.paths import relpath_posix
 from axag.rules import run
 from axag.rules.catalogue import RULES
+from axag.rules.declare import MessageError, strict
 from axag.spans import LineIndex, context_rows
 
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
@@ -135,7 +136,9 @@ def check_file(path: Path, display: str, repo_path: str, settings: Settings, req
     out = FileOutcome(path=path, display=display, repo_path=repo_path)
     try:
         _check(out, settings, request, data)
-    except Exception as exc:  # noqa: BLE001 - one file never stops the run (§14.5)
+    except Exception as exc:
+        if isinstance(exc, MessageError) and strict():
+            raise  # development: a report that does not fit its message is a bug to see, not a finding 199
         out.internal_error = True
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         out.findings = [f for f in out.findings if f.code in run.FILE_DIAGNOSTICS]

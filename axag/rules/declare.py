@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from axag.findings import Fix, Fixable, Level, RuleInfo, Severity, full_code
+from axag.rules.base import rule
 
 if TYPE_CHECKING:
     from axag.parse.document import Element
     from axag.rules.base import RuleCtx
     from axag.spans import Span
 
-__all__ = ["DECLARED", "MATCHES", "MessageError", "Rule", "or_list", "template_names"]
+__all__ = ["DECLARED", "MATCHES", "MessageError", "Rule", "or_list", "strict", "template_names"]
 
 PLACEHOLDER: Final = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 OPTIONAL: Final = re.compile(r"\[(; [^\]]*| \([^\]]*)\]")
@@ -88,7 +89,8 @@ def or_list(values: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def _strict() -> bool:
+def strict() -> bool:
+    """Whether messages are checked strictly (development: ``AXAG_STRICT_MESSAGES`` is set)."""
     return bool(os.environ.get(STRICT_ENV))
 
 
@@ -116,7 +118,8 @@ class Rule:
     passes: str = ""  # a passing example
     primary_to: Mapping[int, str] = field(default_factory=dict)  # secondary code -> match (MATCHES)
     info: RuleInfo = field(init=False)
-    _templates: dict[str, _Template] = field(init=False, repr=False)
+    _templates: tuple[_Template, ...] = field(init=False, repr=False)  # in the order of `messages`
+    _keys: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.code in DECLARED:
@@ -124,13 +127,14 @@ class Rule:
         for secondary, match in self.primary_to.items():
             if match not in MATCHES:
                 raise ValueError(f"{full_code(self.code)} primary to {secondary}: unknown match {match!r}")
-        templates = {key: _parse(self.code, key, text) for key, text in self.messages.items()}
+        templates = tuple(_parse(self.code, key, text) for key, text in self.messages.items())
         first = next(iter(self.messages.values()), "")
         info = RuleInfo(code=self.code, name=self.name, severity=self.severity, level=self.level,
                         compile_check=self.compile, fix=self.fix, message=first or self.trigger,
                         trigger=self.trigger, off_by_default=self.off, can_disable=self.can_disable,
                         needs=self.needs)
         object.__setattr__(self, "_templates", templates)
+        object.__setattr__(self, "_keys", tuple(self.messages))
         object.__setattr__(self, "info", info)
         DECLARED[self.code] = self
 
@@ -146,33 +150,31 @@ class Rule:
         return self.fix_plain or self.fix_note
 
     def position(self, key: str) -> int:
-        """The position of message ``key`` (a `Problem` records the position)."""
+        """The position of message ``key`` among `messages` (what a `Problem` records)."""
         try:
-            return list(self.messages).index(key)
+            return self._keys.index(key)
         except ValueError:
             raise MessageError(f"{full_code(self.code)} has no message {key!r}") from None
 
-    def template(self, key: str | int = 0) -> str:
-        """The template of message ``key`` (a position is accepted until the model words by key)."""
-        if isinstance(key, int):
-            return list(self.messages.values())[key] if self.messages else self.trigger
-        return self.messages[key]
+    def _template(self, key: str | int) -> _Template | None:
+        """Message ``key`` (or its position, as a `Problem` records it); None for a rule without messages (its
+        findings are worded where they are raised: run diagnostics)."""
+        if not self._templates:
+            return None
+        return self._templates[key if isinstance(key, int) else self.position(key)]
 
     def placeholders(self, key: str) -> frozenset[str]:
         """The placeholder names of message ``key`` (``opt`` included when it has a segment kept by opt=True)."""
-        t = self._templates[key]
+        t = self._templates[self.position(key)]
         return t.names | ({"opt"} if t.flag else set())
 
     def check_args(self, key: str | int, args: Mapping[str, Any]) -> None:
         """Raise `MessageError` when ``args`` omit a required placeholder of message ``key`` or pass one it
         does not have (None counts as not given; names starting with _ are private to the engine)."""
-        if isinstance(key, int):
-            if not self.messages:
-                return
-            key = list(self.messages)[key]
-        t = self._templates.get(key)
+        t = self._template(key)
         if t is None:
-            raise MessageError(f"{full_code(self.code)} has no message {key!r}")
+            return
+        key = key if isinstance(key, str) else self._keys[key]
         given = {k for k, v in args.items() if v is not None and not k.startswith("_")}
         missing = t.required - given
         unknown = {k for k in given - t.names
@@ -184,9 +186,10 @@ class Rule:
 
     def format(self, key: str | int = 0, /, **args: Any) -> str:
         """Render message ``key`` with ``args`` (see the module docstring)."""
-        if _strict():
+        if strict():
             self.check_args(key, args)
-        template = self.template(key)
+        t = self._template(key)
+        template = t.text if t is not None else self.trigger
 
         def optional(m: re.Match[str]) -> str:
             body = m.group(1)
@@ -202,8 +205,6 @@ class Rule:
     def check(self, subject: str = "action") -> Callable[[Callable[..., None]], Callable[..., None]]:
         """Register the decorated function as this rule's check: ``fn(ctx, action)`` for "action",
         ``fn(ctx, annotated)`` for "element", ``fn(ctx)`` for "file"."""
-        from axag.rules.base import rule
-
         return rule(self.code, subject)
 
     def report(self, ctx: RuleCtx, span: Span, element: Element | None, attribute: str | None = None, /, *,
@@ -214,7 +215,7 @@ class Rule:
         from axag.rules.problem import Problem
 
         index = self.position(msg) if msg else 0
-        if _strict():
+        if strict():
             self.check_args(index, args)
         p = Problem(self.code, span, args, element, attribute, fix, help, index, severity)
         if pair is not None:
