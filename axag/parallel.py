@@ -123,10 +123,10 @@ def _isolated(ctx: Any, task: tuple[Any, ...], resolver: Any, request: Request, 
     proc.join()
     if outcome is not None:
         return outcome
-    from axag.lint.engine import _run_finding
+    from axag.rules.run import internal_error
 
     path, disp, rel = task[:3]
     out = FileOutcome(path=path, display=disp, repo_path=rel, internal_error=True)
-    out.findings.append(_run_finding(out, 199, "internal error: the worker process checking this file died "
-                                               f"(exit code {proc.exitcode})"))
+    out.findings.append(internal_error(f"the worker process checking this file died (exit code {proc.exitcode})",
+                                       disp, rel))
     return out

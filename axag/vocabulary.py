@@ -18,6 +18,8 @@ TENANT_BOUNDARIES: Final = ("strict", "relaxed")
 PARAMETER_TYPES: Final = ("string", "number", "integer", "boolean", "array", "object")
 FORMATS: Final = ("email", "uri", "url", "date", "date-time", "datetime", "time", "uuid", "ipv4", "ipv6", "hostname")
 FORMAT_ALIASES: Final = {"url": "uri", "datetime": "date-time"}
+# words for a phone number written as a format: there is none (a "pattern" describes them)
+PHONE_WORDS: Final = ("phone", "tel", "telephone")
 LINT_LEVELS: Final = ("basic", "intermediate", "full")
 LEGACY_ACTION_TYPES: Final = ("create", "mutate")
 

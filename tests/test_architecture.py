@@ -55,7 +55,7 @@ def test_reporters_see_only_findings() -> None:
     for name, imports in _modules().items():
         if name.startswith("axag.report"):
             allowed = ("axag.findings", "axag.report", "axag.rules.catalogue", "axag.compile.serialize", "axag.plural",
-                       "axag.rules.explain")
+                       "axag.rules.docs")
             assert all(i == "axag" or i.startswith(allowed) for i in imports if i.startswith("axag")), name
 
 
@@ -170,13 +170,9 @@ def _cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
     return found
 
 
-# The import cycles not broken yet, each with the step of issue 13 that removes it. Nothing else may form a cycle,
-# and a cycle that is gone must leave this list (the comparison is exact).
-KNOWN_CYCLES = {
-    # the catalogue imports the explanations built from it: removed by "a rule is one declaration" (issue 13,
-    # `axag rule` generated from the declarations)
-    frozenset({"axag.rules.catalogue", "axag.rules.explain"}),
-}
+# The import cycles not broken yet, each with the step of issue 13 that removes it. Nothing may form a cycle, and a
+# cycle that is gone must leave this list (the comparison is exact).
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def test_no_import_cycles_but_the_known_ones() -> None:
@@ -202,7 +198,7 @@ LAYERS = {
     1: ("axag.findings",),
     2: ("axag.source",),
     3: ("axag.parse",),
-    4: ("axag.edits",),
+    4: ("axag.edits", "axag.facts"),
     5: ("axag.model",),
     6: ("axag.rules",),
     7: ("axag.compile",),
@@ -217,11 +213,7 @@ LAYERS = {
 }
 
 # Imports against the layer order not removed yet, each with the step of issue 13 that removes it.
-KNOWN_UPWARD = {
-    # "every finding raised under axag/rules/": the model records facts, the rules word them
-    ("axag.model.actions", "axag.rules.catalogue"),
-    ("axag.model.params", "axag.rules.catalogue"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 
 def _layer(module: str) -> int:
@@ -240,11 +232,13 @@ def test_imports_follow_the_layer_order() -> None:
     assert upward == KNOWN_UPWARD, sorted(upward ^ KNOWN_UPWARD)
 
 
-def test_rule_modules_exist() -> None:
-    from axag.rules import RULE_MODULES
-
-    files = _module_files()
-    assert [m for m in RULE_MODULES if m not in files] == []
+def test_the_catalogue_indexes_every_rule_module() -> None:
+    """A rule module the catalogue does not import would declare (and check) nothing."""
+    machinery = {"axag.rules.base", "axag.rules.declare", "axag.rules.catalogue", "axag.rules.docs", "axag.rules.facts",
+                 "axag.rules.problem"}
+    families = {m for m in _module_files() if m.startswith("axag.rules.")} - machinery
+    indexed = {m for m in _graph(type_checking=False)["axag.rules.catalogue"] if m.startswith("axag.rules.")}
+    assert families and families == indexed - machinery
 
 
 def test_the_model_has_no_import_fallbacks() -> None:
@@ -255,7 +249,71 @@ def test_the_model_has_no_import_fallbacks() -> None:
 
 def test_no_function_is_over_the_complexity_limit_by_exemption() -> None:
     """ruff's C901 (max-complexity in pyproject) holds without `noqa: C901`: the functions marked for splitting in
-    issue 13 are split (model/params.py is split by its own step of the issue)."""
+    issue 13 are split (model/params.py into params, spec_read and spec_checks)."""
     marked = sorted(str(p.relative_to(REPO)) for p in (REPO / "axag").rglob("*.py")
                     if "noqa: C901" in p.read_text(encoding="utf-8"))
-    assert marked in ([], ["axag/model/params.py"])
+    assert marked == []
+
+
+# ---------------------------------------------------------------------------------------------- who raises findings
+_RAISERS = ("Problem", "report", "problem", "note", "add", "ann_problem", "emit")
+
+
+def _calls(path: Path) -> list[tuple[str, ast.Call]]:
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            out.append((name, node))
+    return out
+
+
+def test_only_the_rules_make_problems() -> None:
+    """A rule's problem is made under axag/rules/ only: the model records facts, the engine places findings."""
+    rules = PKG / "rules"
+    makers = {str(p.relative_to(REPO)) for p in PKG.rglob("*.py") if rules not in p.parents
+              and any(name == "Problem" for name, _ in _calls(p))}
+    assert makers == set()
+
+
+def test_no_rule_code_is_raised_outside_the_rules() -> None:
+    """No call outside axag/rules/ passes a rule code (a number literal first) to something that raises a finding,
+    and the model never words a message."""
+    rules = PKG / "rules"
+    found = []
+    for p in PKG.rglob("*.py"):
+        if rules in p.parents:
+            continue
+        for name, call in _calls(p):
+            first = call.args[0] if call.args else None
+            if (name in _RAISERS and isinstance(first, ast.Constant) and type(first.value) is int
+                    and 1 <= first.value <= 199):
+                found.append(f"{p.relative_to(REPO)}:{call.lineno}")
+        for name, call in _calls(p):
+            code = next((k.value for k in call.keywords if k.arg == "code"), None)
+            if name == "Finding" and isinstance(code, ast.Constant):
+                found.append(f"{p.relative_to(REPO)}:{call.lineno}")
+    assert found == []
+    model = PKG / "model"
+    assert [p.name for p in model.rglob("*.py") if "format_message" in p.read_text(encoding="utf-8")] == []
+
+
+def test_the_check_of_raisers_finds_a_raised_code(tmp_path: Path) -> None:
+    bad = tmp_path / "m.py"
+    bad.write_text("sink.add(115, span, None)\nProblem(1, span)\nFinding(code=199, message='x')\n", encoding="utf-8")
+    assert sorted(name for name, call in _calls(bad) if name in _RAISERS and call.args
+                  and isinstance(call.args[0], ast.Constant)) == ["Problem", "add"]
+    assert [name for name, call in _calls(bad) if any(k.arg == "code" for k in call.keywords)] == ["Finding"]
+
+
+def test_every_fact_kind_is_judged() -> None:
+    """Each kind of fact the model (or the engine) records is judged by at least one rule."""
+    from axag.facts import Kind
+    from axag.rules import load_rules
+    from axag.rules.facts import FACT_RULES
+
+    load_rules()
+    judged = {kind for entries in FACT_RULES.values() for kind, _ in entries}
+    worded = {Kind.LOSSY_MAPPING, Kind.STRICT_MODE_INCOMPATIBLE}  # by `rules.run.target_problem`
+    assert [k.name for k in Kind if k not in judged | worded] == []

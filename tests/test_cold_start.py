@@ -72,8 +72,8 @@ def test_lint_of_one_plain_file_imports_nothing_it_does_not_use(tmp_path: Path) 
 def test_a_warm_run_imports_no_parser_or_model(tmp_path: Path) -> None:
     _imported(PLAIN, tmp_path)  # fills the cache
     _, _, modules = _imported(PLAIN, tmp_path)
-    assert not {m for m in modules if m.startswith(("lxml", "axag.model", "axag.parse", "axag.rules.",
-                                                   "axag.compile.build")) and m != "axag.rules.catalogue"}
+    # the rule declarations (selection needs them) are read without the parser and the model they check
+    assert not {m for m in modules if m.startswith(("lxml", "axag.model", "axag.parse", "axag.compile.build"))}
 
 
 def test_the_modules_a_page_needs_are_imported(tmp_path: Path) -> None:

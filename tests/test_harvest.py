@@ -13,7 +13,7 @@ from axag.findings import Severity
 from axag.model.actions import FileModel, build_model
 from axag.parse.document import parse_source
 from axag.source import SourceText, load
-from tests.conftest import build_model_from, problems_at
+from tests.conftest import build_model_from, model_problems, problems_at
 
 DATA = Path(__file__).parent / "data" / "params"
 
@@ -49,7 +49,7 @@ def one(body: str, name: str = "t.html") -> dict[str, Any]:
 def test_section_5_9_example() -> None:
     html = (DATA / "example_5_9.html").read_text()
     pf, m = build(html)
-    assert m.problems == []
+    assert model_problems(m) == []
     act = m.actions[0]
     assert act.params_ok
     assert json.dumps(schemas(m)) == json.dumps({
@@ -77,7 +77,7 @@ def test_a_form_with_every_common_control() -> None:
 <label><input type="checkbox" name="terms" required> I accept the terms:</label>
 <label>Starts <input type="datetime-local" name="startsAt" min="2026-01-01T09:00" max="soon"></label>
 <input type="hidden" name="csrf" value="t">"""))
-    assert m.problems == []
+    assert model_problems(m) == []
     act = m.actions[0]
     dt = ("^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]"
           "(:[0-5][0-9](\\.[0-9]{1,3})?)?$")
@@ -100,7 +100,7 @@ def test_controls_fixture_golden() -> None:
     """Declared + harvested parameters of tests/data/params/controls.html, pinned in controls.expected.json."""
     path = DATA / "controls.html"
     _pf, m = build(path.read_text())
-    assert m.problems == []
+    assert model_problems(m) == []
     got = [{"name": p.name, "required": p.required, "kind": p.kind, "declared": p.declared, "harvested": p.harvested,
             "format_bounds": p.format_bounds, "schema": p.schema} for p in m.actions[0].parameters]
     expected = json.loads((DATA / "controls.expected.json").read_text())
@@ -196,7 +196,7 @@ def test_control_mapping(control: str, schema: dict[str, Any]) -> None:
 def test_repeated_controls_form_an_array() -> None:
     _pf, m = build(form('<label>Phone <input type="tel" name="phone[]" maxlength="20" required></label>\n'
                        '<input type="tel" name="phone[]">'))
-    assert m.problems == []
+    assert model_problems(m) == []
     p = m.actions[0].parameters[0]
     assert (p.name, p.required, p.kind) == ("phone", True, "array")
     assert p.schema == {"type": "array", "description": "Phone", "items": {"type": "string", "maxLength": 20},
@@ -210,7 +210,7 @@ def test_required_sources() -> None:
                        '<input name="d" aria-label="D" axag-parameter-required="true">\n'
                        '<input type="range" name="e" aria-label="E" required>\n'
                        '<input name="f" aria-label="F" aria-required="TRUE">'))
-    assert m.problems == []
+    assert model_problems(m) == []
     assert [(p.name, p.required) for p in m.actions[0].parameters] == [
         ("a", True), ("b", True), ("d", True), ("c", False), ("e", False), ("f", False)]
 
@@ -229,7 +229,7 @@ def test_label_sources_in_order() -> None:
     assert s["c"]["description"] == "Wrapping"
     assert "description" not in s["d"]
     assert found(pf, m) == [(32, 7, 2)]
-    assert m.problems[0].args == {"p": "d"}
+    assert model_problems(m)[0].args == {"p": "d"}
 
 
 def test_group_label_from_fieldset_legend_and_no_fallback() -> None:
@@ -241,8 +241,8 @@ def test_group_label_from_fieldset_legend_and_no_fallback() -> None:
     assert s["s"]["description"] == "Delivery speed"
     assert "description" not in s["t"]
     assert found(pf, m) == [(32, *pos(html, "input", 2))]
-    assert m.problems[0].args == {"p": "t"}
-    assert m.problems[0].element is m.actions[0].element
+    assert model_problems(m)[0].args == {"p": "t"}
+    assert model_problems(m)[0].element is m.actions[0].element
 
 
 # ------------------------------------------------------------------------------------------ §5.1 scope
@@ -301,7 +301,7 @@ def test_excluded_controls_and_120() -> None:
                 '<input type="submit" name="go"><input type="file" name="f"><input type="reset" name="x">')
     pf, m = build(html)
     assert m.actions[0].param_names() == ["inlegend", "s"]
-    probs = [p for p in m.problems if p.code == 120]
+    probs = [p for p in model_problems(m) if p.code == 120]
     assert [(pf.lines.position(p.span.start), p.args) for p in probs] == [
         (pos(html, "axag-parameter-type"),
          {"attr": "axag-parameter-type", "reason": "hidden inputs are not harvested"}),
@@ -322,11 +322,11 @@ def test_120_outside_every_scope() -> None:
             '<button type="button" axag-intent="a.b" axag-action-type="read">B</button>')
     pf, m = build(html)
     assert found(pf, m) == [(120, 1, 6), (120, 2, 17), (120, 2, 48)]
-    assert m.problems[0].args == {
+    assert model_problems(m)[0].args == {
         "attr": "axag-parameter-type", "reason": "the element is not a control in the parameter scope of any action"}
-    assert m.problems[0].element is not None and m.problems[0].element.tag == "div"
+    assert model_problems(m)[0].element is not None and model_problems(m)[0].element.tag == "div"
     _pf, m = build(html, harvest=False)
-    assert m.problems == []
+    assert model_problems(m) == []
 
 
 # ------------------------------------------------------------------------------------------ §5.3 names
@@ -338,7 +338,7 @@ def test_names_029_and_113() -> None:
     pf, m = build(html)
     assert m.actions[0].param_names() == ["only_id", "nightCount", "display_name"]
     assert found(pf, m) == [(29, 2, 2), (29, 3, 2), (113, 4, 2)]
-    a, b, c = m.problems
+    a, b, c = model_problems(m)
     assert (a.index, a.args) == (0, {"ctl": "input", "intent": "a.do"})
     assert (b.index, b.args) == (1, {"ctl": "input"})
     assert (c.index, c.args) == (1, {"n": long, "ctl": "input", "problem": "is longer than 64 characters"})
@@ -349,7 +349,7 @@ def test_119_collisions() -> None:
     html = form('<input name="displayName" aria-label="D">\n<input name="display-name" aria-label="D2">\n'
                 '<input type="radio" name="kind" value="x">\n<input type="checkbox" name="kind" value="y">')
     pf, m = build(html)
-    probs = [p for p in m.problems if p.code == 119]
+    probs = [p for p in model_problems(m) if p.code == 119]
     assert [(pf.lines.position(p.span.start), p.args) for p in probs] == [
         ((3, 2), {"ctl": "input", "p": "display_name", "ctl2": "input", "n": 2}),
         ((5, 2), {"ctl": "input", "p": "kind", "ctl2": "input", "n": 4}),
@@ -370,7 +370,7 @@ def test_overrides_key_by_key() -> None:
         '<input type="datetime-local" name="at" aria-label="At" axag-parameter-format="date-time">\n'
         '<input name="code" aria-label="Code" axag-parameter-pattern="^[A-Z]{3}$" axag-parameter-examples=\'["ABC"]\''
         ' axag-parameter-const="ABC">'))
-    assert m.problems == []
+    assert model_problems(m) == []
     s = schemas(m)
     assert s["size"] == {"type": "integer", "description": "Size", "default": 2, "minimum": 1}
     assert s["lvl"] == {"type": "string", "description": "Level to use", "enum": ["a", "b"], "default": "b"}
@@ -389,17 +389,17 @@ def test_override_problems() -> None:
     pf, m = build(html)
     assert found(pf, m) == [(106, *pos(html, 'x">')), (115, *pos(html, "axag-parameter-max=")),
                             (116, *pos(html, '"bb"'))]
-    assert m.problems[0].args == {"attr": "axag-parameter-const", "detail": "expected a value"}
-    assert [p.attribute for p in m.problems] == ["axag-parameter-const", "axag-parameter-max",
+    assert model_problems(m)[0].args == {"attr": "axag-parameter-const", "detail": "expected a value"}
+    assert [p.attribute for p in model_problems(m)] == ["axag-parameter-const", "axag-parameter-max",
                                                  "axag-parameter-enum"]
-    assert m.problems[2].args == {"p": "e", "key": "enum value", "value": '"bb"', "keyword": "maxLength",
+    assert model_problems(m)[2].args == {"p": "e", "key": "enum value", "value": '"bb"', "keyword": "maxLength",
                                   "limit": "1"}
     assert not m.actions[0].params_ok
 
 
 def test_override_value_problems_make_parameters_unusable() -> None:
     _pf, m = build(form('<input name="n" aria-label="N" axag-parameter-min="x">'))
-    assert [p.code for p in m.problems] == [114]
+    assert [p.code for p in model_problems(m)] == [114]
     assert not m.actions[0].params_ok
 
 
@@ -414,9 +414,9 @@ def test_120_for_differing_overrides_in_a_group() -> None:
     pf, m = build(html)
     assert found(pf, m) == [(120, *pos(html, "axag-parameter-description", 3)),
                             (120, *pos(html, "axag-parameter-required", 2))]
-    assert m.problems[0].args["reason"] == ("it differs from the override on <input> at line 3; the first control"
+    assert model_problems(m)[0].args["reason"] == ("it differs from the override on <input> at line 3; the first control"
                                             " with overrides decides")
-    assert m.problems[1].args["reason"] == ("it differs from the override on <input> at line 5; the first control"
+    assert model_problems(m)[1].args["reason"] == ("it differs from the override on <input> at line 5; the first control"
                                             " with overrides decides")
     assert schemas(m)["r"]["description"] == "Pick"
     # axag-parameter-required is read from the first control of the group that has it
@@ -428,7 +428,7 @@ def test_117_harvested_html_pattern_is_ignored_with_a_warning() -> None:
     html = form('<input name="p" aria-label="P" pattern="(?<=a)b">')
     pf, m = build(html)
     assert found(pf, m) == [(117, 2, 2)]
-    p = m.problems[0]
+    p = model_problems(m)[0]
     assert p.severity is Severity.WARNING
     assert p.args["p"] == "p"
     assert schemas(m)["p"] == {"type": "string", "description": "P"}

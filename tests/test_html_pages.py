@@ -70,7 +70,7 @@ def test_html_counts_match_the_json_output(tmp_path: Path) -> None:
 
 
 def test_html_finding_has_frame_help_fix_and_rule_explanation() -> None:
-    from axag.rules.catalogue import explain
+    from axag.rules.docs import explain
 
     page = render("html", sample_run())
     tree = lxml_html.fromstring(page)

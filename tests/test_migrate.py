@@ -285,22 +285,30 @@ PROVIDED = (
 
 
 def test_building_the_model_plans_no_migration() -> None:
-    """The model records the facts of the attribute (its 101 problem and M); it neither counts migratable
-    entries nor attaches a fix: that is the fix provider's, after the rules."""
+    """The model records the fact of the attribute (M, its number of entries); it neither counts migratable
+    entries nor attaches a fix: that is the fix provider's, after the rules. Rule 101 judges the fact with N = 0
+    until the provider sets it."""
+    from axag.facts import Kind
     from axag.model.actions import build_model
     from axag.parse.document import parse_source
+    from axag.rules import load_rules
+    from axag.rules.base import RuleCtx, run_rules
     from axag.source import load
 
     src = load(Path("p.html"), PROVIDED.encode())
     assert not isinstance(src, str)
     model = build_model(parse_source(src))
-    heads = [p for p in model.problems if p.code == 101]
-    assert [(p.args, p.fix, p.attribute) for p in heads] == [({"entries": "3 entries"}, None, "axag-constraints")]
+    facts = [f for f in model.facts if f.kind is Kind.LEGACY_CONSTRAINTS]
+    assert [(f.args, f.fix, f.attribute) for f in facts] == [({"entries": "3 entries"}, None, "axag-constraints")]
+    load_rules()
+    heads = [p for p in run_rules(RuleCtx(model, frozenset({101}))) if p.code == 101]
+    assert [(p.args, p.fix, p.attribute) for p in heads] == [
+        ({"entries": "3 entries", "n": 0}, None, "axag-constraints")]
 
 
 def test_the_fix_provider_sets_the_count_and_the_fix() -> None:
     """`provide` runs on the problems after the rules: N is what its verified fix migrates (one bound of three:
-    "s" is a string parameter, "x" is no expression), and each entry left gets its own 101 problem."""
+    "s" is a string parameter, "x" is no expression), and each entry left gets its own 101 problem (made by rule 101's module)."""
     from axag.lint.migrate import provide
     from axag.model.actions import build_model
     from axag.parse.document import parse_source
@@ -313,7 +321,7 @@ def test_the_fix_provider_sets_the_count_and_the_fix() -> None:
     src = load(Path("p.html"), PROVIDED.encode())
     assert not isinstance(src, str)
     model = build_model(parse_source(src))
-    problems = [*model.problems, *run_rules(RuleCtx(model, frozenset(RULES)))]
+    problems = run_rules(RuleCtx(model, frozenset(RULES)))
     extra = provide(model, problems)
     head = next(p for p in problems if p.code == 101)
     assert (head.args["n"], head.args["m"]) == (1, 3)

@@ -1,14 +1,17 @@
 """`axag rule` prints a failing and a passing example for every rule; they come from fixtures/rules/<code>/
-(axag/rules/examples.py is generated from them; rerun with AXAG_UPDATE_GOLDENS=1 after changing a fixture)."""
+(the ``fails=`` and ``passes=`` of each declaration are written from them: rerun with AXAG_UPDATE_GOLDENS=1
+after changing a fixture)."""
 
 from __future__ import annotations
 
+import ast
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
-from tests.conftest import FIXTURES, REPO, run_axag
+from tests.conftest import FIXTURES, run_axag
 
-EXAMPLES_MODULE = REPO / "axag" / "rules" / "examples.py"
 MAX_LINES = 12
 
 # rules that no single HTML file can trigger: compile-only and run diagnostics
@@ -56,40 +59,100 @@ def _example(d: Path, kind: str) -> str:
     return ""
 
 
-def generate() -> str:
+def expected_examples() -> dict[int, tuple[str, str]]:
+    """Every rule's (fails, passes) as the fixtures (or MANUAL) give them."""
     from axag.rules.catalogue import RULES
 
-    rows = []
-    for code in sorted(RULES):
+    out = {}
+    for code in RULES:
         d = FIXTURES / "rules" / f"{code:03d}"
         if code in MANUAL:
-            fails, passes = MANUAL[code]
+            out[code] = MANUAL[code]
         elif d.is_dir():
-            fails, passes = _example(d, "fail"), _example(d, "pass")
-        else:
-            continue
-        rows.append(f"    {code}: (\n        {fails!r},\n        {passes!r},\n    ),")
-    return (
-        '"""A failing and a passing example per rule, printed by `axag rule`.\n\n'
-        "Generated from fixtures/rules/<code>/ by tests/test_rule_examples.py (AXAG_UPDATE_GOLDENS=1 rewrites it).\n"
-        '"""\n\nfrom __future__ import annotations\n\n'
-        "EXAMPLES: dict[int, tuple[str, str]] = {\n" + "\n".join(rows) + "\n}\n"
-    )
+            out[code] = (_example(d, "fail"), _example(d, "pass"))
+    return out
 
 
-def test_examples_module_is_generated_from_fixtures() -> None:
-    text = generate()
+def _quote(text: str) -> str:
+    r = repr(text)
+    if r.startswith("'") and '"' not in text:
+        r = '"' + r[1:-1].replace("\\'", "'") + '"'
+    return r
+
+
+def literal(text: str) -> str:
+    """``text`` as a declaration writes it: one string per line of the example, in parentheses."""
+    if "\n" not in text and len(text) < 90:
+        return _quote(text)
+    parts = text.split("\n")
+    pieces = [_quote(p + "\n") for p in parts[:-1]] + ([_quote(parts[-1])] if parts[-1] else [])
+    return "(\n" + "".join(f"        {p}\n" for p in pieces) + "    )"
+
+
+def _declaring_module(code: int) -> ModuleType:
+    from axag.rules.catalogue import RULES
+
+    rule = RULES[code]
+    return next(m for name, m in sorted(sys.modules.items()) if name.startswith("axag.rules.")
+                and any(v is rule for v in vars(m).values()))
+
+
+def rewrite_examples(code: int, fails: str, passes: str) -> None:
+    """Replace the ``fails=`` and ``passes=`` arguments of rule ``code``'s declaration in its module."""
+    path = Path(str(_declaring_module(code).__file__))
+    path.write_text(rewritten(path.read_text(encoding="utf-8"), code, fails, passes), encoding="utf-8")
+
+
+def rewritten(text: str, code: int, fails: str, passes: str) -> str:
+    """``text`` (a rule module) with the ``fails=`` and ``passes=`` of rule ``code``'s declaration replaced."""
+    offsets = [0]
+    for line in text.splitlines(keepends=True):
+        offsets.append(offsets[-1] + len(line))
+    call = next(n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Call) and any(
+        k.arg == "code" and isinstance(k.value, ast.Constant) and k.value.value == code for k in n.keywords))
+    edits = []
+    for kw in call.keywords:
+        if kw.arg in ("fails", "passes") and kw.value.end_lineno is not None and kw.value.end_col_offset is not None:
+            start = offsets[kw.value.lineno - 1] + kw.value.col_offset
+            end = offsets[kw.value.end_lineno - 1] + kw.value.end_col_offset
+            while text[:start].rstrip().endswith("(") and text[end:].lstrip().startswith(")"):  # the parentheses
+                start = len(text[:start].rstrip()) - 1
+                end = len(text) - len(text[end:].lstrip()) + 1
+            edits.append((start, end, literal(fails if kw.arg == "fails" else passes)))
+    assert len(edits) == 2, f"rule {code}: declare fails= and passes= to rewrite them"
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def test_declared_examples_are_the_fixtures() -> None:
+    from axag.rules.catalogue import RULES
+
+    wrong = {code: ex for code, ex in expected_examples().items() if (RULES[code].fails, RULES[code].passes) != ex}
     if os.environ.get("AXAG_UPDATE_GOLDENS"):
-        EXAMPLES_MODULE.write_text(text, encoding="utf-8")
-    assert EXAMPLES_MODULE.read_text(encoding="utf-8") == text
+        for code, (fails, passes) in wrong.items():
+            rewrite_examples(code, fails, passes)
+        return
+    assert sorted(wrong) == []
+
+
+def test_examples_are_rewritten_in_place() -> None:
+    from axag.rules.catalogue import RULES
+
+    path = Path(str(_declaring_module(6).__file__))
+    text = path.read_text(encoding="utf-8")
+    r = RULES[6]
+    assert rewritten(text, 6, r.fails, r.passes) == text  # the declarations are written as the rewriter writes
+    new = rewritten(text, 6, '<a href="/x">one line</a>', "two\nlines")
+    assert '    fails=\'<a href="/x">one line</a>\',\n    passes=(\n        "two\\n"\n        "lines"\n    ),\n' in new
+    assert rewritten(new, 6, r.fails, r.passes) == text
 
 
 def test_every_rule_has_examples() -> None:
     from axag.rules.catalogue import RULES
-    from axag.rules.examples import EXAMPLES
 
-    assert sorted(EXAMPLES) == sorted(RULES)
-    assert all(fails and passes for fails, passes in EXAMPLES.values())
+    assert sorted(expected_examples()) == sorted(RULES)
+    assert all(r.fails and r.passes for r in RULES.values())
 
 
 def test_rule_command_prints_examples() -> None:

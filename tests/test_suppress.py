@@ -12,9 +12,9 @@ from axag.lint.suppress import (
     DISABLE_FILE,
     ENABLE,
     NEXT_LINE,
+    BadDirective,
     CodeRef,
     Directive,
-    Problem,
     Unused,
     apply,
     parse,
@@ -119,7 +119,7 @@ def test_problems() -> None:
     assert parse("<!-- axag-highlight-start -->\n<!-- axag-frobnicate 006 -->\n", "html").problems == ()
     # the valid code of a partly malformed directive still works
     assert [(d.kind, [r.code for r in d.codes]) for d in sup.directives] == [(DISABLE, [6])]
-    assert isinstance(sup.problems[0], Problem)
+    assert isinstance(sup.problems[0], BadDirective)
 
 
 # ---------------------------------------------------------------- apply

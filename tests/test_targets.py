@@ -19,6 +19,7 @@ from axag.compile.targets import manifest as manifest_target
 from axag.compile.targets import openai as openai_target
 from axag.compile.targets.manifest import DynamicAction, conformance, generated_at
 from axag.compile.validate import check_structure, self_check
+from axag.facts import Kind
 from axag.vocabulary import SCHEMA_KEY_ORDER
 
 DATA = Path(__file__).resolve().parent / "data" / "compile"
@@ -258,7 +259,7 @@ STRICT_EXPECTED: dict[str, Any] = {
 def test_strict_transformation() -> None:
     c = contract("search.run", STRICT_PROPERTIES, ["q", "fixed", "tags"])
     rendered = render("openai", [c], VERSION, strict=True)
-    assert rendered.code == 146
+    assert rendered.kind is Kind.STRICT_MODE_INCOMPATIBLE
     assert rendered.problems == []
     params = rendered.doc["tools"][0]["function"]["parameters"]
     assert params == {
@@ -322,7 +323,7 @@ def test_strict_problems(properties: dict[str, Any], required: list[str], reason
     bad = contract("bad.thing", properties, required)
     good = contract("good.thing", {"x": {"type": "string"}}, ["x"])
     rendered = render("openai", [good, bad], VERSION, strict=True)
-    assert rendered.code == 146
+    assert rendered.kind is Kind.STRICT_MODE_INCOMPATIBLE
     assert rendered.problems == [("bad_thing", r) for r in reasons]
     # the tool that cannot be expressed is left out; the others stay
     assert [t["function"]["name"] for t in rendered.doc["tools"]] == ["good_thing"]
@@ -462,7 +463,7 @@ def test_manifest_parameters_and_lossy_drops() -> None:
     ]
     assert list(action["required_parameters"][0]) == [
         "name", "type", "description", "maxLength", "minLength", "pattern", "format"]
-    assert rendered.code == 145
+    assert rendered.kind is Kind.LOSSY_MAPPING
     assert rendered.problems == [
         ("user.update", 'the format "time" of parameter "start"'),
         ("user.update", 'the examples of parameter "start"'),

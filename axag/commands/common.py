@@ -137,20 +137,20 @@ def missing_paths_report(missing: list[str]) -> RunReport:
     `unreadable-file` error per missing path and exit code 2 (consumers never read an empty file)."""
     from axag import __version__
     from axag.findings import RunReport
+    from axag.rules import run
     from axag.rules.catalogue import RULES
 
     findings = [unreadable_file(name, f'path "{name}" does not exist', Path(name).as_posix()) for name in missing]
-    return RunReport(findings=findings, rules=[RULES[191].info], exit_code=EXIT_ERROR, tool_version=__version__)
+    return RunReport(findings=findings, rules=[RULES[run.UNREADABLE].info], exit_code=EXIT_ERROR,
+                     tool_version=__version__)
 
 
 def unreadable_file(path: str, message: str, repo_path: str | None = None) -> Finding:
     """The run-level `191 unreadable-file` finding for a named path that cannot be read (or does not exist),
     at line 1, column 1 of ``path`` (``repo_path``, the fingerprint's path, defaults to ``path``)."""
-    from axag.findings import Finding, Severity, fingerprint
+    from axag.rules import run
 
-    repo = path if repo_path is None else repo_path
-    return Finding(code=191, severity=Severity.ERROR, message=message, path=path, repo_path=repo, line=1, column=1,
-                   end_line=1, end_column=1, name="unreadable-file", fingerprint=fingerprint(191, repo, "", None, 0))
+    return run.unreadable_file(message, path, repo_path)
 
 
 

@@ -27,7 +27,8 @@ from axag.commands.common import (
 )
 from axag.compile.targets import STRICT_TARGETS, TARGETS
 from axag.exit_codes import EXIT_ERROR
-from axag.findings import Finding, RunReport, Severity, fingerprint
+from axag.facts import Kind
+from axag.findings import Finding, RunReport, Severity
 from axag.guards import LANGS
 from axag.plural import plural
 from axag.report import FORMATS
@@ -278,13 +279,13 @@ def _tools(job: _Job, run: Run, merged: list[MergedTool]) -> _Tools:
 
         bind_operations({"tools": [c.tool for c in contracts]}, job.openapi)  # its drift is reported by rule 149
     rendered = render_target(contracts)
-    if rendered.code is not None and rendered.problems:
+    if rendered.kind is not None and rendered.problems:
         by_subject = {}
         for c in contracts:
             by_subject[c.name] = c
             by_subject[str(c.meta["intent"])] = c
         for subject, text in rendered.problems:
-            run.run_findings.append(_target_finding(rendered.code, subject, text, by_subject.get(subject)))
+            run.run_findings.append(_target_finding(rendered.kind, subject, text, by_subject.get(subject)))
     return _Tools(merged, contracts, rendered, render_target)
 
 
@@ -416,23 +417,14 @@ def _outside_message(first: Path, paths: list[Path], root: Path, cwd: Path) -> s
             "holds every input")
 
 
-def _target_finding(code: int, subject: str, text: str, contract: ToolContract | None) -> Finding:
-    from axag.rules.catalogue import RULES, format_message
+def _target_finding(kind: Kind, subject: str, text: str, contract: ToolContract | None) -> Finding:
+    from axag.rules.run import target_problem
 
-    meta = RULES[code]
-    args: dict[str, object] = (
-        {"name": subject, "reason": text} if code == 146 else {"intent": subject, "what": text}
-    )
-    path, repo, line, col = "", "", 1, 1
-    anchor = subject
-    if contract is not None:
-        anchor = str(contract.meta["intent"])
-        src = contract.sources[0]
-        line, col = src[1], src[2] + 1
-        path, repo = contract.origin if contract.origin is not None else (src[0], src[0])
-    return Finding(code=code, severity=meta.info.severity, message=format_message(code, 0, **args), path=path,
-                   repo_path=repo, line=line, column=col, end_line=line, end_column=col, name=meta.info.name,
-                   anchor=anchor, fingerprint=fingerprint(code, repo, anchor, None, 0))
+    if contract is None:
+        return target_problem(kind, subject, text, None, None)
+    src = contract.sources[0]
+    path, repo = contract.origin if contract.origin is not None else (src[0], src[0])
+    return target_problem(kind, subject, text, (path, repo, src[1], src[2] + 1), str(contract.meta["intent"]))
 
 
 def _report(run: Run, findings: list[Finding], opts: dict[str, Any], tools_to_stdout: bool) -> None:

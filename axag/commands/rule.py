@@ -5,14 +5,6 @@ from __future__ import annotations
 import click
 
 from axag.cli import AxagClickError
-from axag.rules.catalogue import explain
-
-LEGEND = """
-Columns: code, default severity, level, flags, name.
-Level: B basic, I intermediate, F full (the rule runs at that --level and above), - compile only.
-Flags: C compile check (an error stops axag compile), * fixable with axag lint --fix.
-Run axag rule CODE for what a rule checks, with a failing and a passing example.
-"""
 
 
 @click.command("rule")
@@ -26,14 +18,10 @@ Run axag rule CODE for what a rule checks, with a failing and a passing example.
 def rule(code_or_name: str | None, show_all: bool, config: str | None, isolated: bool, color: str) -> None:
     """Explain a lint rule (code such as AXAG-LINT-006, 006 or a rule name)."""
     from axag.rules.catalogue import RULES, lookup
+    from axag.rules.docs import explain, listing
 
     if show_all:
-        for code in sorted(RULES):
-            info = RULES[code].info
-            lvl = info.level.value[0].upper() if info.level is not None else "-"
-            flags = ("C" if info.compile_check else " ") + ("*" if info.fix.value != "never" else " ")
-            click.echo(f"{info.id}  {info.severity.value:<7}  {lvl}  {flags}  {info.name}")
-        click.echo(LEGEND, nl=False)
+        click.echo(listing(), nl=False)
         return
     if not code_or_name:
         raise AxagClickError("give a rule code or name, or --all")
@@ -41,7 +29,7 @@ def rule(code_or_name: str | None, show_all: bool, config: str | None, isolated:
     if meta is None:
         from axag.vocabulary import did_you_mean
 
-        names = [m.info.name for m in RULES.values()]
+        names = [r.name for r in RULES.values()]
         s = did_you_mean(code_or_name.lower(), names)
         raise AxagClickError(f'unknown rule "{code_or_name}"' + (f'; did you mean "{s}"?' if s else ""))
     click.echo(explain(meta.info.code), nl=False)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from axag.model import harvest as H
+from axag.model.submit import is_submit_control
 from axag.parse.document import LxmlElement
 from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
@@ -36,11 +37,11 @@ def page_url(page: str) -> str:
 def _submitter(model: FileModel, act: Action, form: LxmlElement) -> LxmlElement | None:
     """The submit control used: the action element when it is one, else the form's default button."""
     el = act.element.el
-    if el is not None and H._is_submit(el):
+    if el is not None and is_submit_control(el):
         return el
     form_id = _attr(form, "id")
     for cand in form.iterdescendants():
-        if H._is_submit(cand) and (_attr(cand, "form") in (None, form_id)):
+        if is_submit_control(cand) and (_attr(cand, "form") in (None, form_id)):
             return cand
     return None
 
@@ -65,9 +66,9 @@ def _enctype(form: LxmlElement, sub: LxmlElement | None, method: str) -> str:
 
 def _action(model: FileModel, form: LxmlElement, sub: LxmlElement | None, page: str) -> tuple[str | None, bool]:
     """(resolved action, unknown): a template action is unknown (taken from the live page)."""
-    raw, unknown = (H._value_of(model, sub, "formaction") if sub is not None else (None, False))
+    raw, unknown = (H.value_of(model, sub, "formaction") if sub is not None else (None, False))
     if raw is None and not unknown:
-        raw, unknown = H._value_of(model, form, "action")
+        raw, unknown = H.value_of(model, form, "action")
     if unknown:
         return None, True
     base = page_url(page)
@@ -87,8 +88,8 @@ def _action(model: FileModel, form: LxmlElement, sub: LxmlElement | None, page: 
 def _submitted_value(model: FileModel, el: LxmlElement) -> tuple[str | None, bool]:
     if _tag(el) == "textarea":
         text = "".join(el.itertext())
-        return text, H._state(model).unknown(text)
-    return H._value_of(model, el, "value")
+        return text, H.is_unknown(model, text)
+    return H.value_of(model, el, "value")
 
 
 def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | None:
@@ -115,26 +116,26 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
     for p in act.parameters:
         name = p.control.get("name") if p.control is not None else None
         fields[p.name] = name if name is not None else p.name
-    scope_controls = H._scope_controls(model, scope) if scope is form else H._scope_controls(model, form)
+    scope_controls = H.scope_controls(model, scope) if scope is form else H.scope_controls(model, form)
     for el in _with_submitter(scope_controls, sub, form):
         if el is sub:
-            name, unknown = H._value_of(model, el, "name")
+            name, unknown = H.value_of(model, el, "name")
             if name and not unknown:
-                value, unknown_value = H._value_of(model, el, "value")
+                value, unknown_value = H.value_of(model, el, "value")
                 refresh = refresh or unknown_value
                 constants.append([name, None if unknown_value else (value or "")])
             continue
-        category = H._is_control(model, el)
+        category = H.control_category(model, el)
         if category is None:
             continue
-        why = H._excluded(el, category)
+        why = H.exclusion(el, category)
         harvested = controls.get(id(el))
         if harvested is not None and category in ("checkbox", "role:checkbox") and harvested.type == "boolean":
-            value, unknown = H._value_of(model, el, "value")
+            value, unknown = H.value_of(model, el, "value")
             checkbox[harvested.name] = "on" if value is None or unknown else value
         if why is None or "disabled" in why:
             continue
-        name, unknown = H._value_of(model, el, "name")
+        name, unknown = H.value_of(model, el, "name")
         if not name or unknown:
             continue
         value, unknown_value = _submitted_value(model, el)

@@ -11,8 +11,8 @@ from functools import lru_cache
 from typing import Any
 
 from axag.compile.contract import ToolContract
-from axag.findings import Finding, Severity, fingerprint
-from axag.rules.catalogue import RULES, format_message
+from axag.findings import Finding
+from axag.rules.run import conflicting_contract, tool_name_collision
 from axag.spans import LineIndex, context_rows
 
 
@@ -67,16 +67,6 @@ def first_difference(a: Any, b: Any, pointer: str = "") -> str:
                 return first_difference(x, y, f"{pointer}/{i}")
         return f"{pointer}/{min(len(a), len(b))}"
     return pointer or "/"
-
-
-def _finding(code: int, outcome: Any, src: tuple[str, int, int], **args: Any) -> Finding:
-    meta = RULES[code]
-    line, col = src[1], src[2] + 1  # the tag name after '<'
-    anchor = args.pop("_anchor", "")
-    return Finding(code=code, severity=Severity.ERROR, message=format_message(code, **args), path=outcome.display,
-                   repo_path=outcome.repo_path, line=line, column=col, end_line=line, end_column=col,
-                   name=meta.info.name, anchor=anchor,
-                   fingerprint=fingerprint(code, outcome.repo_path, anchor, None, 0))
 
 
 class ContractIndex:
@@ -301,8 +291,8 @@ def merge_index(run: Any) -> tuple[list[Finding], list[MergedTool]]:
                 diff = first_difference(base, _without_sources(other.unpack().tool))
                 later.extend((src, where, diff) for src, where in sources)
             for src, where, diff in sorted(later):
-                findings.append(_finding(121, _Where(where), src, intent=intent, file=f[0], line=f[1], col=f[2],
-                                         _anchor=intent, first_difference=diff))
+                findings.append(conflicting_contract(where[0], where[1], src, intent=intent, first=f,
+                                                     first_difference=diff))
             continue
         srcs = sorted({s for s, _ in first_sources})
         merged.append(MergedTool(packed.name, packed, srcs, _Where(min(first_sources)[1])))
@@ -318,8 +308,9 @@ def merge_index(run: Any) -> tuple[list[Finding], list[MergedTool]]:
         items.sort(key=lambda it: it.sources[0])
         fs = items[0].sources[0]
         for item in items[1:]:
-            findings.append(_finding(122, item.where, item.sources[0], name=item.name, other=items[0].packed.intent,
-                                     file=fs[0], line=fs[1], col=fs[2], _anchor=item.packed.intent))
+            findings.append(tool_name_collision(item.where.display, item.where.repo_path, item.sources[0],
+                                                name=item.name, intent=item.packed.intent,
+                                                other=items[0].packed.intent, first=fs))
     tools.sort(key=lambda m: m.name)
     return declaration_spans(findings), tools
 

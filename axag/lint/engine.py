@@ -17,40 +17,26 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from axag.findings import Edit, Finding, Fix, Severity, fingerprint
 from axag.paths import relpath_posix
-from axag.rules.catalogue import RULES, format_message
+from axag.rules import run
+from axag.rules.catalogue import RULES
+from axag.rules.declare import MessageError, strict
 from axag.spans import LineIndex, context_rows
 
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
     from axag.config import Settings
     from axag.lint.suppress import Unused
     from axag.model.actions import FileModel
-    from axag.model.problems import Problem
     from axag.parse.document import Element, ParsedFile
+    from axag.rules.problem import Problem
     from axag.source import SourceText
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 
-# (primary, secondary, match): the secondary stays silent at the same element when the primary fires
-# there and is in effect (§12.6). match "attr": same attribute; "key": same discriminating key.
-PRIMARIES: tuple[tuple[int, int, str], ...] = (
-    (103, 4, "attr"),
-    (6, 26, "key"),
-    (7, 26, "key"),
-    (12, 26, "key"),
-    (13, 25, "element"),
-    (8, 118, "key"),
-    (132, 131, "span"),
-    (101, 100, "attr"),
-    (102, 100, "attr"),
-    (104, 100, "attr"),
-    (134, 9, "attr"),
-    (134, 106, "attr"),
-    (27, 34, "element"),
-    (110, 114, "key"),
-    (110, 115, "key"),
-    (110, 116, "key"),
-    (110, 117, "key"),
-)
+# (primary, secondary, match), from the declarations (`Rule.primary_to`): the secondary stays silent at the same
+# element when the primary fires there and is in effect (§12.6). match "attr": same attribute; "key": same
+# discriminating key (`pair=`); "span": same span; "element": anywhere on the element.
+PRIMARIES: tuple[tuple[int, int, str], ...] = tuple(
+    (r.code, secondary, match) for r in RULES.values() for secondary, match in r.primary_to.items())
 
 
 @dataclass
@@ -149,23 +135,22 @@ def check_file(path: Path, display: str, repo_path: str, settings: Settings, req
     out = FileOutcome(path=path, display=display, repo_path=repo_path)
     try:
         _check(out, settings, request, data)
-    except Exception as exc:  # noqa: BLE001 - one file never stops the run (§14.5)
+    except Exception as exc:
+        if isinstance(exc, MessageError) and strict():
+            raise  # development: a report that does not fit its message is a bug to see, not a finding 199
         out.internal_error = True
         import traceback
 
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        out.findings = [f for f in out.findings if f.code in (190, 191, 192, 193)]
-        out.findings.append(_run_finding(out, 199, f"internal error: {detail}"))
+        out.findings = [f for f in out.findings if f.code in run.FILE_DIAGNOSTICS]
+        out.findings.append(run.internal_error(detail, out.display, out.repo_path))
         out.contracts = []
     return out
 
 
-def _run_finding(out: FileOutcome, code: int, message: str, line: int = 1, column: int = 1) -> Finding:
-    meta = RULES[code]
-    return Finding(code=code, severity=meta.info.severity, message=message, path=out.display,
-                   repo_path=out.repo_path, line=line, column=column, end_line=line, end_column=column,
-                   name=meta.info.name,
-                   fingerprint=fingerprint(code, out.repo_path, "", None, 0))
+def _at_least_warning(sev: Severity) -> Severity:
+    """A file named on the command line that axag skips is worth a warning even when 190 is set to info."""
+    return Severity.WARNING if sev is Severity.INFO else sev
 
 
 def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes | None) -> None:
@@ -177,29 +162,29 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
             data = _read_regular(path)
         except OSError as exc:
             out.read_error = True
-            out.findings.append(_run_finding(out, 191, f"cannot read the file: {exc.strerror or exc}"))
+            out.findings.append(run.unreadable_file(f"cannot read the file: {exc.strerror or exc}", out.display,
+                                                    out.repo_path))
             return
         if data is None:  # a FIFO, device or socket named on the command line: reading could block forever
-            sev = _severity(190, settings, request)
+            sev = _severity(run.SKIPPED, settings, request)
             if sev is not None:
-                f = _run_finding(out, 190, "not a regular file; skipped")
-                out.findings.append(replace(f, severity=sev))
+                out.findings.append(run.skipped_file("not a regular file", out.display, out.repo_path, sev))
             return
     out.size = len(data)
     from axag.source import is_read
 
     if not is_read(path):  # §13.10: a named file of another kind is skipped with a warning
-        sev = _severity(190, settings, request)
+        sev = _severity(run.SKIPPED, settings, request)
         if sev is not None:
-            f = _run_finding(out, 190, f"axag does not read {path.suffix or 'extension-less'} files; skipped")
-            out.findings.append(replace(f, severity=Severity.WARNING if sev is Severity.INFO else sev))
+            out.findings.append(run.skipped_file(f"axag does not read {path.suffix or 'extension-less'} files",
+                                                 out.display, out.repo_path, _at_least_warning(sev)))
         return
     src = load(path, data)
     if isinstance(src, str):
-        sev = _severity(190, settings, request)
+        sev = _severity(run.SKIPPED, settings, request)
         if sev is not None:
-            f = _run_finding(out, 190, "not a text file (it contains NUL bytes); skipped")
-            out.findings.append(replace(f, severity=sev))
+            out.findings.append(run.skipped_file("not a text file (it contains NUL bytes)", out.display,
+                                                 out.repo_path, sev))
         return
     out.encoding = src.encoding
     out.replaced = src.replaced
@@ -214,22 +199,19 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         try:
             pf = parse(src)
         except GrammarMissing as exc:
-            sev = _severity(190, settings, request)
+            sev = _severity(run.SKIPPED, settings, request)
             if sev is not None:
-                f = _run_finding(out, 190, f"{exc}; skipped")
-                out.findings.append(replace(f, severity=Severity.WARNING if sev is Severity.INFO else sev))
+                out.findings.append(run.skipped_file(str(exc), out.display, out.repo_path, _at_least_warning(sev)))
             return
     else:
         pf = parse(src)
     if pf.root is None and pf.text.strip():
         out.read_error = True
-        out.findings.append(_run_finding(out, 192, "the HTML parser produced no document"))
+        out.findings.append(run.unparsable_file(out.display, out.repo_path))
         return
     findings: list[Finding] = []
-    if src.replaced and (sev := _severity(193, settings, request)) is not None:
-        f = _run_finding(out, 193, f"bytes invalid in {src.encoding} were replaced; --fix will not modify "
-                                   "this file")
-        findings.append(replace(f, severity=sev))
+    if src.replaced and (sev := _severity(run.REPLACED, settings, request)) is not None:
+        findings.append(run.replaced_bytes(src.encoding, out.display, out.repo_path, sev))
     if pf.root is None:
         out.findings = findings
         return
@@ -240,11 +222,9 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
     load_rules()
     harvest = settings.harvest if request.harvest is None else request.harvest
     model = build_model(pf, harvest=harvest)
-    problems = list(model.problems)
-    problems.extend(_dynamic_problems(model))
     ctx = RuleCtx(model, enabled, request.manifest, request.manifest_name, request.enforced_intents,
                   openapi=request.openapi, openapi_name=request.openapi_name)
-    problems.extend(run_rules(ctx))
+    problems = run_rules(ctx)
     problems.extend(_provided(model, problems, enabled, harvest, parse))
     intents = {id(a.element): a.intent for a in model.actions if a.intent}
     items = _to_findings(out, pf, problems, enabled, settings, request, intents)
@@ -274,19 +254,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
             kept = [f for f in kept if f.severity is Severity.ERROR or f.code not in hidden]
     else:
         kept, suppressed, unused = apply(all_findings, sup, element_start_lines=starts, ran=enabled)
-        from axag.model.problems import Problem
-        from axag.spans import Span
-
-        extra: list[Problem] = []
-        if 143 in enabled and sup is not None:
-            extra.extend(Problem(143, Span(sp.start, sp.end), {"problem": sp.problem}) for sp in sup.problems)
-        if 133 in enabled and unused:
-            from axag.lint import suppress
-
-            for item in unused:
-                s, e, rep = suppress.removal_edit(item)
-                fx = Fix("Remove the unused suppression", (Edit(s, e, rep),))
-                extra.append(Problem(133, Span(item.start, item.end), {"code": RULES[item.code].info.id}, fix=fx))
+        extra = _suppression_problems(model, enabled, sup, unused) if sup is not None else []
         more = [f for f, _ in _fingerprint(out, _to_findings(out, pf, extra, enabled, settings, request, {}))]
         kept.extend(more)
     out.findings = sorted(findings + kept, key=Finding.sort_key)
@@ -324,6 +292,27 @@ def _provided(model: FileModel, problems: list[Problem], enabled: frozenset[int]
     from axag.lint.migrate import provide
 
     return provide(model, problems, harvest=harvest, parse=parse)
+
+
+def _suppression_problems(model: FileModel, enabled: frozenset[int], sup: Any, unused: list[Unused]) -> list[Problem]:
+    """What the rules make of the file's suppression comments: the malformed ones, and those that suppress
+    nothing (with the edit that removes them)."""
+    from axag.facts import Fact, Kind
+    from axag.lint import suppress
+    from axag.rules.base import RuleCtx
+    from axag.rules.facts import judge_facts
+    from axag.spans import Span
+
+    facts = [Fact(Kind.BAD_DIRECTIVE, Span(sp.start, sp.end), None, None, {"problem": sp.problem})
+             for sp in sup.problems]
+    for item in unused:
+        s, e, rep = suppress.removal_edit(item)
+        fx = Fix("Remove the unused suppression", (Edit(s, e, rep),))
+        facts.append(Fact(Kind.UNUSED_SUPPRESSION, Span(item.start, item.end), None, None,
+                          {"code": RULES[item.code].info.id}, fx))
+    ctx = RuleCtx(model, enabled)
+    judge_facts(ctx, facts)
+    return ctx.problems
 
 
 def _compile_error_elements(out: FileOutcome, model: FileModel, problems: list[Problem]) -> set[int]:
@@ -471,7 +460,7 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Settings, requ
             sev = o
     args = {k: v for k, v in p.args.items() if not k.startswith("_")}
     # interned: the same markup on many pages gives the same messages (findings are kept for the whole run)
-    message = sys.intern(p.message or format_message(p.code, p.index, **args))
+    message = sys.intern(p.message or meta.format(p.index, **args))
     lines = pf.lines
     start = min(max(p.span.start, 0), len(pf.text))
     end = min(max(p.span.end, start), len(pf.text))
@@ -504,20 +493,6 @@ def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:
         el, ec = lines.position(e.end)
         edits.append(replace(e, start_line=sl, start_column=sc, end_line=el, end_column=ec))
     return Fix(fx.description, tuple(edits))
-
-
-def _dynamic_problems(model: FileModel) -> list[Problem]:
-    from axag.model.problems import Problem
-
-    out = []
-    for ann in model.annotated:
-        if not ann.dynamic_attrs:
-            continue
-        excluded = ann.action is not None and ann.action.dynamic
-        attrs = ", ".join(dict.fromkeys(ann.dynamic_attrs))
-        out.append(Problem(33, ann.element.tag_span, {"tag": ann.element.tag, "attrs": attrs, "opt": excluded},
-                           ann.element, None, severity=Severity.WARNING if excluded else Severity.INFO))
-    return out
 
 
 def display_path(path: Path, cwd: Path) -> str:

@@ -22,10 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from axag.edits import apply_text
-from axag.findings import Edit, Finding, Fix, fingerprint
+from axag.findings import Edit, Finding, Fix
 from axag.lint.engine import FileOutcome, Request, RunOutcomes, check_file
 from axag.parse.tokenizer import RawTag, scan_tag
-from axag.rules.catalogue import RULES
 
 if TYPE_CHECKING:
     from axag.config import Resolver, Settings
@@ -294,10 +293,9 @@ def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]], path
 
 # ---------------------------------------------------------------------------------------------- one file
 def _internal(outcome: FileOutcome, message: str) -> FileOutcome:
-    meta = RULES[199]
-    f = Finding(code=199, severity=meta.info.severity, message=message, path=outcome.display,
-                repo_path=outcome.repo_path, line=1, column=1, end_line=1, end_column=1, name=meta.info.name,
-                fingerprint=fingerprint(199, outcome.repo_path, "", None, 0))
+    from axag.rules.run import internal_error
+
+    f = internal_error("", outcome.display, outcome.repo_path, message=message)
     out = replace(outcome, findings=sorted([*outcome.findings, f], key=Finding.sort_key))
     out.internal_error = True
     return out

@@ -12,10 +12,11 @@ and the element's problems are compared with those of the text before.
 
 `provide(model, problems)` is the provider the lint engine runs after the rules, on the problems of each file
 it checks (never on a model rebuilt for a verification, so there is no recursion and no nesting guard). The model
-records only the facts of the attribute (the 101 problem at its name, with its number of entries M); the
-provider sets N, the number of entries its fix migrates (verified), attaches that fix, and adds one 101 problem
-per entry that needs manual migration, saying why. The fix is plain data (`Fix` of `Edit`s) applied by
-`axag.lint.fix` like every other fix.
+records only the fact of the attribute (at its name, with its number of entries M), which rule 101 judges; the
+provider sets N on that problem, the number of entries its fix migrates (verified), attaches that fix, and has
+rule 101 make one problem per entry that needs manual migration, saying why (`rules.attributes.manual_migration`:
+no problem is made here). The fix is plain data (`Fix` of `Edit`s) applied by `axag.lint.fix` like every other
+fix.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from axag.findings import Edit, Fix
 from axag.model.jsonspan import JsonDoc
 from axag.model.legacy import entries as _entries
 from axag.model.legacy import parse_expression
-from axag.model.problems import Problem
 from axag.parse.document import Attr
 from axag.plural import plural
 from axag.spans import Span
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
     from axag.model.actions import Annotated, FileModel
     from axag.parse.document import ParsedFile
+    from axag.rules.problem import Problem
     from axag.source import SourceText
 
     Parser = Callable[[SourceText], ParsedFile]
@@ -400,15 +401,14 @@ def _problems_by_element(model: FileModel) -> dict[int, Problems]:
     from axag.rules.catalogue import RULES, format_message
 
     load_rules()
-    problems = list(model.problems)
-    ctx = RuleCtx(model, frozenset(RULES))
-    try:
-        problems.extend(run_rules(ctx))
-    except Exception as exc:  # noqa: BLE001 - a rule failing on the candidate text is a reason, not a crash
-        problems.append(Problem(199, Span(0, 0), message=f"an internal error ({type(exc).__name__})"))
+    ctx = RuleCtx(model, frozenset(RULES) - {33})  # the model's facts and every rule (33: not a problem here)
     index = {id(e): i for i, e in enumerate(model.pf.elements)}
     out: dict[int, Problems] = {}
-    for p in problems:
+    try:
+        run_rules(ctx)
+    except Exception as exc:  # noqa: BLE001 - a rule failing on the candidate text is a reason, not a crash
+        out[_ANY] = {(199, "", 0, "[]"): (1, f"an internal error ({type(exc).__name__})")}
+    for p in ctx.problems:
         if p.code == 101:
             continue
         if p.code in (192, 199) and p.element is None:
@@ -552,8 +552,8 @@ def provide(model: FileModel, problems: list[Problem], *, harvest: bool = True, 
     """The fix provider of rule 101, run by the engine after the rules: per `axag-constraints` attribute, set
     the count N of its 101 problem (the entries the verified fix migrates, of the M the object holds; 0 when
     the migration cannot be planned) and attach the fix; returns one 101 problem per entry needing manual
-    migration. ``harvest`` and ``parse`` say how the engine built ``model`` (the verification builds its candidates
-    the same way)."""
+    migration (made by rule 101's module). ``harvest`` and ``parse`` say how the engine built ``model`` (the
+    verification builds its candidates the same way)."""
     heads: dict[tuple[int, Span], Problem] = {}
     for p in problems:
         if p.code == 101 and p.attribute == V.LEGACY_CONSTRAINTS and "entry" not in p.args:
@@ -595,14 +595,11 @@ def _planned(model: FileModel, ann: Annotated, attr: Attr) -> MigrationPlan | No
 
 
 def entry_problems(ann: Annotated, plan: MigrationPlan) -> list[Problem]:
-    """One 101 problem per entry that stays: "manual migration needed" and why, at the entry's key."""
-    out = []
-    for e in plan.entries:
-        if e.ok:
-            continue
-        message = f'axag-constraints entry "{e.key}": manual migration needed: {e.reason}'
-        out.append(Problem(101, e.span, {"entry": e.key}, ann.element, V.LEGACY_CONSTRAINTS, message=message))
-    return out
+    """One 101 problem per entry that stays ("manual migration needed" and why, at the entry's key), made by rule
+    101's module."""
+    from axag.rules.attributes import manual_migration
+
+    return [manual_migration(e.span, ann.element, e.key, e.reason or "it cannot be migrated") for e in plan.entries if not e.ok]
 
 
 def migration_fix(model: FileModel, ann: Annotated, *, harvest: bool = True) -> Fix | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from axag.findings import Fix
-from axag.model.problems import Problem
+from axag.rules.problem import Problem
 from axag.spans import LineIndex
 
 

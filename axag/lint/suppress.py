@@ -10,7 +10,7 @@ template files: ``{# … #}`` (``jinja``), ``{{!-- … --}}`` / ``{{! … }}`` (
 
 CODES are full codes (``AXAG-LINT-006``), numbers (``006``, ``6``) or rule names, separated by commas
 or spaces. A comment whose body starts with ``axag-`` but is not a directive, a directive without codes,
-an unknown code, or a code that cannot be disabled (191, 192, 199) is a ``Problem`` (rule ``143``).
+an unknown code, or a code that cannot be disabled (191, 192, 199) is a ``BadDirective`` (rule ``143``).
 
 Flow in the engine: ``sup = parse(text, kind)`` → 143 findings from ``sup.problems`` →
 ``kept, suppressed, unused = apply(findings, sup, element_start_lines=..., ran=selected)`` → one 133
@@ -81,7 +81,7 @@ class Directive:
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
+class BadDirective:
     """A malformed suppression (rule 143): ``problem`` fills ``Suppression comment {problem}``;
     ``start``/``end`` are the offsets of the offending token or comment."""
 
@@ -95,7 +95,7 @@ class Problem:
 @dataclass(frozen=True, slots=True)
 class Suppressions:
     directives: tuple[Directive, ...] = ()
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[BadDirective, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +137,9 @@ def _comments(text: str, kind: str) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def _problem(lines: LineIndex, problem: str, start: int, end: int) -> Problem:
+def _problem(lines: LineIndex, problem: str, start: int, end: int) -> BadDirective:
     line, column = lines.position(start)
-    return Problem(problem, start, end, line, column)
+    return BadDirective(problem, start, end, line, column)
 
 
 def _target_line(lines: LineIndex, after_line: int) -> int | None:
@@ -157,7 +157,7 @@ def parse(text: str, kind: str, lines: LineIndex | None = None) -> Suppressions:
     if lines is None:
         lines = LineIndex(text)
     directives: list[Directive] = []
-    problems: list[Problem] = []
+    problems: list[BadDirective] = []
     for start, end, body_start, body_end in _comments(text, kind):
         m = _WORD.match(text, body_start, body_end)
         if m is None:

@@ -1,25 +1,28 @@
 """MODEL: annotated elements -> actions with typed values, macro expansion, context inheritance,
-parameters and preconditions (SPEC §2, §3, §6, §7). Problems are recorded as data."""
+parameters and preconditions (SPEC §2, §3, §6, §7). What is wrong is recorded as `Fact`s, judged by the rules."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
 from axag.edits import fix, remove_attribute, replace_value
+from axag.facts import Fact, Kind
 from axag.model import forms
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
 from axag.model.legacy import entry_count
 from axag.model.macro import MacroResult, expand
 from axag.model.parameter import Parameter
-from axag.model.problems import Problem
 from axag.model.relational import Relation, looks_relational, parse_relation
 from axag.model.values import ABSENT, Status, Value, ValueReader
 from axag.parse.document import Attr, Element, ParsedFile
 from axag.plural import plural
 from axag.spans import Span
+
+if TYPE_CHECKING:
+    from axag.model.harvest import HarvestState
 
 JSON_KINDS = {"param_list", "string_array", "json_array", "json_object"}
 _DAMAGE_CHARS = set("\"'[]{},:")
@@ -70,7 +73,7 @@ class Action:
     parameters: list[Parameter] = field(default_factory=list)
     preconditions: list[Precondition] = field(default_factory=list)
     dynamic: bool = False  # excluded from compile (§3.9)
-    params_ok: bool = True  # parameter lists valid (no error-level parameter problem)
+    params_ok: bool = True  # parameter lists valid (nothing recorded that makes a parameter unusable)
     # name -> why a control of the action's scope that would be that parameter is not harvested (§5.2)
     unharvested: dict[str, str] = field(default_factory=dict)
     # the file inputs the browser submits with the action's parameter scope: an agent cannot supply them (148)
@@ -110,8 +113,11 @@ class FileModel:
     pf: ParsedFile
     annotated: list[Annotated]
     actions: list[Action]
-    problems: list[Problem]
+    facts: list[Fact]
     by_element: dict[int, Annotated] = field(default_factory=dict)  # id(Element) -> Annotated
+    # the parameter facts recorded so far (a form and its submit button share a scope: each is recorded once)
+    parameter_facts: set[tuple[Any, ...]] = field(default_factory=set)
+    harvest_state: HarvestState | None = None  # what harvesting looked up in the file, made on first use
 
     def annotated_of(self, el: Any) -> Annotated | None:
         e = self.pf._by_el.get(el)
@@ -120,10 +126,10 @@ class FileModel:
 
 # ---------------------------------------------------------------------- building
 def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
-    problems: list[Problem] = []
-    model = FileModel(pf, [], [], problems)
+    facts: list[Fact] = []
+    model = FileModel(pf, [], [], facts)
     for element in pf.elements:
-        ann = _read_element(pf, element, problems)
+        ann = _read_element(pf, element, facts)
         model.annotated.append(ann)
         model.by_element[id(element)] = ann
     _inherit(model)
@@ -137,9 +143,9 @@ def build_model(pf: ParsedFile, *, harvest: bool = True) -> FileModel:
     return model
 
 
-def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> Annotated:
+def _read_element(pf: ParsedFile, element: Element, facts: list[Fact]) -> Annotated:
     kind = pf.src.kind
-    reader = ValueReader(element, problems, kind)
+    reader = ValueReader(element, facts, kind)
     ann = Annotated(element)
     fragments = _damaged(pf, element, reader)
     # names: case, repeats, unknown/legacy
@@ -153,10 +159,10 @@ def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> 
             fx = None
             if attr.value == first.value and (attr.quote is not None) == (first.quote is not None):
                 fx = fix(f"Remove the repeated {attr.name}", remove_attribute(attr, pf.src.text))
-            reader.problem(132, attr.name_span, attr.name, attr=attr.name, v=first.value, fix=fx)
+            reader.note(Kind.REPEATED_ATTRIBUTE, attr.name_span, attr.name, attr=attr.name, v=first.value, fix=fx)
             continue
         if attr.written != written_low and not written_low.startswith((":", "v-bind:")):
-            reader.problem(131, attr.name_span, attr.name, lower=attr.name,
+            reader.note(Kind.ATTRIBUTE_CASE, attr.name_span, attr.name, lower=attr.name,
                            fix=fix(f'Write "{attr.name}"', _rename(attr, attr.name)))
         name = attr.name
         if name.startswith(V.EXTENSION_PREFIX):
@@ -170,16 +176,16 @@ def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> 
             continue
         if name in V.REMOVED_ATTRIBUTES:
             ann.legacy.append(attr)
-            reader.problem(102, attr.name_span, name, attr=name)
+            reader.note(Kind.REMOVED_ATTRIBUTE, attr.name_span, name, attr=name)
             continue
         if name == V.SKIP_ATTRIBUTE:
             ann.legacy.append(attr)
-            reader.problem(104, attr.name_span, name)
+            reader.note(Kind.SKIP_ATTRIBUTE, attr.name_span, name)
             continue
         if name not in V.ATTRIBUTES:
             ann.unknown.append(attr)
             sugg = V.attribute_suggestion(name)
-            reader.problem(100, attr.name_span, name, name=attr.written, s=sugg,
+            reader.note(Kind.UNKNOWN_ATTRIBUTE, attr.name_span, name, name=attr.written, s=sugg,
                            help=f'did you mean "{sugg}"?' if sugg else None)
             continue
         if attr.dynamic:
@@ -193,8 +199,9 @@ def _read_element(pf: ParsedFile, element: Element, problems: list[Problem]) -> 
         ann.values[name] = reader.read(attr)
     for attr in ann.legacy:
         if attr.name == V.LEGACY_CONSTRAINTS:
-            # the fact: M entries; N (what the fix migrates) is set by the fix provider (lint.migrate.provide)
-            reader.problem(101, attr.name_span, attr.name, entries=plural(entry_count(attr), "entry", "entries"))
+            # the fact: M entries; N (what the fix migrates) is the fix provider's (lint.migrate.provide)
+            reader.note(Kind.LEGACY_CONSTRAINTS, attr.name_span, attr.name,
+                        entries=plural(entry_count(attr), "entry", "entries"))
     if ann.macro_attr is not None and not ann.macro_attr.dynamic:
         _expand_macro(ann, reader)
     intent = ann.v("axag-intent")
@@ -270,7 +277,7 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
             edits.append(Edit(s, e2, ""))
             out[id(fa) if fa is not None else ("raw", rb.name_start)] = True
         # replace_value on the cut attribute ends at its own closing quote; fragments follow it
-        reader.problem(134, a.name_span, a.name, attr=a.name, fix=fix(f"Rejoin {a.name}", *edits))
+        reader.note(Kind.DAMAGED_JSON, a.name_span, a.name, attr=a.name, fix=fix(f"Rejoin {a.name}", *edits))
         damaged.add(id(a))
     out["damaged"] = damaged
     return out
@@ -282,7 +289,7 @@ def _expand_macro(ann: Annotated, reader: ValueReader) -> None:
     res = expand(attr.value)
     ann.macro = res
     for (column, detail), width in zip(res.errors, res.widths, strict=True):
-        reader.problem(27, attr.value_sub_span(column - 1, column - 1 + width), "axag", c=column, detail=detail)
+        reader.note(Kind.MACRO_SYNTAX, attr.value_sub_span(column - 1, column - 1 + width), "axag", c=column, detail=detail)
     if res.stopped:
         return
     for name, mvalue in res.attrs.items():
@@ -297,7 +304,7 @@ def _expand_macro(ann: Annotated, reader: ValueReader) -> None:
                 except JsonError:
                     same = False
             if not same:
-                reader.problem(28, longhand.value_span(), name, attr=name, m=mvalue, l=longhand.raw)
+                reader.note(Kind.MACRO_CONFLICT, longhand.value_span(), name, attr=name, m=mvalue, l=longhand.raw)
             continue
         synthetic = Attr(name=name, written=name, value=mvalue, raw=mvalue, quote='"', name_span=span,
                          value_span=span, offsets=None)
@@ -309,7 +316,8 @@ _CONTEXT = ("axag-scope", "axag-tenant-boundary", "axag-required-roles")
 
 
 def _inherit(model: FileModel) -> None:
-    """Effective scope / tenant boundary / roles per annotated element; 130 and 147."""
+    """Effective scope / tenant boundary / roles per annotated element; notes a scope wider than an ancestor's
+    and a relaxed tenant boundary under a strict one."""
     cache: dict[int, tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None, list[str]]] = {}
 
     def parent_context(ann: Annotated) -> tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None,
@@ -333,14 +341,14 @@ def _inherit(model: FileModel) -> None:
         if own_scope.ok:
             if scope is not None and V.SCOPES.index(own_scope.value) < V.SCOPES.index(scope[0]):
                 line = model.pf.lines.position(scope[1].element.start)[0]
-                ann_problem(model, ann, 147, own_scope.value_span(), "axag-scope", s=own_scope.value,
+                note(model, ann, Kind.SCOPE_WIDER_THAN_ANCESTOR, own_scope.value_span(), "axag-scope", s=own_scope.value,
                             a=scope[0], n=line)
             scope = (own_scope.value, ann)
         own_tb = ann.v("axag-tenant-boundary")
         if own_tb.ok:
             if tb is not None and tb[0] == "strict" and own_tb.value == "relaxed":
                 line = model.pf.lines.position(tb[1].element.start)[0]
-                ann_problem(model, ann, 130, own_tb.value_span(), "axag-tenant-boundary", n=line)
+                note(model, ann, Kind.TENANT_BOUNDARY_RELAXED, own_tb.value_span(), "axag-tenant-boundary", n=line)
             else:
                 tb = (own_tb.value, ann)
         own_roles = ann.v("axag-required-roles")
@@ -368,9 +376,10 @@ def _inherit(model: FileModel) -> None:
         act.required_roles = roles
 
 
-def ann_problem(model: FileModel, ann: Annotated, code: int, span: Span, attribute: str | None, /,
-                **args: Any) -> None:
-    model.problems.append(Problem(code, span, args, ann.element, attribute))
+def note(model: FileModel, ann: Annotated, kind: Kind, span: Span, attribute: str | None, /, **args: Any) -> Fact:
+    fact = Fact(kind, span, ann.element, attribute, args)
+    model.facts.append(fact)
+    return fact
 
 
 # ---------------------------------------------------------------------- actions
@@ -384,15 +393,15 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
         prefix = act.intent.split(".", 1)[0]
         act.derived_entity = prefix
         if ent.ok and ent.value != prefix:
-            ann_problem(model, ann, 139, ent.value_span(), "axag-entity", e=ent.value, p=prefix)
+            note(model, ann, Kind.ENTITY_NOT_INTENT_PREFIX, ent.value_span(), "axag-entity", e=ent.value, p=prefix)
         op = ann.v("axag-operation-id")
         if not op.declared:
             name = act.intent.replace(".", "_")
             if not V.TOOL_NAME_RE.fullmatch(name):  # e.g. an intent longer than 64 characters (§9.2)
-                ann_problem(model, ann, 123, iv.value_span(), "axag-intent", name=name)
+                note(model, ann, Kind.BAD_TOOL_NAME, iv.value_span(), "axag-intent", name=name)
     step, total = ann.v("axag-workflow-step"), ann.v("axag-workflow-total-steps")
     if step.ok and total.ok and step.value > total.value:
-        ann_problem(model, ann, 109, step.value_span(), "axag-workflow-step", attr="axag-workflow-step",
+        note(model, ann, Kind.UNEXPECTED_VALUE, step.value_span(), "axag-workflow-step", attr="axag-workflow-step",
                     v=step.raw, expectation=f"at most axag-workflow-total-steps ({total.value})")
     act.dynamic = any(not n.startswith("axag-x-") for n in ann.dynamic_attrs)
     # parameters (declared + harvested, merged) — §4, §5
@@ -421,7 +430,7 @@ def _params_from(model: FileModel, act: Action) -> None:
         root.xpath("//*[@id=$id]", id=v[1:])
     )
     if not found:
-        ann_problem(model, act.ann, 140, pv.value_span(), "axag-params-from", v=v)
+        note(model, act.ann, Kind.PARAMS_FROM_NOT_FOUND, pv.value_span(), "axag-params-from", v=v)
         pv.status = Status.INVALID
         pv.value = None
 
@@ -439,7 +448,7 @@ def _preconditions(model: FileModel, act: Action) -> None:
         if rel is not None and any(n in names for n in rel.names):
             missing = [n for n in rel.names if n not in names]
             for n in missing:
-                ann_problem(model, act.ann, 124, span, "axag-preconditions", text=item, x=n,
+                note(model, act.ann, Kind.PRECONDITION_UNKNOWN_PARAMETER, span, "axag-preconditions", text=item, x=n,
                             intent=act.intent or "")
             if not missing:
                 _check_operands(model, act, rel, item, span, kinds)
@@ -452,14 +461,14 @@ def _preconditions(model: FileModel, act: Action) -> None:
 
 def _unparsed_relation(model: FileModel, act: Action, pv: Value, index: int, item: str, span: Span,
                        names: set[str]) -> None:
-    """135, with the grammatical item closest to it as help and fix (the fix rewrites that one JSON string)."""
+    """A precondition that reads as a relation but is none, with the grammatical item closest to it as help and
+    fix (the fix rewrites that one JSON string)."""
     from axag.model.relational_hints import suggest
 
-    ann_problem(model, act.ann, 135, span, "axag-preconditions", text=item)
+    p = note(model, act.ann, Kind.UNPARSED_RELATION, span, "axag-preconditions", text=item)
     new = suggest(item, names)
     if new is None:
         return
-    p = model.problems[-1]
     p.help = f'write "{new}"'
     attr = pv.attr
     if attr is not None and attr.quote in ('"', "'") and not pv.from_macro and span != pv.value_span():
@@ -477,13 +486,13 @@ _ORDERING = {"greater_than", "greater_than_or_equal", "less_than", "less_than_or
 
 def _check_operands(model: FileModel, act: Action, rel: Relation, item: str, span: Span,
                     params: dict[str, Parameter]) -> None:
-    """§7.3 operand compatibility (136)."""
+    """§7.3 operand compatibility."""
 
     def kind_label(p: Parameter) -> str:
         return p.kind
 
     def bad(a: str, ta: str, b: str, tb: str) -> None:
-        ann_problem(model, act.ann, 136, span, "axag-preconditions", text=item, a=a, ta=ta, b=b, tb=tb)
+        note(model, act.ann, Kind.OPERAND_MISMATCH, span, "axag-preconditions", text=item, a=a, ta=ta, b=b, tb=tb)
 
     form = rel.form
     is_order = form in _ORDERING and rel.template != "R12"
@@ -546,16 +555,13 @@ def _placeholders(model: FileModel, act: Action) -> None:
     for name, (start, end) in found:
         if name not in names:
             span = mv.attr.value_sub_span(start, end) if not mv.from_macro else mv.value_span()
-            ann_problem(model, act.ann, 129, span, "axag-confirmation-message", x=name, intent=act.intent or "")
+            p = note(model, act.ann, Kind.UNKNOWN_PLACEHOLDER, span, "axag-confirmation-message", x=name,
+                     intent=act.intent or "")
             why = act.unharvested.get(name)
-            if why is not None:  # say why the control of that name is no parameter
-                from axag.rules.catalogue import format_message
-
-                p = model.problems[-1]
-                p.message = f"{format_message(129, 0, x=name, intent=act.intent or '')}; {why}"
+            if why is not None:  # why the control of that name is no parameter
+                p.args["_why"] = why
                 p.help = (f'declare "{name}" in axag-required-parameters or axag-optional-parameters if the '
                           "caller sets it, or remove the placeholder")
     for col in malformed:
-        problem = Problem(129, mv.attr.value_sub_span(col - 1, col + 1), {"c": col}, act.element,
-                          "axag-confirmation-message", index=1)
-        model.problems.append(problem)
+        note(model, act.ann, Kind.MALFORMED_PLACEHOLDER, mv.attr.value_sub_span(col - 1, col + 1),
+             "axag-confirmation-message", c=col)

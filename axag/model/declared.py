@@ -1,10 +1,10 @@
-"""MODEL: declared parameter lists and their merge with the harvested parameters (SPEC §4, §5.8; rules 008,
-113, 118, 120, 142).
+"""MODEL: declared parameter lists and their merge with the harvested parameters (SPEC §4, §5.8).
 
 `build_parameters(model, act, harvest=...)` returns the merged `Parameter`s of one action (declared required,
-declared optional, harvested required, harvested optional) and records every problem as data.
-`finish_file(model, harvest=...)` reports `axag-parameter*` attributes outside every parameter scope (120).
-Specs are read and checked by `axag.model.params`; form controls are harvested by `axag.model.harvest`.
+declared optional, harvested required, harvested optional) and records every problem as a fact.
+`finish_file(model, harvest=...)` notes `axag-parameter*` attributes outside every parameter scope.
+Specs are read by `axag.model.spec_read` and checked by `axag.model.spec_checks`; form controls are harvested by
+`axag.model.harvest`.
 """
 
 from __future__ import annotations
@@ -13,21 +13,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
+from axag.facts import Kind
 from axag.model.parameter import Parameter
-from axag.model.params import (
-    APPLIES,
-    LISTS,
-    Loc,
-    Sink,
-    Spec,
-    _Ctx,
-    coherence,
-    compile_schema,
-    kind_of,
-    pattern_costs,
-    read_object,
-    value_checks,
-)
+from axag.model.params import APPLIES, LISTS, Loc, Sink, Spec, SpecCtx
+from axag.model.spec_checks import coherence, compile_schema, kind_of, pattern_costs, value_checks
+from axag.model.spec_read import read_object
 from axag.spans import Span
 
 if TYPE_CHECKING:
@@ -56,7 +46,7 @@ def _read_lists(model: FileModel, act: Action, sink: Sink) -> list[_Declared]:
         if not val.declared:
             continue
         if not val.ok:
-            sink.errors += 1  # 009 (or a dynamic value) already reported
+            sink.errors += 1  # the list is no JSON list of parameters (or a dynamic value): already recorded
             continue
         items = val.value
         assert isinstance(items, list)
@@ -70,13 +60,13 @@ def _read_lists(model: FileModel, act: Action, sink: Sink) -> list[_Declared]:
             if name in by_exact:
                 first_list, _ = by_exact[name]
                 if first_list != attr_name:
-                    sink.add(8, span, attr_name, p=name)
+                    sink.add(Kind.IN_BOTH_LISTS, span, attr_name, p=name)
                 else:
-                    sink.add(118, span, attr_name, p=name, q=None)
+                    sink.add(Kind.REPEATED_PARAMETER, span, attr_name, p=name, q=None)
                 continue
             snake = V.snake_case(name)
             if snake in by_snake:
-                sink.add(118, span, attr_name, p=by_snake[snake], q=name)
+                sink.add(Kind.REPEATED_PARAMETER, span, attr_name, p=by_snake[snake], q=name)
                 continue
             by_exact[name] = (attr_name, len(out))
             by_snake[snake] = name
@@ -87,7 +77,7 @@ def _read_lists(model: FileModel, act: Action, sink: Sink) -> list[_Declared]:
 def _read_item(model: FileModel, item: Any, loc: Loc, i: int, attr_name: str, sink: Sink
                ) -> tuple[str | None, Spec | None]:
     def bad_name(span: Span, problem: str) -> tuple[None, None]:
-        sink.add(113, span, attr_name, i=i + 1, attr=attr_name, problem=problem)
+        sink.add(Kind.BAD_LIST_ITEM_NAME, span, attr_name, i=i + 1, attr=attr_name, problem=problem)
         return None, None
 
     if isinstance(item, str):
@@ -105,7 +95,7 @@ def _read_item(model: FileModel, item: Any, loc: Loc, i: int, attr_name: str, si
     problem = _name_problem(name)
     if problem is not None:
         return bad_name(loc.sub("name").span(), problem)
-    ctx = _Ctx(sink, name, attr_name)
+    ctx = SpecCtx(sink, name, attr_name)
     return name, read_object(item, loc, ctx)
 
 
@@ -147,11 +137,11 @@ def _merge(model: FileModel, d: _Declared, h: Any, sink: Sink) -> tuple[Spec, st
     if "description" in hspec.keys and "description" not in merged.keys:
         merged.keys["description"] = hspec.keys["description"]
         merged.locs["description"] = hspec.key_loc("description")
-    sink.add(142, d.spec.key_loc("type").span(), d.list_attr, p=d.name, t1=dt, t2=ht)
+    sink.add(Kind.TYPE_CONFLICT, d.spec.key_loc("type").span(), d.list_attr, p=d.name, t1=dt, t2=ht)
     return merged, None, None
 
 
-def _finish(spec: Spec, ctx: _Ctx) -> None:
+def _finish(spec: Spec, ctx: SpecCtx) -> None:
     coherence(spec, ctx)
     value_checks(spec, ctx)
     pattern_costs(spec, ctx)
@@ -173,7 +163,7 @@ def build_parameters(model: FileModel, act: Action, *, harvest: bool = True) -> 
     params: list[Parameter] = []
     for d in declared:
         h = by_snake.get(V.snake_case(d.name))
-        ctx = _Ctx(sink, d.name, d.list_attr)
+        ctx = SpecCtx(sink, d.name, d.list_attr)
         if h is not None:
             used.add(id(h))
             spec, hkind, bounds = _merge(model, d, h, sink)
@@ -187,7 +177,7 @@ def build_parameters(model: FileModel, act: Action, *, harvest: bool = True) -> 
         ))
     rest = [h for h in harvested if id(h) not in used]
     for h in [h for h in rest if h.required] + [h for h in rest if not h.required]:
-        ctx = _Ctx(sink, h.name, None)
+        ctx = SpecCtx(sink, h.name, None)
         _finish(h.spec, ctx)
         params.append(Parameter(
             name=h.name, required=h.required, schema=compile_schema(h.spec), kind=kind_of(h.spec, h.kind),
@@ -204,7 +194,7 @@ def _bounds_apply(spec: Spec, hkind: str | None) -> bool:
 
 # ---------------------------------------------------------------------------------------------- file level
 def finish_file(model: FileModel, *, harvest: bool = True) -> None:
-    """120 for `axag-parameter*` attributes on elements that are no control of any parameter scope."""
+    """Notes the `axag-parameter*` attributes of elements that are no control of any parameter scope."""
     if not harvest:
         return
     from axag.model.harvest import all_scope_controls
@@ -218,5 +208,5 @@ def finish_file(model: FileModel, *, harvest: bool = True) -> None:
         for attr in el.attrs:
             if el.is_repeat(attr) or attr.name not in V.CONTROL_ATTRIBUTES:
                 continue
-            sink.add(120, attr.name_span, attr.name, element=el, attr=attr.name,
+            sink.add(Kind.UNUSED_CONTROL_ATTRIBUTE, attr.name_span, attr.name, element=el, attr=attr.name,
                      reason="the element is not a control in the parameter scope of any action")

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from axag import vocabulary as V
-from axag.findings import Severity
+from axag.facts import VALUE_DEFECTS, Kind
 from axag.model.jsonspan import JsonError
 from axag.model.jsonspan import parse as parse_json
-from axag.model.params import Loc, Sink, Spec, _Ctx, read_object
+from axag.model.params import Loc, Sink, Spec, SpecCtx
+from axag.model.spec_read import read_object
+from axag.model.submit import form_owner, is_submit_control
 from axag.model.values import ABSENT, Value
 from axag.parse.document import Element
 from axag.parse.document import attribute as _attr
@@ -28,8 +30,9 @@ from axag.parse.document import tag_name as _tag
 if TYPE_CHECKING:
     from axag.model.actions import Action, FileModel
 
-__all__ = ["Harvested", "all_scope_controls", "file_input_name", "harvest_action", "note_file_inputs",
-           "scope_file_inputs", "scope_of", "submitting_form"]
+__all__ = ["Harvested", "all_scope_controls", "control_category", "element_by_id", "exclusion", "file_input_name",
+           "harvest_action", "is_unknown", "note_file_inputs", "scope_controls", "scope_file_inputs", "scope_of",
+           "submitting_form", "value_of"]
 
 LxmlElement = Any
 
@@ -84,7 +87,6 @@ OVERRIDES = {
     "axag-parameter-pattern": "pattern",
     "axag-parameter-items": "items",
 }
-_PARAM_ERRORS = frozenset({105, 106, 109, 111, 112, 113, 114, 115, 116, 117})
 REQUIRED = "axag-parameter-required"
 
 
@@ -110,7 +112,9 @@ class _Control:
 
 
 # ---------------------------------------------------------------------------------------------- file state
-class _FileState:
+class HarvestState:
+    """What harvesting looks up in a file (ids, labels, scopes, …), made once per file on first use."""
+
     def __init__(self, model: FileModel) -> None:
         self.model = model
         self.ids: dict[str, LxmlElement] | None = None
@@ -148,30 +152,30 @@ class _FileState:
 
     def has_control_errors(self, element: Element) -> bool:
         if self.bad_controls is None:
-            self.bad_controls = {id(p.element) for p in self.model.problems
-                                 if p.attribute in V.CONTROL_ATTRIBUTES and p.code in _PARAM_ERRORS}
+            self.bad_controls = {id(f.element) for f in self.model.facts
+                                 if f.attribute in V.CONTROL_ATTRIBUTES and f.kind in VALUE_DEFECTS}
         return id(element) in self.bad_controls
 
     def unknown(self, text: str) -> bool:
         return any(m in text for m in self.markers)
 
 
-def _state(model: FileModel) -> _FileState:
-    st = model.__dict__.get("_axag_harvest")
+def is_unknown(model: FileModel, text: str) -> bool:
+    """Whether ``text`` holds a template construct of the file's kind (its value is known only once rendered)."""
+    return _state(model).unknown(text)
+
+
+def _state(model: FileModel) -> HarvestState:
+    st = model.harvest_state
     if st is None:
-        st = _FileState(model)
-        model.__dict__["_axag_harvest"] = st
-    assert isinstance(st, _FileState)
+        st = model.harvest_state = HarvestState(model)
     return st
 
 
 # ---------------------------------------------------------------------------------------------- §5.1 scope
-def _is_submit(el: LxmlElement) -> bool:
-    tag = _tag(el)
-    t = (_attr(el, "type") or "").strip().lower()
-    if tag == "button":
-        return t in ("", "submit")
-    return tag == "input" and t in ("submit", "image")
+def element_by_id(model: FileModel, ident: str) -> LxmlElement | None:
+    """The first element of the file with id ``ident`` (looked up once per file)."""
+    return _state(model).by_id(ident)
 
 
 def scope_of(model: FileModel, act: Action) -> LxmlElement | None:
@@ -185,7 +189,7 @@ def scope_of(model: FileModel, act: Action) -> LxmlElement | None:
     return found
 
 
-def _find_scope(model: FileModel, act: Action, st: _FileState) -> LxmlElement | None:
+def _find_scope(model: FileModel, act: Action, st: HarvestState) -> LxmlElement | None:
     el = act.element.el
     if el is None:
         return None
@@ -199,14 +203,8 @@ def _find_scope(model: FileModel, act: Action, st: _FileState) -> LxmlElement | 
         return st.by_id(v[1:])
     if _tag(el) == "form":
         return el
-    if _is_submit(el):
-        owner = _attr(el, "form")
-        if owner is not None:
-            target = st.by_id(owner)
-            return target if target is not None and _tag(target) == "form" else None
-        for anc in el.iterancestors():
-            if _tag(anc) == "form":
-                return anc
+    if is_submit_control(el):
+        return form_owner(el, st.by_id)
     return None
 
 
@@ -220,7 +218,7 @@ def submitting_form(model: FileModel, act: Action, scope: LxmlElement) -> LxmlEl
         if start is None:
             continue
         owner = _attr(start, "form")
-        if owner is not None and _is_submit(start):
+        if owner is not None and is_submit_control(start):
             target = _state(model).by_id(owner)
             if target is not None and _tag(target) == "form":
                 return target
@@ -237,7 +235,7 @@ def _template_of(el: LxmlElement) -> LxmlElement | None:
     return None
 
 
-def _is_control(model: FileModel, el: LxmlElement) -> str | None:
+def control_category(model: FileModel, el: LxmlElement) -> str | None:
     """The control category of ``el`` (§5.2), or None."""
     tag = _tag(el)
     if not tag:
@@ -280,7 +278,7 @@ def _mentions_form_attribute(model: FileModel) -> bool:
     return st.form_attr
 
 
-def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
+def scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     """Candidate controls of a scope in document order (§5.1), excluded ones included."""
     st = _state(model)
     key = id(scope)
@@ -292,7 +290,7 @@ def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     is_form = _tag(scope) == "form"
     form_id = _attr(scope, "id") if is_form else None
     for el in scope.iterdescendants():
-        if _is_control(model, el) is None:
+        if control_category(model, el) is None:
             continue
         if is_form:
             owner = _attr(el, "form")
@@ -304,7 +302,7 @@ def _scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     if is_form and form_id and _mentions_form_attribute(model):
         root = model.pf.root
         extra = [el for el in _FORM_OWNED(root, id=form_id)
-                 if _is_control(model, el) is not None and _template_of(el) is home] if root is not None else []
+                 if control_category(model, el) is not None and _template_of(el) is home] if root is not None else []
         if extra and root is not None:
             inside = set(out)
             out.extend(el for el in extra if el not in inside)
@@ -318,7 +316,7 @@ def _is_file_input(el: LxmlElement) -> bool:
 
 
 def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
-    """The file inputs a browser submits with ``scope`` (§5.1 ownership, as `_scope_controls`), in document
+    """The file inputs a browser submits with ``scope`` (§5.1 ownership, as `scope_controls`), in document
     order; disabled ones are left out (a browser does not submit them). An agent cannot supply a file."""
     home = _template_of(scope)
     is_form = _tag(scope) == "form"
@@ -338,7 +336,7 @@ def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]
         if extra:
             order = {el: i for i, el in enumerate(root.iter())}
             out = sorted([*out, *extra], key=lambda e: order.get(e, 0))
-    return [el for el in out if "disabled" not in (_excluded(el, "file") or "")]
+    return [el for el in out if "disabled" not in (exclusion(el, "file") or "")]
 
 
 def file_input_name(el: LxmlElement) -> str:
@@ -374,12 +372,13 @@ def all_scope_controls(model: FileModel) -> set[LxmlElement]:
     for act in model.actions:
         scope = scope_of(model, act)
         if scope is not None:
-            out.update(_scope_controls(model, scope))
+            out.update(scope_controls(model, scope))
     return out
 
 
 # ---------------------------------------------------------------------------------------------- §5.2 exclusions
-def _excluded(el: LxmlElement, category: str) -> str | None:
+def exclusion(el: LxmlElement, category: str) -> str | None:
+    """Why a control of ``category`` is not harvested (§5.2), or None when it is."""
     tag = _tag(el)
     if tag == "input" and category == "hidden":
         return "hidden inputs are not harvested"
@@ -406,7 +405,7 @@ def _skip_subtree(model: FileModel, el: LxmlElement) -> bool:
     tag = _tag(el)
     if tag in ("script", "style", "template", "select", "textarea"):
         return True
-    return tag != "label" and _is_control(model, el) is not None
+    return tag != "label" and control_category(model, el) is not None
 
 
 def text_of(model: FileModel, el: LxmlElement) -> str:
@@ -498,7 +497,7 @@ def compose(parts: list[str]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- values
-def _value_of(model: FileModel, el: LxmlElement, name: str) -> tuple[str | None, bool]:
+def value_of(model: FileModel, el: LxmlElement, name: str) -> tuple[str | None, bool]:
     """(value, unknown) of a non-annotation attribute (§5.10)."""
     st = _state(model)
     if st.vue and (el.get(":" + name) is not None or el.get("v-bind:" + name) is not None):
@@ -537,12 +536,12 @@ def _to_json_number(fr: Fraction) -> int | float:
 
 
 def _number_attr(model: FileModel, el: LxmlElement, name: str) -> Fraction | None:
-    v, unknown = _value_of(model, el, name)
+    v, unknown = value_of(model, el, name)
     return None if unknown else _html_fraction(v)
 
 
 def _count_attr(model: FileModel, el: LxmlElement, name: str) -> int | None:
-    v, unknown = _value_of(model, el, name)
+    v, unknown = value_of(model, el, name)
     if unknown or v is None or not re.fullmatch(r"[0-9]+", v) or len(v) > 15:
         return None
     return int(v)
@@ -569,15 +568,15 @@ def _text_keys(model: FileModel, c: _Control, sink: Sink, pname: str, keys: dict
         keys["maxLength"] = hi
     if not pattern:
         return
-    p, unknown = _value_of(model, el, "pattern")
+    p, unknown = value_of(model, el, "pattern")
     if p is None or unknown:
         return
     wrapped = f"^(?:{p})$"
-    from axag.model.params import _check_pattern
+    from axag.model.pattern import check_pattern
 
-    problem = _check_pattern(wrapped)
+    problem = check_pattern(wrapped)
     if problem is not None:
-        sink.add(117, c.element.tag_span, None, p=pname, problem=problem, severity=Severity.WARNING)
+        sink.add(Kind.HARVESTED_BAD_PATTERN, c.element.tag_span, None, p=pname, problem=problem)
         return
     keys["pattern"] = wrapped
 
@@ -585,7 +584,7 @@ def _text_keys(model: FileModel, c: _Control, sink: Sink, pname: str, keys: dict
 def _date_bounds(model: FileModel, c: _Control, category: str) -> dict[str, str] | None:
     out: dict[str, str] = {}
     for attr, key in (("min", "formatMinimum"), ("max", "formatMaximum")):
-        v, unknown = _value_of(model, c.el, attr)
+        v, unknown = value_of(model, c.el, attr)
         if v is None or unknown:
             continue
         from axag.guards.pyruntime import check_format, ecma_search
@@ -600,7 +599,7 @@ def _date_bounds(model: FileModel, c: _Control, category: str) -> dict[str, str]
 def _numeric(model: FileModel, c: _Control, slider: bool) -> dict[str, Any]:
     el = c.el
     keys: dict[str, Any] = {}
-    step_text, unknown = _value_of(model, el, "step")
+    step_text, unknown = value_of(model, el, "step")
     step: Fraction | None = None
     any_step = False
     if step_text is not None and not unknown:
@@ -692,7 +691,7 @@ def _options(model: FileModel, sel: LxmlElement) -> list[str] | None:
             continue
         if _in_vfor(model, opt):
             return None
-        v, unknown = _value_of(model, opt, "value")
+        v, unknown = value_of(model, opt, "value")
         if unknown:
             return None
         if v is None:
@@ -710,7 +709,7 @@ def _choice_values(model: FileModel, controls: list[_Control]) -> list[str] | No
     for c in controls:
         if _in_vfor(model, c.el):
             return None
-        v, unknown = _value_of(model, c.el, "value")
+        v, unknown = value_of(model, c.el, "value")
         if unknown:
             return None
         out.setdefault("on" if v is None else v)
@@ -734,20 +733,20 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
     pf = model.pf
     intent = act.intent or ""
     controls: list[_Control] = []
-    for el in _scope_controls(model, scope):
-        category = _is_control(model, el)
+    for el in scope_controls(model, scope):
+        category = control_category(model, el)
         assert category is not None
         element = pf.element_of(el)
-        why = _excluded(el, category)
+        why = exclusion(el, category)
         if why is not None:
             for attr in _control_attrs(element):
-                sink.add(120, attr.name_span, attr.name, attr=attr.name, reason=why)
+                sink.add(Kind.UNUSED_CONTROL_ATTRIBUTE, attr.name_span, attr.name, attr=attr.name, reason=why)
             _note_unharvested(model, act, el, element, why)
             continue
         group_kind = category if category in ("radio", "checkbox") else "other"
         c = _Control(el, element, category, group_kind)
         pv = _ann_value(model, el, "axag-parameter")
-        name_attr, name_unknown = _value_of(model, el, "name")
+        name_attr, name_unknown = value_of(model, el, "name")
         id_attr = _attr(el, "id")
         if pv.ok:
             c.raw = c.name = str(pv.value)
@@ -757,12 +756,12 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
             continue  # a name produced by the template: not knowable
         elif id_attr and V.snake_case(id_attr):
             c.raw, c.name = id_attr, V.snake_case(id_attr)
-            sink.add(29, element.tag_span, None, index=1, ctl=element.tag)
+            sink.add(Kind.CONTROL_NAMED_BY_ID, element.tag_span, None, ctl=element.tag)
         else:
-            sink.add(29, element.tag_span, None, ctl=element.tag, intent=intent)
+            sink.add(Kind.CONTROL_WITHOUT_NAME, element.tag_span, None, ctl=element.tag, intent=intent)
             continue
         if len(c.name) > 64:
-            sink.add(113, element.tag_span, None, index=1, n=c.name, ctl=element.tag,
+            sink.add(Kind.BAD_CONTROL_PARAMETER_NAME, element.tag_span, None, n=c.name, ctl=element.tag,
                      problem="is longer than 64 characters")
             continue
         if _state(model).has_control_errors(element):
@@ -778,7 +777,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
         for c in members[1:]:
             if c.raw != first.raw or c.group_kind != first.group_kind:
                 line = pf.lines.position(first.element.tag_span.start)[0]
-                sink.add(119, c.element.tag_span, None, ctl=c.element.tag, p=name, ctl2=first.element.tag, n=line)
+                sink.add(Kind.CONTROL_NAME_CONFLICT, c.element.tag_span, None, ctl=c.element.tag, p=name, ctl2=first.element.tag, n=line)
                 continue
             kept.append(c)
         out.append(_harvest_group(model, act, sink, name, kept))
@@ -788,7 +787,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
 def _note_unharvested(model: FileModel, act: Action, el: LxmlElement, element: Any, why: str) -> None:
     """Remember the parameter name an excluded control would have had, and why it has none (for 129)."""
     pv = _ann_value(model, el, "axag-parameter")
-    name_attr, _unknown = _value_of(model, el, "name")
+    name_attr, _unknown = value_of(model, el, "name")
     raw = str(pv.value) if pv.ok else name_attr or _attr(el, "id") or ""
     name = raw if pv.ok else V.snake_case(raw) if raw else None
     if not name or name in act.unharvested:
@@ -889,11 +888,11 @@ def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: 
                 ref = decider.element.first.get(a.name)
                 if ref is None or ref.value != a.value:
                     line = model.pf.lines.position(decider.element.tag_span.start)[0]
-                    sink.add(120, a.name_span, a.name, attr=a.name,
+                    sink.add(Kind.UNUSED_CONTROL_ATTRIBUTE, a.name_span, a.name, attr=a.name,
                              reason=f"it differs from the override on <{decider.element.tag}> at line {line};"
                                     " the first control with overrides decides")
     if "description" not in spec.keys:
-        sink.add(32, span, None, p=name)
+        sink.add(Kind.HARVESTED_WITHOUT_DESCRIPTION, span, None, p=name)
     return Harvested(name, spec, required, harvested_kind or spec.type, bounds, first.element,
                      [c.element for c in group])
 
@@ -935,12 +934,12 @@ def _apply_overrides(model: FileModel, sink: Sink, name: str, carrier: _Control,
                     doc = parse_json(val.raw)
                 except JsonError as exc:
                     assert val.attr is not None
-                    sink.add(106, val.value_span(), attr_name, element=carrier.element, attr=attr_name,
+                    sink.add(Kind.JSON_SYNTAX, val.value_span(), attr_name, element=carrier.element, attr=attr_name,
                              detail=exc.message)
                     continue
                 value = doc.value
         elif key == "items":
-            value = read_object(value, Loc(val, ()), _Ctx(sink, name, attr_name), 1, fragment=True)
+            value = read_object(value, Loc(val, ()), SpecCtx(sink, name, attr_name), 1, fragment=True)
         elif key in ("format", "pattern") and harvested_kind in ("local-datetime", "time-of-day", "month",
                                                                 "week"):
             harvested_kind = None

@@ -1,7 +1,7 @@
 """Typed attribute values (SPEC §3): every attribute string is interpreted exactly once, here.
 
 A `Value` has a status (OK, ABSENT, INVALID, DYNAMIC); rules read `.value`, which is None unless OK.
-Value problems are recorded as `Problem`s with their spans and fixes.
+What is wrong with a value is recorded as a `Fact` (its kind, span and repairing edit); the rules judge it.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 from axag import vocabulary as V
 from axag.edits import fix, replace_value
+from axag.facts import Fact, Kind
 from axag.model import forms
 from axag.model.jsonspan import JsonDoc, JsonError
 from axag.model.jsonspan import parse as parse_json
-from axag.model.problems import Problem
 from axag.parse.document import Attr, Element
 from axag.spans import Span
 
@@ -78,30 +78,24 @@ class Value:
 
 ABSENT = Value(Status.ABSENT)
 
-ENUM_CODES = {
-    "action_type": 4, "risk_level": 5, "scope": 107, "tenant_boundary": 108,
-    "parameter_type": 111, "parameter_format": 112,
-}
 
 
 class ValueReader:
-    """Interprets the attributes of one element, appending problems to ``problems``."""
+    """Interprets the attributes of one element, appending what is wrong to ``facts``."""
 
-    def __init__(self, element: Element, problems: list[Problem], kind: str) -> None:
+    def __init__(self, element: Element, facts: list[Fact], kind: str) -> None:
         self.element = element
-        self.problems = problems
+        self.facts = facts
         self.kind = kind
         # id(attr) -> the JSON document of its value, parsed already (the damage check); each is used once
         self.parsed: dict[int, JsonDoc] = {}
 
     # ------------------------------------------------------------------ helpers
-    def problem(self, code: int, span: Span, attribute: str | None, /, **kw: Any) -> Problem:
-        fx = kw.pop("fix", None)
-        hp = kw.pop("help", None)
-        idx = kw.pop("index", 0)
-        p = Problem(code, span, kw, self.element, attribute, fx, hp, idx)
-        self.problems.append(p)
-        return p
+    def note(self, kind: Kind, span: Span, attribute: str | None, /, *, fix: Any = None, help: str | None = None,
+             vocabulary: str | None = None, **args: Any) -> Fact:
+        f = Fact(kind, span, self.element, attribute, args, fix, help, vocabulary)
+        self.facts.append(f)
+        return f
 
     def read(self, attr: Attr, from_macro: bool = False, macro_span: Span | None = None) -> Value:
         spec = V.ATTRIBUTES.get(attr.name)
@@ -142,18 +136,17 @@ class ValueReader:
             return self._ok(base, v)
         span = base.value_span()
         if spec.enum == "action_type" and v.strip().lower() in V.LEGACY_ACTION_TYPES:
-            self.problem(103, span, attr.name, v=v, fix=self._fixable(base, "write", 'Replace with "write"'))
+            self.note(Kind.LEGACY_ACTION_TYPE, span, attr.name, v=v, fix=self._fixable(base, "write", 'Replace with "write"'))
             return self._invalid(base)
-        code = ENUM_CODES[spec.enum]
         new = forms.fix_enum(v, allowed)
         sugg = V.did_you_mean(v.strip().lower(), allowed) if new is None and v.strip() else None
         args: dict[str, Any] = {"v": v}
-        if code in (111, 112):
+        if spec.enum in ("parameter_type", "parameter_format"):
             args = {"p": self.element_param_name(), "v": v}
-            if code == 112:
+            if spec.enum == "parameter_format":
                 args["s"] = sugg
-        self.problem(code, span, attr.name, fix=self._fixable(base, new, f'Replace with "{new}"'),
-                     help=f"allowed values: {', '.join(allowed)}", **args)
+        self.note(Kind.NOT_IN_VOCABULARY, span, attr.name, fix=self._fixable(base, new, f'Replace with "{new}"'),
+                  help=f"allowed values: {', '.join(allowed)}", vocabulary=spec.enum, **args)
         return self._invalid(base)
 
     def element_param_name(self) -> str:
@@ -170,14 +163,14 @@ class ValueReader:
             return self._ok(base, attr.value == "true")
         new = forms.fix_boolean(attr.value, attr.valueless)
         shown = attr.value
-        self.problem(105, base.value_span(), attr.name, attr=attr.name, v=shown,
+        self.note(Kind.NOT_BOOLEAN, base.value_span(), attr.name, attr=attr.name, v=shown,
                      fix=self._fixable(base, new, f'Replace with "{new}"'))
         return self._invalid(base)
 
     def _text(self, attr: Attr, base: Value) -> Value:
         collapsed = V.collapse_ws(attr.value)
         if not collapsed:
-            self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+            self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
                          expectation="a non-empty text")
             return self._invalid(base)
         return self._ok(base, collapsed)
@@ -186,73 +179,72 @@ class ValueReader:
         if V.INTENT_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
         if not base.from_macro:
-            self.problem(34, base.value_span(), attr.name, i=attr.value)
+            self.note(Kind.BAD_INTENT, base.value_span(), attr.name, i=attr.value)
         return self._invalid(base)
 
     def _intent_ref(self, attr: Attr, base: Value) -> Value:
         if V.INTENT_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
-        self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+        self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
                      expectation='an intent (entity.verb in lower case, e.g. "cart.add_item")')
         return self._invalid(base)
 
     def _entity(self, attr: Attr, base: Value) -> Value:
         if V.ENTITY_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
-        self.problem(35, base.value_span(), attr.name, e=attr.value)
+        self.note(Kind.BAD_ENTITY, base.value_span(), attr.name, e=attr.value)
         return self._invalid(base)
 
     def _tool_name(self, attr: Attr, base: Value) -> Value:
         if V.TOOL_NAME_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
-        self.problem(123, base.value_span(), attr.name, name=attr.value)
+        self.note(Kind.BAD_TOOL_NAME, base.value_span(), attr.name, name=attr.value)
         return self._invalid(base)
 
     def _param_name(self, attr: Attr, base: Value) -> Value:
         if V.is_param_name(attr.value):
             return self._ok(base, attr.value)
         problem = "is reserved" if attr.value.startswith("_axag") else "must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$"
-        self.problem(113, base.value_span(), attr.name, index=1, n=attr.value, ctl=self.element.tag,
+        self.note(Kind.BAD_CONTROL_PARAMETER_NAME, base.value_span(), attr.name, n=attr.value, ctl=self.element.tag,
                      problem=problem)
         return self._invalid(base)
 
-    def _json(self, attr: Attr, base: Value, code: int) -> JsonDoc | None:
+    def _json(self, attr: Attr, base: Value, syntax: Kind) -> JsonDoc | None:
         try:
             doc = self.parsed.pop(id(attr), None) or parse_json(attr.value)
         except JsonError as exc:
             span = attr.value_sub_span(exc.offset, exc.offset + 1) if base.macro_span is None else base.value_span()
             if base.macro_span is None and exc.offset >= len(attr.value):
                 span = base.value_span()
-            self.problem(code, span, attr.name, attr=attr.name, detail=exc.message, index=0)
+            self.note(syntax, span, attr.name, attr=attr.name, detail=exc.message)
             return None
         base.doc = doc
         return doc
 
     def _param_list(self, attr: Attr, base: Value) -> Value:
-        doc = self._json(attr, base, 9)
+        doc = self._json(attr, base, Kind.PARAMETER_LIST_SYNTAX)
         if doc is None:
             return self._invalid(base)
         if not isinstance(doc.value, list):
-            self.problem(9, base.value_span(), attr.name, attr=attr.name, index=1)
+            self.note(Kind.PARAMETER_LIST_NOT_ARRAY, base.value_span(), attr.name, attr=attr.name)
             return self._invalid(base)
         ok = True
         for i, item in enumerate(doc.value):
             if not isinstance(item, (str, dict)):
-                self.problem(9, base.json_span((i,)), attr.name, attr=attr.name, i=i + 1, index=2)
+                self.note(Kind.PARAMETER_LIST_ITEM, base.json_span((i,)), attr.name, attr=attr.name, i=i + 1)
                 ok = False
         if not ok:
             return self._invalid(base)
         return self._ok(base, doc.value)
 
     def _string_array(self, attr: Attr, base: Value) -> Value:
-        doc = self._json(attr, base, 106)
+        doc = self._json(attr, base, Kind.JSON_SYNTAX)
         if doc is None:
             self._plain_list_fix(attr, base)
             return self._invalid(base)
         items = doc.value
         if not isinstance(items, list) or not all(isinstance(x, str) and V.collapse_ws(x) for x in items):
-            self.problem(106, base.value_span(), attr.name, attr=attr.name,
-                         shape="a JSON array of non-empty strings", index=1)
+            self.note(Kind.JSON_SHAPE, base.value_span(), attr.name, attr=attr.name, shape="a JSON array of non-empty strings")
             return self._invalid(base)
         out: list[str] = []
         seen: set[str] = set()
@@ -270,14 +262,14 @@ class ValueReader:
                             firsts.setdefault(V.collapse_ws(x), x)
                         removal = replace_value(attr, dumps_compact(list(firsts.values())))
                     fx = fix(f'Remove the repeated "{c}"', removal)
-                self.problem(144, base.json_span((i,)), attr.name, attr=attr.name, item=c, fix=fx)
+                self.note(Kind.REPEATED_ITEM, base.json_span((i,)), attr.name, attr=attr.name, item=c, fix=fx)
                 continue
             seen.add(c)
             out.append(c)
         return self._ok(base, out)
 
     def _plain_list_fix(self, attr: Attr, base: Value) -> None:
-        """A string array written as plain text (``admin, owner``): the 106 just reported gets the JSON array as
+        """A string array written as plain text (``admin, owner``): the syntax fact just recorded gets the JSON array as
         its help and, when the reading is certain, as its fix (issue 11)."""
         items = forms.plain_string_list(attr.value, names=attr.name in V.NAME_LIST_ATTRIBUTES)
         if items is None or base.from_macro:
@@ -285,26 +277,26 @@ class ValueReader:
         from axag.jsontext import dumps_compact
 
         new = dumps_compact(items)
-        p = self.problems[-1]
+        p = self.facts[-1]
         p.help = f"write it as a JSON array: {new}"
         # requoted: JSON in single quotes reads as written (in double quotes it would need &quot;)
         p.fix = fix(f"Replace with {new}", replace_value(attr, new, requote=True))
 
     def _json_array(self, attr: Attr, base: Value) -> Value:
-        doc = self._json(attr, base, 106)
+        doc = self._json(attr, base, Kind.JSON_SYNTAX)
         if doc is None:
             return self._invalid(base)
         if not isinstance(doc.value, list):
-            self.problem(106, base.value_span(), attr.name, attr=attr.name, shape="a JSON array", index=1)
+            self.note(Kind.JSON_SHAPE, base.value_span(), attr.name, attr=attr.name, shape="a JSON array")
             return self._invalid(base)
         return self._ok(base, doc.value)
 
     def _json_object(self, attr: Attr, base: Value) -> Value:
-        doc = self._json(attr, base, 106)
+        doc = self._json(attr, base, Kind.JSON_SYNTAX)
         if doc is None:
             return self._invalid(base)
         if not isinstance(doc.value, dict):
-            self.problem(106, base.value_span(), attr.name, attr=attr.name, shape="a JSON object", index=1)
+            self.note(Kind.JSON_SHAPE, base.value_span(), attr.name, attr=attr.name, shape="a JSON object")
             return self._invalid(base)
         return self._ok(base, doc.value)
 
@@ -321,7 +313,7 @@ class ValueReader:
         if ok and math.isfinite(float(doc.value)):  # type: ignore[arg-type]
             return self._ok(base, doc.value)
         key = attr.name.removeprefix("axag-parameter-")
-        self.problem(114, base.value_span(), attr.name, p=self.element_param_name(), k=key,
+        self.note(Kind.BAD_KEY_VALUE, base.value_span(), attr.name, p=self.element_param_name(), k=key,
                      expectation="a JSON number")
         return self._invalid(base)
 
@@ -329,7 +321,7 @@ class ValueReader:
         if V.NONNEG_INT_RE.fullmatch(attr.value):
             return self._ok(base, int(attr.value))
         key = attr.name.removeprefix("axag-parameter-")
-        self.problem(114, base.value_span(), attr.name, p=self.element_param_name(), k=key,
+        self.note(Kind.BAD_KEY_VALUE, base.value_span(), attr.name, p=self.element_param_name(), k=key,
                      expectation="a non-negative integer")
         return self._invalid(base)
 
@@ -337,9 +329,9 @@ class ValueReader:
         if V.POSITIVE_INT_RE.fullmatch(attr.value):
             return self._ok(base, int(attr.value))
         if attr.name == "axag-approval-count":
-            self.problem(127, base.value_span(), attr.name, v=attr.value)
+            self.note(Kind.BAD_APPROVAL_COUNT, base.value_span(), attr.name, v=attr.value)
         else:
-            self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+            self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
                          expectation="a positive integer")
         return self._invalid(base)
 
@@ -349,7 +341,7 @@ class ValueReader:
         problem = check_pattern(attr.value)
         if problem is None:
             return self._ok(base, attr.value)
-        self.problem(117, base.value_span(), attr.name, p=self.element_param_name(), problem=problem)
+        self.note(Kind.BAD_PATTERN, base.value_span(), attr.name, p=self.element_param_name(), problem=problem)
         return self._invalid(base)
 
     def _rate(self, attr: Attr, base: Value) -> Value:
@@ -357,7 +349,7 @@ class ValueReader:
         if parsed is not None:
             return self._ok(base, parsed)
         new = forms.fix_rate(attr.value)
-        self.problem(125, base.value_span(), attr.name, v=attr.value,
+        self.note(Kind.BAD_RATE, base.value_span(), attr.name, v=attr.value,
                      fix=self._fixable(base, new, f'Replace with "{new}"'))
         return self._invalid(base)
 
@@ -366,7 +358,7 @@ class ValueReader:
         if parsed is not None:
             return self._ok(base, parsed)
         new = forms.fix_cooldown(attr.value)
-        self.problem(126, base.value_span(), attr.name, v=attr.value,
+        self.note(Kind.BAD_DURATION, base.value_span(), attr.name, v=attr.value,
                      fix=self._fixable(base, new, f'Replace with "{new}"'))
         return self._invalid(base)
 
@@ -377,19 +369,19 @@ class ValueReader:
     def _schema_ref(self, attr: Attr, base: Value) -> Value:
         if forms.check_schema_ref(attr.value):
             return self._ok(base, attr.value)
-        self.problem(141, base.value_span(), attr.name, v=attr.value)
+        self.note(Kind.BAD_SCHEMA_REF, base.value_span(), attr.name, v=attr.value)
         return self._invalid(base)
 
     def _workflow_id(self, attr: Attr, base: Value) -> Value:
         if V.WORKFLOW_ID_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
-        self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+        self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
                      expectation="a token of letters, digits and _ . : -")
         return self._invalid(base)
 
     def _version(self, attr: Attr, base: Value) -> Value:
         if V.VERSION_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
-        self.problem(109, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+        self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
                      expectation='a version such as "1.2" or "1.2.3"')
         return self._invalid(base)

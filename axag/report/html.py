@@ -54,7 +54,8 @@ def finding_data(run: RunReport, f: Finding) -> dict[str, Any]:
 
 def explanations(codes: list[int]) -> dict[str, str]:
     """`axag rule CODE` text for each code the catalogue knows (a report may name rules it does not)."""
-    from axag.rules.catalogue import RULES, explain
+    from axag.rules.catalogue import RULES
+    from axag.rules.docs import explain
 
     return {RULES[c].info.id: explain(c) for c in codes if c in RULES}
 

@@ -8,14 +8,15 @@ from urllib.parse import quote
 from axag.findings import Edit, Finding, RuleInfo, RunReport
 from axag.report import INFORMATION_URI, all_findings, machine_path, rule_url, tool_version
 from axag.report.json_ import dumps
-from axag.rules.explain import TRIGGERS
+from axag.rules.catalogue import RULES
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def rule_descriptor(info: RuleInfo) -> dict[str, Any]:
-    trigger = TRIGGERS.get(info.code) or info.trigger  # in plain words, citing no SPEC section
+    declared = RULES.get(info.code)
+    trigger = (declared.plain if declared is not None else "") or info.trigger  # plain words, citing no SPEC section
     help_text = trigger or info.message or info.name
     if info.fails:
         help_text += f"\nFails: {info.fails}"

@@ -1,25 +1,9 @@
-"""CHECK: lint rules. Metadata lives in `catalogue.py`; checks live in one module per rule family,
-registered with `axag.rules.base.rule`. `load_rules()` imports them once."""
+"""CHECK: lint rules. A rule is one declaration (`axag.rules.declare.Rule`) next to its check, in the module of
+its family; `axag.rules.catalogue` indexes them. `load_rules()` makes sure every check is registered."""
 
 from __future__ import annotations
 
-import importlib
-
-RULE_MODULES: tuple[str, ...] = (
-    "axag.rules.identity",
-    "axag.rules.safety",
-    "axag.rules.scope",
-    "axag.rules.external",
-    "axag.rules.binding",
-)
-
-_loaded = False
-
 
 def load_rules() -> None:
-    global _loaded
-    if _loaded:
-        return
-    for name in RULE_MODULES:
-        importlib.import_module(name)
-    _loaded = True
+    """Import every rule module (the catalogue does), which registers their checks."""
+    import axag.rules.catalogue  # noqa: F401

@@ -1,22 +1,21 @@
-"""Rule registry: semantic checks over the model. Metadata (code, name, severity, level, messages)
-comes from `axag.rules.catalogue`, the single source; a check only says *where* and *with what*.
+"""Rule registry: semantic checks over the model. A rule's metadata is its declaration
+(`axag.rules.declare.Rule`, indexed by `axag.rules.catalogue`); its check registers with `@RULE.check(subject)`
+and reports with `RULE.report(ctx, …)`.
 
 Subjects: "action" (fn(ctx, action)), "element" (fn(ctx, annotated element)), "file" (fn(ctx)).
-Value-syntax rules (004, 005, 009, 1xx …) are found while the model reads values (axag/model/values.py);
-their problems reach the engine the same way.
+What the model observed while it was built (value syntax, parameters, …) is judged by the fact rules
+(`axag.rules.facts`), run first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from axag.findings import Fix, Severity
-from axag.model.actions import Action, Annotated, FileModel
-from axag.model.problems import Problem
-from axag.parse.document import Element
-from axag.spans import Span
+if TYPE_CHECKING:
+    from axag.model.actions import FileModel
+    from axag.rules.problem import Problem
 
 RuleFn = Callable[..., None]
 
@@ -27,7 +26,7 @@ _SUBJECTS = {"action": ACTION_RULES, "element": ELEMENT_RULES, "file": FILE_RULE
 
 
 def rule(code: int, subject: str = "action") -> Callable[[RuleFn], RuleFn]:
-    """Register ``fn`` as the check of rule ``code`` (its metadata lives in the catalogue)."""
+    """Register ``fn`` as the check of rule ``code`` (`Rule.check` calls it with the declared code)."""
 
     def register(fn: RuleFn) -> RuleFn:
         table = _SUBJECTS[subject]
@@ -50,21 +49,16 @@ class RuleCtx:
     openapi_name: str = ""
     problems: list[Problem] = field(default_factory=list)
 
-    def report(self, code: int, span: Span, element: Element | None, attribute: str | None = None, *,
-               index: int = 0, fix: Fix | None = None, help: str | None = None,
-               severity: Severity | None = None, key: str | None = None, **args: Any) -> None:
-        p = Problem(code, span, args, element, attribute, fix, help, index, severity)
-        if key is not None:
-            p.args["_key"] = key
-        self.problems.append(p)
-
     def on(self, code: int) -> bool:
         return code in self.enabled
 
 
 def run_rules(ctx: RuleCtx) -> list[Problem]:
-    """Run every enabled semantic rule over the file model."""
+    """Run every enabled rule over the file model: the fact rules, then the semantic checks."""
+    from axag.rules.facts import judge_facts
+
     model = ctx.model
+    judge_facts(ctx)
     for code, fn in sorted(FILE_RULES.items()):
         if code in ctx.enabled:
             fn(ctx)
@@ -81,4 +75,4 @@ def run_rules(ctx: RuleCtx) -> list[Problem]:
     return ctx.problems
 
 
-__all__ = ["Action", "Annotated", "RuleCtx", "rule", "run_rules"]
+__all__ = ["RuleCtx", "rule", "run_rules"]

@@ -1,19 +1,18 @@
-"""Rules that need an external input: 010 and 030 (``--manifest``), 037 (``--enforced-intents``).
-
-010 — fails: an intent that the manifest does not list.
-030 — fails: a harvested ``required`` control for a parameter the manifest (source zod/openapi) has optional.
-037 — fails: a ``high`` risk action whose intent is not in the enforced-intents file.
-"""
+"""Rules that need an external input: 010 and 030 (``--manifest``), 037 (``--enforced-intents``)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.model.actions import Action
-from axag.model.parameter import Parameter
-from axag.rules.base import RuleCtx, rule
+from axag.findings import Level, Severity
+from axag.rules.base import RuleCtx
+from axag.rules.declare import Rule
+
+if TYPE_CHECKING:
+    from axag.model.actions import Action
+    from axag.model.parameter import Parameter
 
 _CACHE: list[tuple[Any, dict[str, dict[str, Any]]]] = []
 
@@ -33,14 +32,37 @@ def _manifest_actions(ctx: RuleCtx) -> dict[str, dict[str, Any]]:
     return out
 
 
-@rule(10)
+INTENT_NOT_IN_MANIFEST = Rule(
+    code=10,
+    name="intent-not-in-manifest",
+    severity=Severity.WARNING,
+    level=Level.FULL,
+    needs="manifest",
+    trigger="needs manifest; intent absent from it",
+    messages={
+        "default": 'Intent "{intent}" not found in manifest {file}',
+    },
+    fails=(
+        '<button axag-intent="cart.add_item" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="cart.remove_item" axag-action-type="delete">Remove</button>\n'
+        '<button axag="read:cart.view">View</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add_item" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="cart.checkout" axag-action-type="write">Checkout</button>'
+    ),
+)
+
+
+@INTENT_NOT_IN_MANIFEST.check()
 def intent_not_in_manifest(ctx: RuleCtx, act: Action) -> None:
     """An action whose intent the manifest does not list."""
     if ctx.manifest is None or act.intent is None:
         return
     if act.intent in _manifest_actions(ctx):
         return
-    ctx.report(10, act.intent_value.value_span(), act.element, "axag-intent", intent=act.intent,
+    INTENT_NOT_IN_MANIFEST.report(ctx, act.intent_value.value_span(), act.element, "axag-intent",
+                                  intent=act.intent,
                file=ctx.manifest_name)
 
 
@@ -65,7 +87,38 @@ def _form_enum(p: Parameter) -> Any:
     return None
 
 
-@rule(30)
+FORM_SCHEMA_DRIFT = Rule(
+    code=30,
+    name="form-schema-drift",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    needs="manifest",
+    trigger=("needs manifest; harvested parameter differs in required-ness, type (number≈integer) or "
+             "enum from a manifest parameter with source `zod`/`openapi`"),
+    messages={
+        "default": '"{p}" ({src}) is {x} in the schema but {y} in the form',
+    },
+    fails=(
+        '<form axag-intent="signup.submit" axag-action-type="write">\n'
+        '  <label>Email <input type="email" name="email"></label>\n'
+        '  <label>Age <input type="number" name="age" required></label>\n'
+        '  <label>Plan <select name="plan"><option>free</option><option>pro</option></select></label>\n'
+        "  <button>Sign up</button>\n"
+        "</form>"
+    ),
+    passes=(
+        '<form axag-intent="signup.submit" axag-action-type="write">\n'
+        '  <label>Email <input type="email" name="email" required></label>\n'
+        '  <label>Age <input type="number" name="age"></label>\n'
+        '  <label>Plan <select name="plan"><option>free</option><option>pro</option><option>team</option></select></label>\n'
+        '  <label>Note <input name="note"></label>\n'
+        "  <button>Sign up</button>\n"
+        "</form>"
+    ),
+)
+
+
+@FORM_SCHEMA_DRIFT.check()
 def form_schema_drift(ctx: RuleCtx, act: Action) -> None:
     """A harvested parameter that differs in required-ness, type (number = integer) or enum from the
     manifest parameter with source zod/openapi; one finding per difference, at the control."""
@@ -100,18 +153,40 @@ def form_schema_drift(ctx: RuleCtx, act: Action) -> None:
         if (m_enum is not None or f_enum is not None) and m_enum != f_enum:
             diffs.append((_enum_text(m_enum), _enum_text(f_enum)))
         for x, y in diffs:
-            ctx.report(30, span, act.element, p=p.name, src=src, x=x, y=y)
+            FORM_SCHEMA_DRIFT.report(ctx, span, act.element, p=p.name, src=src, x=x, y=y)
 
 
 _HIGH = ("high", "critical")
 
 
-@rule(37)
+UNENFORCED_HIGH_RISK = Rule(
+    code=37,
+    name="unenforced-high-risk",
+    severity=Severity.WARNING,
+    level=Level.FULL,
+    needs="enforced-intents",
+    trigger="needs enforced-intents file; risk ≥ `high`, intent not listed",
+    messages={
+        "default": '"{intent}" is {risk} risk but is not in the server\'s enforced intents',
+    },
+    fails=(
+        '<button axag-intent="account.delete" axag-action-type="delete" axag-risk-level="critical">Delete</button>\n'
+        '<button axag-intent="account.close" axag-action-type="delete" axag-risk-level="high">Close</button>'
+    ),
+    passes=(
+        '<button axag-intent="account.delete" axag-action-type="delete" axag-risk-level="critical">Delete</button>\n'
+        '<button axag-intent="account.view" axag-action-type="read" axag-risk-level="medium">View</button>'
+    ),
+)
+
+
+@UNENFORCED_HIGH_RISK.check()
 def unenforced_high_risk(ctx: RuleCtx, act: Action) -> None:
     """Risk high or critical and the intent is not in the server's enforced intents."""
     if ctx.enforced_intents is None or act.intent is None or act.risk not in _HIGH:
         return
     if act.intent in ctx.enforced_intents:
         return
-    ctx.report(37, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level", intent=act.intent,
+    UNENFORCED_HIGH_RISK.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
+                                intent=act.intent,
                risk=act.risk)

@@ -1,23 +1,22 @@
 """Identity rules: 001 (missing intent, with §12.2 interactivity and coverage), 002 (missing entity),
-003 (missing action type), 031 (missing accessible name).
-
-001 — fails: ``<button onclick="save()">Save</button>``; passes: the same with ``axag-intent`` and friends.
-002 — fails: ``<button axag-intent="cart.add_item" …>``; passes: with ``axag-entity="cart"`` (rule off by default).
-003 — fails: ``<button axag-intent="cart.add_item">Add</button>``; passes: with ``axag-action-type="write"``.
-031 — fails: ``<button axag-intent="cart.clear" axag-action-type="delete"></button>``; passes: with text or
-``aria-label``.
+003 (missing action type), 031 (missing accessible name); and, from the
+facts the model records, 034, 035 (intent and entity syntax), 123 (tool name), 139 (entity prefix).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.model.actions import Action, Annotated
-from axag.parse.document import attribute as _attr
-from axag.parse.document import tag_name as _tag
-from axag.rules.base import RuleCtx, rule
+from axag.facts import Kind
+from axag.findings import Level, Severity
+from axag.rules.base import RuleCtx
+from axag.rules.declare import Rule
+from axag.rules.facts import judge
+
+if TYPE_CHECKING:
+    from axag.model.actions import Action, Annotated
 
 _CLICK_ATTRS = ("onclick", "@click", "v-on:click", "x-on:click", "(click)")
 _CLICK_MODIFIED = ("@click.", "v-on:click.", "x-on:click.")
@@ -26,28 +25,18 @@ _TOGGLE_ATTRS = ("aria-expanded", "aria-pressed", "aria-haspopup", "popovertarge
 _ACTION_ATTRS = frozenset(V.ACTION_ATTRIBUTES)
 
 
+# `axag.parse.document.tag_name` and `attribute`, without importing the parser where the rules are declared
+def _tag(el: Any) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def _attr(el: Any, name: str) -> str | None:
+    v = el.get(name)
+    return None if v is None else str(v)
+
+
 def _input_type(el: Any) -> str:
     return (_attr(el, "type") or "text").strip().lower()
-
-
-def is_submit_control(el: Any) -> bool:
-    """§5.1 rule 3: `<button>` without type or type=submit, `<input type=submit|image>`."""
-    tag = _tag(el)
-    if tag == "button":
-        return (_attr(el, "type") or "submit").strip().lower() == "submit"
-    return tag == "input" and _input_type(el) in ("submit", "image")
-
-
-def form_owner(el: Any) -> Any:
-    """The form named by the ``form`` attribute (by id), else the nearest ancestor ``<form>``."""
-    ref = _attr(el, "form")
-    if ref is not None:
-        found = el.getroottree().getroot().xpath("//form[@id=$id]", id=ref)
-        return found[0] if found else None
-    for anc in el.iterancestors():
-        if _tag(anc) == "form":
-            return anc
-    return None
 
 
 def _is_dialog_form(form: Any) -> bool:
@@ -58,8 +47,9 @@ def _is_dialog_form(form: Any) -> bool:
 _LISTENER_ATTRS = frozenset(_CLICK_ATTRS + _HX_ATTRS)
 
 
-def is_interactive(el: Any) -> bool:
-    """§12.2: whether ``el`` is an interactive element (click listeners with modifiers count as listeners)."""
+def is_interactive(el: Any, owner_of: Callable[[Any], Any]) -> bool:
+    """§12.2: whether ``el`` is an interactive element (click listeners with modifiers count as listeners);
+    ``owner_of`` gives the form a button belongs to (`axag.model.submit.form_owner`)."""
     names = el.keys()  # the attribute names, read once (each `el.get` is a lookup in C)
     if "disabled" in names:
         return False
@@ -70,7 +60,7 @@ def is_interactive(el: Any) -> bool:
         if any(el.get(a) is not None for a in _TOGGLE_ATTRS):
             pass
         else:
-            form = form_owner(el)
+            form = owner_of(el)
             if form is None or not _is_dialog_form(form):
                 return True
     elif tag == "input":
@@ -115,33 +105,61 @@ def _candidates(ctx: RuleCtx) -> Iterator[Any]:
 
 def _scope_elements(ctx: RuleCtx) -> set[Any]:
     """lxml elements that are the parameter scope of some action (§5.1)."""
-    out: set[Any] = set()
-    root = ctx.model.pf.root
-    for act in ctx.model.actions:
-        el = act.element.el
-        if el is None:
-            continue
-        pv = act.v("axag-params-from")
-        if pv.declared:
-            if pv.ok and root is not None:
-                found = root.xpath("//*[@id=$id]", id=str(pv.value)[1:])
-                if found:
-                    out.add(found[0])
-            continue
-        if _tag(el) == "form":
-            out.add(el)
-        elif is_submit_control(el):
-            form = form_owner(el)
-            if form is not None:
-                out.add(form)
-    return out
+    from axag.model.harvest import scope_of
+
+    scopes = (scope_of(ctx.model, act) for act in ctx.model.actions)
+    return {scope for scope in scopes if scope is not None}
 
 
 def _has_action_attrs(ann: Annotated) -> bool:
     return any(n in _ACTION_ATTRS for n in ann.values)
 
 
-@rule(1, "file")
+MISSING_INTENT = Rule(
+    code=1,
+    name="missing-intent",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    trigger=("interactive, uncovered element without intent/macro; or any element with action attributes "
+             "but no intent/macro"),
+    messages={
+        "default": "Interactive <{tag}> has no axag-intent, so agents cannot see this action",
+        "attributes_only": "<{tag}> has axag-* attributes but no axag-intent",
+    },
+    fails=(
+        '<form action="/search">\n'
+        '  <input name="q">\n'
+        "  <button>Search</button>\n"
+        "</form>\n"
+        '<form action="/x"><input name="a"><input type="submit" value="Go"></form>\n'
+        '<div onclick="open()">Open</div>\n'
+        '<button type="button">Toggle nothing</button>\n'
+        '<a href="javascript:void(0)">Run</a>\n'
+        '<span role="button">Press</span>\n'
+        '<div hx-post="/save">Save</div>\n'
+        '<input type="button" value="Go">\n'
+        '<section axag-risk-level="high">No intent</section>\n'
+        "…"
+    ),
+    passes=(
+        '<form axag-intent="search.run" axag-action-type="read">\n'
+        '  <input name="q">\n'
+        "  <button>Search</button>\n"
+        "</form>\n"
+        '<form id="f1"><input name="a"><button axag-intent="item.save" axag-action-type="write">Save</button></form>\n'
+        '<div id="panel"><input name="x"></div>\n'
+        '<form id="f2"><input name="x"></form>\n'
+        '<button type="button" axag-intent="item.load" axag-action-type="read" axag-params-from="#f2">Load</button>\n'
+        '<button type="reset">Reset</button>\n'
+        '<button type="button" aria-expanded="false">Menu</button>\n'
+        "<button disabled>Later</button>\n"
+        '<form method="dialog"><button>Close</button></form>\n'
+        "…"
+    ),
+)
+
+
+@MISSING_INTENT.check("file")
 def missing_intent(ctx: RuleCtx) -> None:
     """Interactive, uncovered element without intent/macro; or an element with action attributes but no
     intent/macro (§12.2, §12.3)."""
@@ -149,19 +167,26 @@ def missing_intent(ctx: RuleCtx) -> None:
     reported: set[int] = set()
     for ann in model.annotated:
         if ann.action is None and ann.macro_attr is None and _has_action_attrs(ann):
-            ctx.report(1, ann.element.tag_span, ann.element, index=1, tag=ann.element.tag)
+            MISSING_INTENT.report(ctx, ann.element.tag_span, ann.element, msg="attributes_only",
+                                  tag=ann.element.tag)
             reported.add(id(ann.element))
     scopes: set[Any] | None = None
     action_starts = {a.element.start for a in model.annotated
                      if (a.action is not None or a.macro_attr is not None) and a.element.el is None}
+    from axag.model.harvest import element_by_id
+    from axag.model.submit import form_owner, is_submit_control
+
+    def owner_of(el: Any) -> Any:
+        return form_owner(el, lambda ident: element_by_id(model, ident))
+
     for el in _candidates(ctx):
-        if not is_interactive(el):
+        if not is_interactive(el, owner_of):
             continue
         owner = model.annotated_of(el)
         if owner is not None and (owner.action is not None or owner.macro_attr is not None):
             continue
         if is_submit_control(el):
-            form = form_owner(el)
+            form = owner_of(el)
             if form is not None and not _is_dialog_form(form):
                 # covered by its form (an action or a parameter scope), or its form gets the 001 (§12.6)
                 continue
@@ -174,17 +199,39 @@ def missing_intent(ctx: RuleCtx) -> None:
         if id(element) in reported or element.start in action_starts:
             continue  # reported already, or an action whose start tag lxml did not match (§14.2)
         reported.add(id(element))
-        ctx.report(1, element.tag_span, element, tag=element.tag)
+        MISSING_INTENT.report(ctx, element.tag_span, element, tag=element.tag)
 
 
-@rule(2, "action")
+MISSING_ENTITY = Rule(
+    code=2,
+    name="missing-entity",
+    severity=Severity.WARNING,
+    level=Level.BASIC,
+    off=True,
+    trigger="longhand action without `axag-entity`",
+    messages={
+        "default": '"{intent}" does not declare axag-entity (derived: "{entity}")',
+    },
+    fails=(
+        '<button axag-intent="cart.add_item" axag-action-type="write">Add</button>\n'
+        '<a href="/o" axag-intent="order.view" axag-action-type="navigate">Order</a>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add_item" axag-entity="cart" axag-action-type="write">Add</button>\n'
+        '<button axag="write:cart.clear!low">Clear</button>'
+    ),
+)
+
+
+@MISSING_ENTITY.check()
 def missing_entity(ctx: RuleCtx, act: Action) -> None:
     """Longhand action (declared ``axag-intent``) without ``axag-entity``."""
     if act.intent is None or act.intent_value.from_macro or not act.intent_value.declared:
         return
     if act.v("axag-entity").declared:
         return
-    ctx.report(2, act.element.tag_span, act.element, intent=act.intent, entity=act.derived_entity)
+    MISSING_ENTITY.report(ctx, act.element.tag_span, act.element, intent=act.intent,
+                          entity=act.derived_entity)
 
 
 def _intent_text(act: Action) -> str:
@@ -193,14 +240,40 @@ def _intent_text(act: Action) -> str:
     return act.intent_value.raw if act.intent_value.declared else ""
 
 
-@rule(3, "action")
+MISSING_ACTION_TYPE = Rule(
+    code=3,
+    name="missing-action-type",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    compile=True,
+    trigger="action without `axag-action-type`",
+    messages={
+        "default": 'Action "{intent}" has no axag-action-type; no default is applied',
+    },
+    fails=(
+        '<button axag-intent="cart.view">View</button>\n'
+        "<div>\n"
+        '  <form axag-intent="search.run" axag-risk-level="none"><input name="q"></form>\n'
+        "</div>"
+    ),
+    passes=(
+        '<button axag-intent="cart.view" axag-action-type="read">View</button>\n'
+        '<button axag="read:cart.list">List</button>\n'
+        '<button axag-intent="cart.edit" axag-action-type="Write">Edit</button>\n'
+        '<button axag-intent="cart.make" axag-action-type="create">Make</button>\n'
+        '<button axag="update:cart.redo">Stopped macro: 027 only</button>'
+    ),
+)
+
+
+@MISSING_ACTION_TYPE.check()
 def missing_action_type(ctx: RuleCtx, act: Action) -> None:
     """Action without ``axag-action-type`` (a macro that stopped already reported 027)."""
     if act.v("axag-action-type").declared:
         return
     if act.ann.macro is not None and act.ann.macro.stopped:
         return
-    ctx.report(3, act.element.tag_span, act.element, intent=_intent_text(act))
+    MISSING_ACTION_TYPE.report(ctx, act.element.tag_span, act.element, intent=_intent_text(act))
 
 
 # ---------------------------------------------------------------- 031 accessible name
@@ -260,7 +333,40 @@ def has_accessible_name(el: Any, labels: dict[str, bool] | None = None) -> bool:
     return False
 
 
-@rule(31, "action")
+MISSING_ACCESSIBLE_NAME = Rule(
+    code=31,
+    name="missing-accessible-name",
+    severity=Severity.ERROR,
+    level=Level.INTERMEDIATE,
+    trigger=("action that is a button, link, submit/button/image input, or has role "
+             "button/link/menuitem/tab/switch/checkbox, without accessible name"),
+    messages={
+        "default": '<{tag}> for "{intent}" has no accessible name; add text, aria-label or aria-labelledby',
+    },
+    fails=(
+        '<button axag-intent="cart.clear" axag-action-type="delete"></button>\n'
+        '<a href="/x" axag-intent="cart.open" axag-action-type="navigate"><img src="i.png"></a>\n'
+        '<input type="submit" axag-intent="cart.pay" axag-action-type="write">\n'
+        '<div role="switch" axag-intent="cart.toggle" axag-action-type="write"> </div>\n'
+        '<button axag-intent="cart.ref" axag-action-type="read" aria-labelledby="missing"></button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.clear" axag-action-type="delete">Clear</button>\n'
+        '<button axag-intent="cart.close" axag-action-type="write" aria-label="Close"></button>\n'
+        '<span id="lbl">Refresh</span>\n'
+        '<button axag-intent="cart.ref" axag-action-type="read" aria-labelledby="lbl"></button>\n'
+        '<label for="pay">Pay now</label>\n'
+        '<input id="pay" type="submit" axag-intent="cart.pay" axag-action-type="write">\n'
+        '<label>Buy <input type="button" axag-intent="cart.buy" axag-action-type="write"></label>\n'
+        '<input type="image" alt="Go" axag-intent="cart.go" axag-action-type="write">\n'
+        '<a href="/x" axag-intent="cart.open" axag-action-type="navigate"><img src="i.png" alt="Open cart"></a>\n'
+        '<button axag-intent="cart.help" axag-action-type="read" title="Help"></button>\n'
+        '<div axag-intent="cart.panel" axag-action-type="read"></div>'
+    ),
+)
+
+
+@MISSING_ACCESSIBLE_NAME.check()
 def missing_accessible_name(ctx: RuleCtx, act: Action) -> None:
     """Button, link, submit/button/image input or element with a widget role, without accessible name."""
     el = act.element.el
@@ -272,4 +378,98 @@ def missing_accessible_name(ctx: RuleCtx, act: Action) -> None:
         state["_axag_labels"] = _labelled_ids(ctx.model.pf.named("label"))
     if has_accessible_name(el, state["_axag_labels"]):
         return
-    ctx.report(31, act.element.tag_span, act.element, tag=act.element.tag, intent=_intent_text(act))
+    MISSING_ACCESSIBLE_NAME.report(ctx, act.element.tag_span, act.element, tag=act.element.tag,
+                                   intent=_intent_text(act))
+
+
+# ------------------------------------------------------------------------------------------------
+# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+
+INVALID_INTENT = Rule(
+    code=34,
+    name="invalid-intent",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    compile=True,
+    trigger="intent (also empty) fails INTENT",
+    messages={
+        "default": 'axag-intent="{i}" must be entity.verb in lower case, e.g. "cart.add_item"',
+    },
+    fails=(
+        '<button axag-intent="Cart.Add" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="cart" axag-action-type="write">Cart</button>\n'
+        '<button axag-intent="" axag-action-type="write">Empty</button>\n'
+        '<button axag-intent="cart._add" axag-action-type="write">Underscore</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add_item" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="report.export_v2" axag-action-type="read">Export</button>\n'
+        '<button axag="write:Cart.Add">Macro intent (027 only)</button>'
+    ),
+)
+
+
+INVALID_ENTITY = Rule(
+    code=35,
+    name="invalid-entity",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    compile=True,
+    trigger="entity fails ENTITY",
+    messages={
+        "default": ('axag-entity="{e}" must be lower case letters, digits and underscores, e.g. '
+                    '"purchase_order"'),
+    },
+    fails=(
+        '<button axag-intent="cart.add" axag-entity="Cart" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="cart.drop" axag-entity="cart-item" axag-action-type="write">Drop</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add" axag-entity="cart" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="cart.fill" axag-entity="purchase_order" axag-action-type="write">Fill (139)</button>'
+    ),
+)
+
+
+INVALID_TOOL_NAME = Rule(
+    code=123,
+    name="invalid-tool-name",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    compile=True,
+    trigger="§9.2",
+    plain=("a tool name that is not 1 to 64 letters, digits, _ or - starting with a letter or _: an "
+           "axag-operation-id with spaces, or an intent longer than 64 characters"),
+    messages={
+        "default": 'Tool name "{name}" must match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$',
+    },
+    fails=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-operation-id="add item">Add</button>\n'
+        '<button axag-intent="cccccccccccccccccccccccccccccccccccccccc.vvvvvvvvvvvvvvvvvvvvvvvvvvvvvv" axag-action-type="read">Long</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-operation-id="addItem-v2">Add</button>'
+    ),
+)
+
+
+ENTITY_PREFIX_MISMATCH = Rule(
+    code=139,
+    name="entity-prefix-mismatch",
+    severity=Severity.WARNING,
+    level=Level.BASIC,
+    compile=True,
+    trigger="declared entity ≠ intent prefix",
+    messages={
+        "default": 'axag-entity="{e}" differs from the intent prefix "{p}"',
+    },
+    fails='<button axag-intent="cart.add" axag-entity="basket" axag-action-type="write">Add</button>',
+    passes='<button axag-intent="cart.add" axag-entity="cart" axag-action-type="write">Add</button>',
+)
+
+
+# the facts the model records about intents, entities and tool names (`axag.model.values`, `actions`)
+judge(INVALID_INTENT, Kind.BAD_INTENT)
+judge(INVALID_ENTITY, Kind.BAD_ENTITY)
+judge(INVALID_TOOL_NAME, Kind.BAD_TOOL_NAME)
+judge(ENTITY_PREFIX_MISMATCH, Kind.ENTITY_NOT_INTENT_PREFIX)

@@ -1,31 +1,25 @@
-"""Safety rules: 006, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (SPEC §12.3, §12.4).
+"""Safety rules: 006, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (SPEC §12.3, §12.4); and, from
+the facts the model records, 129 (confirmation-message placeholders).
 
 Declared-but-invalid values (status INVALID) count as declared and unknown: rules reading them stay silent
 (§12.6). Findings point at the value whose content triggers the rule (§12.7).
-
-006 — fails: ``axag-risk-level="high"`` without ``axag-confirmation-required="true"``.
-007 — fails: ``axag-action-type="write"`` without ``axag-idempotent``.
-012 — fails: ``axag-approval-required="true"`` without ``axag-approval-roles``.
-013 — fails: ``axag-action-type="read" axag-risk-level="critical"``.
-014 — fails: ``user.create`` with precondition ``"user must exist"``.
-015 — fails: ``navigate`` with ``axag-side-effects='["email"]'``.
-017 — fails: ``axag-idempotent="false"`` on write/delete without side effects.
-023 — fails: write/delete without ``axag-risk-level``.
-024 — fails: ``delete`` with risk ``low``.
-025 — fails: ``read`` with risk ``medium``.
-026 — fails: ``medium`` risk without ``axag-idempotent``.
-128 — fails: ``axag-approval-count="2"`` without ``axag-approval-required="true"``.
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from axag import vocabulary as V
-from axag.edits import fix, insert_attribute_after
-from axag.model.actions import Action
-from axag.model.values import Value
-from axag.rules.base import RuleCtx, rule
+from axag.facts import Fact, Kind
+from axag.findings import Fixable, Level, Severity
+from axag.rules.base import RuleCtx
+from axag.rules.declare import Rule
+from axag.rules.facts import emit, judge, judges
+
+if TYPE_CHECKING:
+    from axag.model.actions import Action
+    from axag.model.values import Value
 
 _RISK_ORDER = {r: i for i, r in enumerate(V.RISK_LEVELS)}
 
@@ -43,7 +37,36 @@ def _line_ending(text: str, pos: int) -> str:
     return m.group(0) if m else "\n"
 
 
-@rule(6)
+HIGH_RISK_WITHOUT_CONFIRMATION = Rule(
+    code=6,
+    name="high-risk-without-confirmation",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    fix=Fixable.SOMETIMES,
+    fix_note="adds attribute when absent",
+    trigger="risk `high`/`critical`, confirmation absent or `false`",
+    messages={
+        "default": 'axag-risk-level="{r}" should have axag-confirmation-required="true"',
+    },
+    primary_to={26: "key"},
+    fails=(
+        '<button axag-intent="account.close" axag-action-type="delete" axag-risk-level="high">Close</button>\n'
+        '<button axag-intent="account.wipe" axag-action-type="delete" axag-risk-level="critical"\n'
+        '        axag-confirmation-required="false">Wipe</button>\n'
+        '<button axag="delete:account.purge!critical">Purge</button>'
+    ),
+    passes=(
+        '<button axag-intent="account.close" axag-action-type="delete" axag-risk-level="high"\n'
+        '        axag-confirmation-required="true">Close</button>\n'
+        '<button axag-intent="account.edit" axag-action-type="write" axag-risk-level="medium">Edit</button>\n'
+        '<button axag-intent="account.wipe" axag-action-type="delete" axag-risk-level="critical"\n'
+        '        axag-confirmation-required="yes">Wipe (105 only)</button>\n'
+        '<button axag="delete:account.purge!critical?confirm">Purge</button>'
+    ),
+)
+
+
+@HIGH_RISK_WITHOUT_CONFIRMATION.check()
 def high_risk_without_confirmation(ctx: RuleCtx, act: Action) -> None:
     """Risk high/critical with ``axag-confirmation-required`` absent or ``false``; the fix adds it when
     absent."""
@@ -56,24 +79,76 @@ def high_risk_without_confirmation(ctx: RuleCtx, act: Action) -> None:
     rv = act.v("axag-risk-level")
     fx = None
     if not cv.declared:
+        from axag.edits import fix, insert_attribute_after  # (the rules are declared without the parser)
+
         after = act.ann.macro_attr if rv.from_macro else rv.attr
         text = ctx.model.pf.src.text  # the original text: template constructs are not whitespace
         edit = insert_attribute_after(act.element, after, "axag-confirmation-required", "true", text,
                                       _line_ending(text, act.element.start))
         fx = fix('Add axag-confirmation-required="true"', edit)
-    ctx.report(6, rv.value_span(), act.element, "axag-risk-level", fix=fx, key="confirmation-required", r=risk)
+    HIGH_RISK_WITHOUT_CONFIRMATION.report(ctx, rv.value_span(), act.element, "axag-risk-level", fix=fx,
+                                          pair="confirmation-required", r=risk)
 
 
-@rule(7)
+MUTATION_WITHOUT_IDEMPOTENT = Rule(
+    code=7,
+    name="mutation-without-idempotent",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger="`write`/`delete`, `axag-idempotent` absent",
+    messages={
+        "default": 'axag-action-type="{t}" should declare axag-idempotent',
+    },
+    primary_to={26: "key"},
+    fails=(
+        '<button axag-intent="cart.add_item" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="high">Clear</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add_item" axag-action-type="write" axag-idempotent="false">Add</button>\n'
+        '<button axag-intent="cart.clear" axag-action-type="delete" axag-idempotent="maybe">Clear (105)</button>\n'
+        '<button axag-intent="cart.view" axag-action-type="read">View</button>'
+    ),
+)
+
+
+@MUTATION_WITHOUT_IDEMPOTENT.check()
 def mutation_without_idempotent(ctx: RuleCtx, act: Action) -> None:
     """write/delete with ``axag-idempotent`` absent."""
     t = act.action_type
     if t not in ("write", "delete") or act.v("axag-idempotent").declared:
         return
-    ctx.report(7, act.v("axag-action-type").value_span(), act.element, "axag-action-type", key="idempotent", t=t)
+    MUTATION_WITHOUT_IDEMPOTENT.report(ctx, act.v("axag-action-type").value_span(), act.element,
+                                       "axag-action-type", pair="idempotent", t=t)
 
 
-@rule(12)
+APPROVAL_WITHOUT_ROLES = Rule(
+    code=12,
+    name="approval-without-roles",
+    severity=Severity.ERROR,
+    level=Level.FULL,
+    compile=True,
+    trigger="approval `true`, roles absent or `[]`",
+    messages={
+        "default": 'axag-approval-required="true" but no axag-approval-roles declared',
+    },
+    primary_to={26: "key"},
+    fails=(
+        '<button axag-intent="payout.send" axag-action-type="write" axag-approval-required="true">Send</button>\n'
+        '<button axag-intent="payout.undo" axag-action-type="write" axag-approval-required="true"\n'
+        "        axag-approval-roles='[]'>Undo</button>"
+    ),
+    passes=(
+        '<button axag-intent="payout.send" axag-action-type="write" axag-approval-required="true"\n'
+        '        axag-approval-roles=\'["finance"]\'>Send</button>\n'
+        '<button axag-intent="payout.view" axag-action-type="read" axag-approval-required="false">View</button>\n'
+        '<button axag-intent="payout.undo" axag-action-type="write" axag-approval-required="true"\n'
+        '        axag-approval-roles=\'["finance",]\'>Undo (106)</button>'
+    ),
+)
+
+
+@APPROVAL_WITHOUT_ROLES.check()
 def approval_without_roles(ctx: RuleCtx, act: Action) -> None:
     """``axag-approval-required="true"`` with roles absent or ``[]``."""
     if act.flag("axag-approval-required") is not True:
@@ -82,14 +157,35 @@ def approval_without_roles(ctx: RuleCtx, act: Action) -> None:
     if roles.declared and not (roles.ok and not roles.value):
         return
     av = act.v("axag-approval-required")
-    ctx.report(12, av.value_span(), act.element, "axag-approval-required", key="approval-roles")
+    APPROVAL_WITHOUT_ROLES.report(ctx, av.value_span(), act.element, "axag-approval-required",
+                                  pair="approval-roles")
 
 
-@rule(13)
+CRITICAL_READ = Rule(
+    code=13,
+    name="critical-read",
+    severity=Severity.ERROR,
+    level=Level.FULL,
+    trigger="`read` with risk `critical`",
+    messages={
+        "default": "A read action cannot be critical risk",
+    },
+    primary_to={25: "element"},
+    fails=(
+        '<button axag-intent="secret.view" axag-action-type="read" axag-risk-level="critical">View</button>'
+    ),
+    passes=(
+        '<button axag-intent="secret.view" axag-action-type="read" axag-risk-level="high">View</button>\n'
+        '<button axag-intent="secret.rotate" axag-action-type="write" axag-risk-level="critical">Rotate</button>'
+    ),
+)
+
+
+@CRITICAL_READ.check()
 def critical_read(ctx: RuleCtx, act: Action) -> None:
     """A read action with critical risk."""
     if act.action_type == "read" and act.risk == "critical":
-        ctx.report(13, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level")
+        CRITICAL_READ.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level")
 
 
 _CREATE_VERB = re.compile(r"(create|add|new|register|insert|sign_?up)")
@@ -102,7 +198,35 @@ def _mentions(text: str, entity: str) -> bool:
     return re.search(r"(?<![a-z0-9_])" + words + r"(?![a-z0-9_])", text.lower()) is not None
 
 
-@rule(14)
+CREATE_PRECONDITION_CONTRADICTION = Rule(
+    code=14,
+    name="create-precondition-contradiction",
+    severity=Severity.WARNING,
+    level=Level.FULL,
+    trigger=("`write` whose verb starts with `create`, `add`, `new`, `register`, `insert` or "
+             "`sign_up`/`signup`, with a precondition saying the entity itself `must exist` or `already "
+             "exists`"),
+    messages={
+        "default": 'Precondition "{p}" requires the {entity} that "{intent}" creates to exist already',
+    },
+    fails=(
+        '<button axag-intent="user.create" axag-action-type="write"\n'
+        '        axag-preconditions=\'["email is verified", "user must exist"]\'>Create</button>\n'
+        '<button axag-intent="purchase_order.add" axag-action-type="write"\n'
+        '        axag-preconditions=\'["Purchase order already exists."]\'>Add</button>\n'
+        '<button axag-intent="account.signup" axag-action-type="write" axag-entity="account"\n'
+        '        axag-preconditions=\'["account must already exist"]\'>Sign up</button>'
+    ),
+    passes=(
+        '<button axag-intent="user.create" axag-action-type="write"\n'
+        '        axag-preconditions=\'["team must exist", "user must not exist"]\'>Create</button>\n'
+        '<button axag-intent="user.update" axag-action-type="write" axag-preconditions=\'["user must exist"]\'>Update</button>\n'
+        '<button axag-intent="user.create_copy" axag-action-type="read" axag-preconditions=\'["user must exist"]\'>Copy</button>'
+    ),
+)
+
+
+@CREATE_PRECONDITION_CONTRADICTION.check()
 def create_precondition_contradiction(ctx: RuleCtx, act: Action) -> None:
     """A creating write (verb create/add/new/register/insert/sign_up) whose precondition requires the
     created entity to exist already."""
@@ -118,19 +242,62 @@ def create_precondition_contradiction(ctx: RuleCtx, act: Action) -> None:
     for i, item in enumerate(pv.value):
         text = V.collapse_ws(str(item))
         if _EXISTS.search(text.lower()) and _mentions(text, entity):
-            ctx.report(14, pv.json_span((i,)), act.element, "axag-preconditions", index=0, p=text, entity=entity,
+            CREATE_PRECONDITION_CONTRADICTION.report(ctx, pv.json_span((i,)), act.element,
+                                                     "axag-preconditions", p=text, entity=entity,
                        intent=act.intent)
 
 
-@rule(15)
+NAVIGATE_WITH_SIDE_EFFECTS = Rule(
+    code=15,
+    name="navigate-with-side-effects",
+    severity=Severity.WARNING,
+    level=Level.FULL,
+    trigger="`navigate` with non-empty side effects",
+    messages={
+        "default": "A navigate action should not declare side effects",
+    },
+    fails=(
+        '<a href="/next" axag-intent="wizard.next" axag-action-type="navigate" axag-side-effects=\'["saves draft"]\'>Next</a>'
+    ),
+    passes=(
+        '<a href="/next" axag-intent="wizard.next" axag-action-type="navigate" axag-side-effects=\'[]\'>Next</a>\n'
+        '<a href="/back" axag-intent="wizard.back" axag-action-type="navigate">Back</a>\n'
+        '<button axag-intent="wizard.save" axag-action-type="write" axag-side-effects=\'["saves draft"]\'>Save</button>'
+    ),
+)
+
+
+@NAVIGATE_WITH_SIDE_EFFECTS.check()
 def navigate_with_side_effects(ctx: RuleCtx, act: Action) -> None:
     """A navigate action with non-empty side effects."""
     sv = act.v("axag-side-effects")
     if act.action_type == "navigate" and sv.ok and sv.value:
-        ctx.report(15, sv.value_span(), act.element, "axag-side-effects")
+        NAVIGATE_WITH_SIDE_EFFECTS.report(ctx, sv.value_span(), act.element, "axag-side-effects")
 
 
-@rule(17)
+NON_IDEMPOTENT_WITHOUT_SIDE_EFFECTS = Rule(
+    code=17,
+    name="non-idempotent-without-side-effects",
+    severity=Severity.WARNING,
+    level=Level.FULL,
+    trigger='`write`/`delete` declared `axag-idempotent="false"`, side effects absent or empty',
+    messages={
+        "default": "Non-idempotent {t} action should declare axag-side-effects",
+    },
+    fails=(
+        '<button axag-intent="mail.send" axag-action-type="write" axag-idempotent="false">Send</button>\n'
+        '<button axag-intent="mail.drop" axag-action-type="delete" axag-idempotent="false" axag-side-effects=\'[]\'>Drop</button>'
+    ),
+    passes=(
+        '<button axag-intent="mail.send" axag-action-type="write" axag-idempotent="false"\n'
+        '        axag-side-effects=\'["sends an email"]\'>Send</button>\n'
+        '<button axag-intent="mail.save" axag-action-type="write" axag-idempotent="true">Save</button>\n'
+        '<button axag-intent="mail.post" axag-action-type="write">Post (007 only)</button>'
+    ),
+)
+
+
+@NON_IDEMPOTENT_WITHOUT_SIDE_EFFECTS.check()
 def non_idempotent_without_side_effects(ctx: RuleCtx, act: Action) -> None:
     """write/delete declared ``axag-idempotent="false"`` with side effects absent or empty."""
     t = act.action_type
@@ -140,31 +307,95 @@ def non_idempotent_without_side_effects(ctx: RuleCtx, act: Action) -> None:
     sv = act.v("axag-side-effects")
     if sv.declared and not (sv.ok and not sv.value):
         return
-    ctx.report(17, iv.value_span(), act.element, "axag-idempotent", t=t)
+    NON_IDEMPOTENT_WITHOUT_SIDE_EFFECTS.report(ctx, iv.value_span(), act.element, "axag-idempotent", t=t)
 
 
-@rule(23)
+MUTATION_WITHOUT_RISK = Rule(
+    code=23,
+    name="mutation-without-risk",
+    severity=Severity.ERROR,
+    level=Level.INTERMEDIATE,
+    trigger="`write`/`delete` without `axag-risk-level`",
+    messages={
+        "default": 'axag-action-type="{t}" must declare axag-risk-level',
+    },
+    fails=(
+        '<button axag-intent="cart.add_item" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="cart.clear" axag-action-type="delete">Clear</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add_item" axag-action-type="write" axag-risk-level="low">Add</button>\n'
+        '<button axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="huge">Clear (005)</button>\n'
+        '<button axag-intent="cart.view" axag-action-type="read">View</button>'
+    ),
+)
+
+
+@MUTATION_WITHOUT_RISK.check()
 def mutation_without_risk(ctx: RuleCtx, act: Action) -> None:
     """write/delete without ``axag-risk-level``."""
     t = act.action_type
     if t in ("write", "delete") and not act.v("axag-risk-level").declared:
-        ctx.report(23, act.v("axag-action-type").value_span(), act.element, "axag-action-type", t=t)
+        MUTATION_WITHOUT_RISK.report(ctx, act.v("axag-action-type").value_span(), act.element,
+                                     "axag-action-type", t=t)
 
 
-@rule(24)
+LOW_RISK_DELETE = Rule(
+    code=24,
+    name="low-risk-delete",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger="`delete` with a valid risk below `high`",
+    messages={
+        "default": 'Delete action has risk "{r}"; deletes are usually "high" or "critical"',
+    },
+    fails=(
+        '<button axag-intent="note.delete" axag-action-type="delete" axag-risk-level="low">Delete</button>\n'
+        '<button axag-intent="note.purge" axag-action-type="delete" axag-risk-level="medium">Purge</button>'
+    ),
+    passes=(
+        '<button axag-intent="note.delete" axag-action-type="delete" axag-risk-level="high">Delete</button>\n'
+        '<button axag-intent="note.edit" axag-action-type="write" axag-risk-level="low">Edit</button>'
+    ),
+)
+
+
+@LOW_RISK_DELETE.check()
 def low_risk_delete(ctx: RuleCtx, act: Action) -> None:
     """delete with a valid risk below high."""
     r = act.risk
     if act.action_type == "delete" and r is not None and _RISK_ORDER[r] < _RISK_ORDER["high"]:
-        ctx.report(24, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level", r=r)
+        LOW_RISK_DELETE.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
+                               r=r)
 
 
-@rule(25)
+ELEVATED_RISK_READ = Rule(
+    code=25,
+    name="elevated-risk-read",
+    severity=Severity.INFO,
+    level=Level.INTERMEDIATE,
+    trigger="`read` with risk `medium` or `high`",
+    messages={
+        "default": 'Read action has risk "{r}"; reads are usually "none" or "low"',
+    },
+    fails=(
+        '<button axag-intent="log.view" axag-action-type="read" axag-risk-level="medium">View</button>\n'
+        '<button axag="read:log.export!high">Export</button>'
+    ),
+    passes=(
+        '<button axag-intent="log.view" axag-action-type="read" axag-risk-level="low">View</button>\n'
+        '<button axag-intent="log.dump" axag-action-type="read" axag-risk-level="critical">Dump (013)</button>'
+    ),
+)
+
+
+@ELEVATED_RISK_READ.check()
 def elevated_risk_read(ctx: RuleCtx, act: Action) -> None:
     """read with risk medium or high."""
     r = act.risk
     if act.action_type == "read" and r in ("medium", "high"):
-        ctx.report(25, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level", r=r)
+        ELEVATED_RISK_READ.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
+                                  r=r)
 
 
 _EXPECTED: dict[str, tuple[str, ...]] = {
@@ -174,7 +405,44 @@ _EXPECTED: dict[str, tuple[str, ...]] = {
 }
 
 
-@rule(26)
+SAFETY_METADATA_INCOMPLETE = Rule(
+    code=26,
+    name="safety-metadata-incomplete",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger=("valid risk; one finding per attribute missing from: medium → confirmation-required, "
+             "idempotent; high → idempotent, preconditions; critical → approval-required, "
+             "approval-roles, idempotent, preconditions (minus the primaries of §12.6)"),
+    plain=("a valid axag-risk-level without the attributes that risk calls for: medium needs "
+           "axag-confirmation-required and axag-idempotent; high needs axag-idempotent and "
+           "axag-preconditions; critical needs axag-approval-required, axag-approval-roles, "
+           "axag-idempotent and axag-preconditions (one finding per missing attribute, except where a "
+           "more specific rule such as 006 already reports it)"),
+    messages={
+        "default": "{risk} risk should declare axag-{attr}",
+    },
+    fails=(
+        '<button axag-intent="plan.change" axag-action-type="read" axag-risk-level="medium">Change</button>\n'
+        '<button axag-intent="plan.cancel" axag-action-type="delete" axag-risk-level="high"\n'
+        '        axag-confirmation-required="true" axag-idempotent="true">Cancel</button>\n'
+        '<button axag-intent="plan.wipe" axag-action-type="delete" axag-risk-level="critical"\n'
+        '        axag-confirmation-required="true" axag-idempotent="true">Wipe</button>\n'
+        '<button axag-intent="plan.send" axag-action-type="write" axag-risk-level="critical"\n'
+        '        axag-confirmation-required="true" axag-approval-required="true" axag-preconditions=\'["ready"]\'>Send</button>'
+    ),
+    passes=(
+        '<button axag-intent="plan.change" axag-action-type="read" axag-risk-level="medium"\n'
+        '        axag-confirmation-required="true" axag-idempotent="true">Change</button>\n'
+        '<button axag-intent="plan.cancel" axag-action-type="delete" axag-risk-level="high"\n'
+        '        axag-confirmation-required="true" axag-idempotent="true" axag-preconditions=\'["active"]\'>Cancel</button>\n'
+        '<button axag-intent="plan.add" axag-action-type="write" axag-risk-level="medium"\n'
+        '        axag-confirmation-required="true">Add (007, not 026)</button>\n'
+        '<button axag-intent="plan.view" axag-action-type="read" axag-risk-level="low">View</button>'
+    ),
+)
+
+
+@SAFETY_METADATA_INCOMPLETE.check()
 def safety_metadata_incomplete(ctx: RuleCtx, act: Action) -> None:
     """One finding per safety attribute the risk level calls for that is absent (primaries 006, 007, 012
     silence the same attribute, by key)."""
@@ -185,7 +453,8 @@ def safety_metadata_incomplete(ctx: RuleCtx, act: Action) -> None:
     for attr in _EXPECTED[r]:
         if act.v("axag-" + attr).declared:
             continue
-        ctx.report(26, rv.value_span(), act.element, "axag-risk-level", key=attr, risk=r.capitalize(), attr=attr)
+        SAFETY_METADATA_INCOMPLETE.report(ctx, rv.value_span(), act.element, "axag-risk-level", pair=attr,
+                                          risk=r.capitalize(), attr=attr)
 
 
 _DEPENDENT = (
@@ -195,7 +464,29 @@ _DEPENDENT = (
 )
 
 
-@rule(128)
+DEPENDENT_ATTRIBUTE_WITHOUT_FLAG = Rule(
+    code=128,
+    name="dependent-attribute-without-flag",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger="§3.7",
+    plain=("axag-approval-count, axag-approval-roles or axag-confirmation-message without the flag that "
+           "enables it (axag-approval-required or axag-confirmation-required set to true)"),
+    messages={
+        "default": '{attr} has no effect without {flag}="true"',
+    },
+    fails=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-approval-count="2" axag-approval-roles=\'["a"]\'>Add</button>\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-confirmation-required="false" axag-confirmation-message="Sure?">Add</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-approval-required="true" axag-approval-count="2" axag-approval-roles=\'["a"]\'>Add</button>\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-confirmation-required="maybe" axag-confirmation-message="Sure? (105)">Add</button>'
+    ),
+)
+
+
+@DEPENDENT_ATTRIBUTE_WITHOUT_FLAG.check()
 def dependent_attribute_without_flag(ctx: RuleCtx, act: Action) -> None:
     """approval count/roles or confirmation message without their flag set to true."""
     for attr, flag in _DEPENDENT:
@@ -207,4 +498,48 @@ def dependent_attribute_without_flag(ctx: RuleCtx, act: Action) -> None:
             continue  # the flag is declared but invalid (§12.6)
         if fv.ok and fv.value is True:
             continue
-        ctx.report(128, dv.name_span(), act.element, attr, attr=attr, flag=flag)
+        DEPENDENT_ATTRIBUTE_WITHOUT_FLAG.report(ctx, dv.name_span(), act.element, attr, attr=attr, flag=flag)
+
+
+# ------------------------------------------------------------------------------------------------
+# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+
+UNKNOWN_CONFIRMATION_PLACEHOLDER = Rule(
+    code=129,
+    name="unknown-confirmation-placeholder",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    compile=True,
+    trigger="§3.7",
+    plain=("a {{placeholder}} in axag-confirmation-message that names no parameter of the action, or a "
+           "{{ that does not start a well-formed placeholder"),
+    messages={
+        "default": 'Placeholder "{x}" does not name a parameter of "{intent}"',
+        "malformed": "Malformed placeholder at column {c}",
+        "unharvested": 'Placeholder "{x}" does not name a parameter of "{intent}"; {why}',
+    },
+    fails=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["qty"]\' axag-confirmation-required="true"\n'
+        '        axag-confirmation-message="Add {{ count }} items?">Add</button>\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["qty"]\' axag-confirmation-required="true"\n'
+        '        axag-confirmation-message="Add {{{qty}}} items?">Add</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["qty"]\' axag-confirmation-required="true"\n'
+        '        axag-confirmation-message="Add {{qty}} items?">Add</button>'
+    ),
+)
+
+
+# the facts the model records about the confirmation message's placeholders (`axag.model.actions`)
+judge(UNKNOWN_CONFIRMATION_PLACEHOLDER, Kind.MALFORMED_PLACEHOLDER, msg="malformed")
+
+
+@judges(UNKNOWN_CONFIRMATION_PLACEHOLDER, Kind.UNKNOWN_PLACEHOLDER)
+def unknown_placeholder(ctx: RuleCtx, fact: Fact) -> None:
+    """A placeholder naming no parameter; when a control of that name is left out, the message says why."""
+    why = fact.args.get("_why")
+    if why is None:
+        emit(ctx, UNKNOWN_CONFIRMATION_PLACEHOLDER, fact)
+    else:
+        emit(ctx, UNKNOWN_CONFIRMATION_PLACEHOLDER, fact, msg="unharvested", why=why)

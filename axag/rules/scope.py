@@ -1,31 +1,27 @@
-"""Scope and context rules: 011, 016, 018, 019, 020, 021, 022, 036, 137, 138 (SPEC §6, §12.3, §12.4).
+"""Scope and context rules: 011, 016, 018, 019, 020, 021, 022, 036, 137, 138 (SPEC §6, §12.3, §12.4); and,
+from the facts the model records while it resolves the inherited context, 130, 147 (tenant boundary, scope).
 
 Rules use the effective (inherited) scope and roles. A scope declared on the action itself but invalid
 counts as declared and unknown, so the rules that read the scope stay silent (§12.6); an invalid inherited
 value acts as absent (§6).
-
-011 — fails: ``axag-approval-required="true"`` with no effective scope.
-016 — fails: role ``tenant_admin`` with scope ``user``.
-018 — fails: scope ``global`` on entity ``profile``.
-019 — fails: role ``superadmin`` with scope ``tenant``.
-020 — fails: ``order.view`` scope ``user`` and ``order.cancel`` scope ``tenant`` in one file.
-021 — fails: ``delete`` without effective scope.
-022 — fails: ``write`` on entity ``team`` with scope ``user``.
-036 — fails: tenant scope with a ``tenant_id`` parameter.
-137 — fails: ``<div axag-scope="user">`` without any action inside.
-138 — fails: an action without ``axag-description``.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.model.actions import Action, Annotated
-from axag.parse.document import Element
-from axag.rules.base import RuleCtx, rule
-from axag.spans import Span
+from axag.facts import Kind
+from axag.findings import Level, Severity
+from axag.rules.base import RuleCtx
+from axag.rules.declare import Rule, or_list
+from axag.rules.facts import judge
+
+if TYPE_CHECKING:
+    from axag.model.actions import Action, Annotated
+    from axag.parse.document import Element
+    from axag.spans import Span
 
 
 def _scope_unknown(act: Action) -> bool:
@@ -65,20 +61,73 @@ def _intent(act: Action) -> str:
     return act.intent or (act.intent_value.raw if act.intent_value.declared else "")
 
 
-@rule(11)
+ROLES_WITHOUT_SCOPE = Rule(
+    code=11,
+    name="roles-without-scope",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger="approval required, or approval/required roles non-empty, and no effective scope",
+    messages={
+        "default": '"{intent}" has role requirements but no axag-scope',
+    },
+    fails=(
+        '<button axag-intent="report.publish" axag-action-type="write" axag-approval-required="true">Publish</button>\n'
+        '<button axag-intent="report.export" axag-action-type="read" axag-required-roles=\'["analyst"]\'>Export</button>\n'
+        '<div axag-required-roles=\'["editor"]\'>\n'
+        '  <button axag-intent="report.edit" axag-action-type="write">Edit</button>\n'
+        "</div>"
+    ),
+    passes=(
+        '<button axag-intent="report.publish" axag-action-type="write" axag-approval-required="true"\n'
+        '        axag-scope="tenant">Publish</button>\n'
+        '<div axag-scope="user">\n'
+        '  <button axag-intent="report.export" axag-action-type="read" axag-required-roles=\'["analyst"]\'>Export</button>\n'
+        "</div>\n"
+        '<button axag-intent="report.edit" axag-action-type="write" axag-required-roles=\'["editor"]\'\n'
+        '        axag-scope="team">Edit (107)</button>\n'
+        '<button axag-intent="report.view" axag-action-type="read" axag-approval-roles=\'[]\'>View</button>'
+    ),
+)
+
+
+@ROLES_WITHOUT_SCOPE.check()
 def roles_without_scope(ctx: RuleCtx, act: Action) -> None:
     """Approval required, or approval/required roles non-empty, with no effective scope."""
     if act.scope is not None or _scope_unknown(act):
         return
     roles = act.v("axag-approval-roles")
     if act.flag("axag-approval-required") is True or (roles.ok and roles.value) or act.required_roles:
-        ctx.report(11, act.element.tag_span, act.element, intent=_intent(act))
+        ROLES_WITHOUT_SCOPE.report(ctx, act.element.tag_span, act.element, intent=_intent(act))
 
 
 _TENANT_ROLE = re.compile(r"tenant_", re.IGNORECASE)
 
 
-@rule(16)
+TENANT_ROLE_OUTSIDE_TENANT_SCOPE = Rule(
+    code=16,
+    name="tenant-role-outside-tenant-scope",
+    severity=Severity.WARNING,
+    level=Level.FULL,
+    trigger="effective scope ≠ `tenant`; an approval or required role matches `^tenant_` (any case)",
+    messages={
+        "default": 'Role "{role}" suggests tenant scope but scope is {scope}',
+    },
+    fails=(
+        '<button axag-intent="member.invite" axag-action-type="write" axag-scope="user"\n'
+        '        axag-approval-required="true" axag-approval-roles=\'["owner", "tenant_admin"]\'>Invite</button>\n'
+        '<button axag-intent="member.remove" axag-action-type="delete"\n'
+        '        axag-required-roles=\'["Tenant_Owner"]\'>Remove</button>'
+    ),
+    passes=(
+        '<button axag-intent="member.invite" axag-action-type="write" axag-scope="tenant"\n'
+        '        axag-approval-required="true" axag-approval-roles=\'["tenant_admin"]\'>Invite</button>\n'
+        '<button axag-intent="member.list" axag-action-type="read" axag-scope="user"\n'
+        '        axag-required-roles=\'["admin_tenant"]\'>List</button>'
+    ),
+)
+
+
+@TENANT_ROLE_OUTSIDE_TENANT_SCOPE.check()
 def tenant_role_outside_tenant_scope(ctx: RuleCtx, act: Action) -> None:
     """Effective scope other than tenant, with a role matching ``^tenant_`` (any case)."""
     if act.scope == "tenant" or _scope_unknown(act):
@@ -86,7 +135,7 @@ def tenant_role_outside_tenant_scope(ctx: RuleCtx, act: Action) -> None:
     shown = f'"{act.scope}"' if act.scope is not None else "not declared"
     for role, span in _roles(act):
         if _TENANT_ROLE.match(role):
-            ctx.report(16, span, act.element, role=role, scope=shown)
+            TENANT_ROLE_OUTSIDE_TENANT_SCOPE.report(ctx, span, act.element, role=role, scope=shown)
 
 
 _PERSONAL = frozenset({"profile", "preference", "user_settings", "user_preference", "my_account"})
@@ -95,25 +144,100 @@ _TENANT_ENTITIES = frozenset({"organization", "company", "department", "team", "
 _SUPERADMIN = frozenset({"superadmin", "super_admin", "super-admin"})
 
 
-@rule(18)
+PERSONAL_ENTITY_GLOBAL_SCOPE = Rule(
+    code=18,
+    name="personal-entity-global-scope",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger=("effective scope `global`, entity ∈ {profile, preference, user_settings, user_preference, "
+             "my_account}"),
+    messages={
+        "default": 'Scope "global" but entity "{e}" is personal; consider "user"',
+    },
+    fails=(
+        '<button axag-intent="profile.update" axag-action-type="write" axag-scope="global">Save</button>\n'
+        '<div axag-scope="global">\n'
+        '  <button axag-intent="my_account.close" axag-action-type="delete">Close</button>\n'
+        "</div>"
+    ),
+    passes=(
+        '<button axag-intent="profile.update" axag-action-type="write" axag-scope="user">Save</button>\n'
+        '<button axag-intent="settings.update" axag-action-type="write" axag-scope="global">Settings</button>'
+    ),
+)
+
+
+@PERSONAL_ENTITY_GLOBAL_SCOPE.check()
 def personal_entity_global_scope(ctx: RuleCtx, act: Action) -> None:
     """Effective scope global on a personal entity."""
     e = act.effective_entity
     if act.scope == "global" and e in _PERSONAL:
-        ctx.report(18, _scope_span(act), act.element, "axag-scope", e=e)
+        PERSONAL_ENTITY_GLOBAL_SCOPE.report(ctx, _scope_span(act), act.element, "axag-scope", e=e)
 
 
-@rule(19)
+SUPERADMIN_IN_TENANT_SCOPE = Rule(
+    code=19,
+    name="superadmin-in-tenant-scope",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger=("effective scope `tenant`, a role equal (any case) to `superadmin`, `super_admin` or "
+             "`super-admin`"),
+    messages={
+        "default": 'Role "{role}" usually needs "global" scope, but scope is "tenant"',
+    },
+    fails=(
+        '<button axag-intent="tenant.reset" axag-action-type="write" axag-scope="tenant"\n'
+        '        axag-required-roles=\'["SuperAdmin"]\'>Reset</button>\n'
+        '<div axag-scope="tenant" axag-required-roles=\'["super-admin"]\'>\n'
+        '  <button axag-intent="tenant.purge" axag-action-type="delete">Purge</button>\n'
+        "</div>"
+    ),
+    passes=(
+        '<button axag-intent="tenant.reset" axag-action-type="write" axag-scope="global"\n'
+        '        axag-required-roles=\'["superadmin"]\'>Reset</button>\n'
+        '<button axag-intent="tenant.view" axag-action-type="read" axag-scope="tenant"\n'
+        '        axag-required-roles=\'["superadmins"]\'>View</button>'
+    ),
+)
+
+
+@SUPERADMIN_IN_TENANT_SCOPE.check()
 def superadmin_in_tenant_scope(ctx: RuleCtx, act: Action) -> None:
     """Effective scope tenant with a superadmin role."""
     if act.scope != "tenant":
         return
     for role, span in _roles(act):
         if role.lower() in _SUPERADMIN:
-            ctx.report(19, span, act.element, role=role)
+            SUPERADMIN_IN_TENANT_SCOPE.report(ctx, span, act.element, role=role)
 
 
-@rule(20, "file")
+ENTITY_SCOPE_CONFLICT = Rule(
+    code=20,
+    name="entity-scope-conflict",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger="same file, same entity, different effective scopes; once per pair, at the later element",
+    messages={
+        "default": 'Entity "{e}" has scope "{s}" here but "{s2}" at line {n}',
+    },
+    fails=(
+        '<button axag-intent="order.view" axag-action-type="read" axag-scope="user">View</button>\n'
+        '<button axag-intent="order.cancel" axag-action-type="write" axag-scope="tenant">Cancel</button>\n'
+        '<button axag-intent="order.refund" axag-action-type="write" axag-scope="tenant">Refund</button>\n'
+        '<div axag-scope="global">\n'
+        '  <button axag-intent="order.purge" axag-action-type="delete">Purge</button>\n'
+        "</div>"
+    ),
+    passes=(
+        '<button axag-intent="order.view" axag-action-type="read" axag-scope="user">View</button>\n'
+        '<button axag-intent="order.cancel" axag-action-type="write" axag-scope="user">Cancel</button>\n'
+        '<button axag-intent="invoice.view" axag-action-type="read" axag-scope="tenant">Invoice</button>\n'
+        '<button axag-intent="order.note" axag-action-type="write">No scope</button>'
+    ),
+)
+
+
+@ENTITY_SCOPE_CONFLICT.check("file")
 def entity_scope_conflict(ctx: RuleCtx) -> None:
     """Actions of one entity with different effective scopes in one file: once per pair of scopes (per
     entity), at the later element, naming the first element with the other scope."""
@@ -131,29 +255,98 @@ def entity_scope_conflict(ctx: RuleCtx) -> None:
                 continue
             done.add(pair)
             n = lines.position(other.element.tag_span.start)[0]
-            ctx.report(20, _scope_span(act), act.element, "axag-scope", e=e, s=s, s2=s2, n=n)
+            ENTITY_SCOPE_CONFLICT.report(ctx, _scope_span(act), act.element, "axag-scope", e=e, s=s, s2=s2,
+                                         n=n)
         seen.setdefault(s, act)
 
 
-@rule(21)
+DELETE_WITHOUT_SCOPE = Rule(
+    code=21,
+    name="delete-without-scope",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger="`delete` without effective scope",
+    messages={
+        "default": "Delete action should declare axag-scope to show its blast radius",
+    },
+    fails='<button axag-intent="file.remove" axag-action-type="delete">Remove</button>',
+    passes=(
+        '<button axag-intent="file.remove" axag-action-type="delete" axag-scope="user">Remove</button>\n'
+        '<div axag-scope="tenant"><button axag-intent="file.purge" axag-action-type="delete">Purge</button></div>\n'
+        '<button axag-intent="file.drop" axag-action-type="delete" axag-scope="everyone">Drop (107)</button>'
+    ),
+)
+
+
+@DELETE_WITHOUT_SCOPE.check()
 def delete_without_scope(ctx: RuleCtx, act: Action) -> None:
     """A delete action without effective scope."""
     if act.action_type == "delete" and act.scope is None and not _scope_unknown(act):
-        ctx.report(21, act.v("axag-action-type").value_span(), act.element, "axag-action-type")
+        DELETE_WITHOUT_SCOPE.report(ctx, act.v("axag-action-type").value_span(), act.element,
+                                    "axag-action-type")
 
 
-@rule(22)
+TENANT_ENTITY_USER_SCOPE = Rule(
+    code=22,
+    name="tenant-entity-user-scope",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger=("`write`, effective scope `user`, entity ∈ {organization, company, department, team, "
+             "tenant, workspace, billing, subscription, plan, invoice}"),
+    messages={
+        "default": 'Entity "{e}" suggests tenant level but scope is "user"',
+    },
+    fails=(
+        '<button axag-intent="team.rename" axag-action-type="write" axag-scope="user">Rename</button>\n'
+        '<div axag-scope="user"><button axag-intent="billing.update" axag-action-type="write">Update</button></div>'
+    ),
+    passes=(
+        '<button axag-intent="team.rename" axag-action-type="write" axag-scope="tenant">Rename</button>\n'
+        '<button axag-intent="team.view" axag-action-type="read" axag-scope="user">View</button>\n'
+        '<button axag-intent="profile.rename" axag-action-type="write" axag-scope="user">Profile</button>'
+    ),
+)
+
+
+@TENANT_ENTITY_USER_SCOPE.check()
 def tenant_entity_user_scope(ctx: RuleCtx, act: Action) -> None:
     """A write with effective scope user on an organisation-level entity."""
     e = act.effective_entity
     if act.action_type == "write" and act.scope == "user" and e in _TENANT_ENTITIES:
-        ctx.report(22, _scope_span(act), act.element, "axag-scope", e=e)
+        TENANT_ENTITY_USER_SCOPE.report(ctx, _scope_span(act), act.element, "axag-scope", e=e)
 
 
 _TENANT_PARAMS = frozenset({"tenant_id", "tenant", "org_id", "organization_id", "account_id", "workspace_id"})
 
 
-@rule(36)
+TENANT_PARAMETER_EXPOSED = Rule(
+    code=36,
+    name="tenant-parameter-exposed",
+    severity=Severity.ERROR,
+    level=Level.FULL,
+    trigger=("effective scope `tenant`, a parameter whose snake_case name ∈ {tenant_id, tenant, org_id, "
+             "organization_id, account_id, workspace_id}; one per name"),
+    messages={
+        "default": '"{intent}" is tenant-scoped but takes "{p}"; take the tenant from the session',
+    },
+    fails=(
+        '<button axag-intent="project.create" axag-action-type="write" axag-scope="tenant"\n'
+        '        axag-required-parameters=\'["name", "tenantId"]\' axag-optional-parameters=\'[{"name": "org_id"}]\'>Create</button>\n'
+        '<form axag-tenant-boundary="strict" axag-scope="tenant" axag-intent="project.move" axag-action-type="write">\n'
+        '  <label>Workspace <input name="workspace-id"></label>\n'
+        "  <button>Move</button>\n"
+        "</form>"
+    ),
+    passes=(
+        '<button axag-intent="project.create" axag-action-type="write" axag-scope="user"\n'
+        '        axag-required-parameters=\'["name", "tenant_id"]\'>Create</button>\n'
+        '<button axag-intent="project.rename" axag-action-type="write" axag-scope="tenant"\n'
+        '        axag-required-parameters=\'["name", "tenant_name"]\'>Rename</button>'
+    ),
+)
+
+
+@TENANT_PARAMETER_EXPOSED.check()
 def tenant_parameter_exposed(ctx: RuleCtx, act: Action) -> None:
     """Tenant-scoped action taking the tenant as a parameter; one finding per name."""
     if act.scope != "tenant":
@@ -164,7 +357,7 @@ def tenant_parameter_exposed(ctx: RuleCtx, act: Action) -> None:
         if norm in _TENANT_PARAMS and norm not in seen:
             seen.add(norm)
             span = p.span if p.span is not None else act.element.tag_span
-            ctx.report(36, span, act.element, intent=_intent(act), p=p.name)
+            TENANT_PARAMETER_EXPOSED.report(ctx, span, act.element, intent=_intent(act), p=p.name)
 
 
 # ---------------------------------------------------------------- 137
@@ -181,7 +374,27 @@ def _has_hole(el: Any) -> bool:
     return _TEMPLATE_HOLE.search(text) is not None
 
 
-@rule(137, "file")
+UNUSED_CONTEXT = Rule(
+    code=137,
+    name="unused-context",
+    severity=Severity.WARNING,
+    level=Level.FULL,
+    trigger="§6",
+    plain=or_list(V.CONTEXT_ATTRIBUTES) + " on an element that contains no action",
+    messages={
+        "default": "{attr} on <{tag}> applies to no action",
+    },
+    fails=(
+        '<div axag-scope="user" axag-required-roles=\'["member"]\'><p>No action here</p></div>\n'
+        '<button axag-intent="cart.add" axag-action-type="write">Add</button>'
+    ),
+    passes=(
+        '<div axag-scope="user" axag-required-roles=\'["member"]\'><p><button axag-intent="cart.add" axag-action-type="write">Add</button></p></div>'
+    ),
+)
+
+
+@UNUSED_CONTEXT.check("file")
 def unused_context(ctx: RuleCtx) -> None:
     """A context attribute on an element that is not an action and has no action among its descendants
     (template files: unless the element contains a block/include construct or a ``<slot>``)."""
@@ -211,12 +424,91 @@ def unused_context(ctx: RuleCtx) -> None:
 
 
 def _report137(ctx: RuleCtx, element: Element, name: str, span: Span) -> None:
-    ctx.report(137, span, element, name, attr=name, tag=element.tag)
+    UNUSED_CONTEXT.report(ctx, span, element, name, attr=name, tag=element.tag)
 
 
-@rule(138)
+MISSING_DESCRIPTION = Rule(
+    code=138,
+    name="missing-description",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    compile=True,
+    trigger="no `axag-description`",
+    messages={
+        "default": '"{intent}" has no axag-description; the tool will say "{humanised}."',
+    },
+    fails=(
+        '<button axag-intent="cart.add" axag-action-type="write">Add</button>\n'
+        '<button axag="read:cart.view">View</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-description="Add the item to the cart">Add</button>\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-description="">Empty (109)</button>'
+    ),
+)
+
+
+@MISSING_DESCRIPTION.check()
 def missing_description(ctx: RuleCtx, act: Action) -> None:
     """An action without ``axag-description``."""
     if act.intent is None or act.v("axag-description").declared:
         return
-    ctx.report(138, act.element.tag_span, act.element, intent=act.intent, humanised=V.humanise_intent(act.intent))
+    MISSING_DESCRIPTION.report(ctx, act.element.tag_span, act.element, intent=act.intent,
+                               humanised=V.humanise_intent(act.intent))
+
+
+# ------------------------------------------------------------------------------------------------
+# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+
+INHERITANCE_VIOLATION = Rule(
+    code=130,
+    name="inheritance-violation",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    compile=True,
+    trigger="§6: `relaxed` under `strict`",
+    plain=('axag-tenant-boundary="relaxed" inside an element that declares "strict": an inner element '
+           "cannot loosen its container's boundary"),
+    messages={
+        "default": 'axag-tenant-boundary="relaxed" cannot relax "strict" from line {n}',
+    },
+    fails=(
+        '<section axag-tenant-boundary="strict">\n'
+        '  <div axag-tenant-boundary="relaxed"><button axag-intent="cart.add" axag-action-type="write">Add</button></div>\n'
+        "</section>"
+    ),
+    passes=(
+        '<section axag-tenant-boundary="relaxed">\n'
+        '  <div axag-tenant-boundary="strict"><button axag-intent="cart.add" axag-action-type="write">Add</button></div>\n'
+        "</section>"
+    ),
+)
+
+
+SCOPE_NARROWER_THAN_CONTEXT = Rule(
+    code=147,
+    name="scope-narrower-than-context",
+    severity=Severity.WARNING,
+    level=Level.INTERMEDIATE,
+    trigger="§6: scope lower than the inherited one; the element's own value is used",
+    plain="an axag-scope lower than the scope inherited from a container; the element's own value is used",
+    messages={
+        "default": ('axag-scope="{s}" is less privileged than "{a}" inherited from line {n}; "{s}" '
+                    "applies here"),
+    },
+    fails=(
+        '<section axag-scope="tenant">\n'
+        '  <button axag-intent="cart.add" axag-action-type="write" axag-scope="user">Add</button>\n'
+        "</section>"
+    ),
+    passes=(
+        '<section axag-scope="user">\n'
+        '  <button axag-intent="cart.add" axag-action-type="write" axag-scope="tenant">Add</button>\n'
+        "</section>"
+    ),
+)
+
+
+# the facts the model records while it resolves the inherited context (`axag.model.actions`)
+judge(INHERITANCE_VIOLATION, Kind.TENANT_BOUNDARY_RELAXED)
+judge(SCOPE_NARROWER_THAN_CONTEXT, Kind.SCOPE_WIDER_THAN_ANCESTOR)

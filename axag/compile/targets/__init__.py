@@ -1,8 +1,9 @@
 """Compile targets (SPEC §9.1, §9.8, §9.9): pure mappings of `ToolContract` objects to documents.
 
 Each target module has ``render(contracts, version, ...)``; `render` below dispatches by target name and returns
-the document together with the compile-only problems the target found (`AXAG-LINT-145` for ``manifest``,
-`AXAG-LINT-146` for ``openai``/``openai-responses`` with ``--strict``) as data. Writing is the caller's job (`axag.compile.serialize.dumps`).
+the document together with the compile-only problems the target found as facts (`Kind.LOSSY_MAPPING` for
+``manifest``, `Kind.STRICT_MODE_INCOMPATIBLE` for ``openai``/``openai-responses`` with ``--strict``; rules 145 and
+146 judge them, `axag.rules.run.target_problem`). Writing is the caller's job (`axag.compile.serialize.dumps`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
+
+from axag.facts import Kind
 
 if TYPE_CHECKING:
     from axag.compile.contract import ToolContract
@@ -44,12 +47,13 @@ MANIFEST_FORMATS: Final = ("email", "url", "date", "datetime", "uuid")  # §9.10
 class Rendered:
     """A target document and its compile-only problems.
 
-    `problems` are ``(subject, text)`` pairs: for `code` 146 the subject is the tool name and the text the
-    ``{reason}`` of the message; for `code` 145 the subject is the intent and the text the ``{what}``.
+    `problems` are ``(subject, text)`` pairs of the `kind`: for `Kind.STRICT_MODE_INCOMPATIBLE` the subject is the
+    tool name and the text the reason; for `Kind.LOSSY_MAPPING` the subject is the intent and the text what is
+    lost.
     """
 
     doc: dict[str, Any]
-    code: int | None = None
+    kind: Kind | None = None
     problems: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -77,12 +81,12 @@ def render(
         from axag.compile.targets import openai
 
         doc, problems = openai.render(contracts, version, strict=strict, responses=target == "openai-responses")
-        return Rendered(doc, 146, problems)
+        return Rendered(doc, Kind.STRICT_MODE_INCOMPATIBLE, problems)
     if target == "manifest":
         from axag.compile.targets import manifest
 
         doc, drops = manifest.render(
             contracts, version, paths=paths, dynamic_actions=dynamic_actions, environ=environ
         )
-        return Rendered(doc, 145, drops)
+        return Rendered(doc, Kind.LOSSY_MAPPING, drops)
     raise ValueError(f"unknown target {target!r}; expected one of: {', '.join(TARGETS)}")

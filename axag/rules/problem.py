@@ -1,13 +1,16 @@
-"""Problems found while building the model: rule code, span and message arguments, as data."""
+"""A rule's finding before it is placed in a file: rule code, span and message arguments, as data. Only the rules
+(`axag/rules/`) make them; the engine turns them into `Finding`s."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axag.findings import Fix, Severity
-from axag.parse.document import Element
 from axag.spans import Span
+
+if TYPE_CHECKING:
+    from axag.parse.document import Element
 
 
 @dataclass(slots=True)
@@ -19,6 +22,6 @@ class Problem:
     attribute: str | None = None
     fix: Fix | None = None
     help: str | None = None
-    index: int = 0  # which message template of the rule
+    index: int = 0  # which message template of the rule: its position among the declaration's messages
     severity: Severity | None = None  # for the two-severity rules 033 and 117
     message: str | None = None  # a fully rendered message (overrides the template)

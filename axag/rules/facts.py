@@ -1,0 +1,88 @@
+"""Rules that judge what building the model observed (`axag.facts`).
+
+A rule judges facts next to its declaration: ``@judges(RULE, Kind.X, …)`` on a function ``fn(ctx, fact)``, or
+``judge(RULE, Kind.X, msg=…)`` for a rule that reports each fact of that kind as it is (with its message
+``msg``; the fact's details are the message's arguments). `judge_facts` (run first by `axag.rules.base.run_rules`) walks the file's
+facts once, in the order they were recorded, and calls the judges of the enabled rules only: a rule that is
+not selected is not run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from axag.facts import Fact, Kind
+
+if TYPE_CHECKING:
+    from axag.findings import Severity
+    from axag.rules.base import RuleCtx
+    from axag.rules.declare import Rule
+
+Judge = Callable[["RuleCtx", Fact], None]
+
+# rule code -> (kind, judge) in registration order
+FACT_RULES: dict[int, list[tuple[Kind, Judge]]] = {}
+# enabled codes -> kind -> the judges that run for it (the files of a run share one selection)
+_TABLES: dict[frozenset[int], dict[Kind, tuple[Judge, ...]]] = {}
+
+
+def judges(rule: Rule, *kinds: Kind) -> Callable[[Judge], Judge]:
+    """Register ``fn`` as (part of) the check of ``rule``, over the facts of ``kinds``."""
+
+    def register(fn: Judge) -> Judge:
+        entries = FACT_RULES.setdefault(rule.code, [])
+        for kind in kinds:
+            if any(k is kind for k, _ in entries):
+                raise RuntimeError(f"rule {rule.code} judges {kind.name} twice")
+            entries.append((kind, fn))
+        _TABLES.clear()
+        return fn
+
+    return register
+
+
+def judge(rule: Rule, kind: Kind, *, msg: str = "", severity: Severity | None = None) -> None:
+    """``rule`` reports every fact of ``kind`` with its message ``msg`` (the first by default)."""
+
+    def report(ctx: RuleCtx, fact: Fact) -> None:
+        emit(ctx, rule, fact, msg=msg, severity=severity)
+
+    judges(rule, kind)(report)
+
+
+def emit(ctx: RuleCtx, rule: Rule, fact: Fact, *, msg: str = "", severity: Severity | None = None,
+         **more: Any) -> None:
+    """Report ``fact`` as a finding of ``rule``: its details (and ``more``) are the message's arguments."""
+    rule.report(ctx, fact.span, fact.element, fact.attribute, msg=msg, fix=fact.fix, help=fact.help,
+                severity=severity, **fact.args, **more)
+
+
+def _table(enabled: frozenset[int]) -> dict[Kind, tuple[Judge, ...]]:
+    table = _TABLES.get(enabled)
+    if table is None:
+        grouped: dict[Kind, list[Judge]] = {}
+        for code in sorted(FACT_RULES):
+            if code in enabled:
+                for kind, fn in FACT_RULES[code]:
+                    grouped.setdefault(kind, []).append(fn)
+        table = {kind: tuple(fns) for kind, fns in grouped.items()}
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        _TABLES[enabled] = table
+    return table
+
+
+def judge_facts(ctx: RuleCtx, facts: list[Fact] | None = None) -> None:
+    """Run the judges of the enabled fact rules over ``facts`` (default: the model's), in the order they were
+    recorded."""
+    if facts is None:
+        facts = ctx.model.facts
+    if not facts:
+        return
+    table = _table(ctx.enabled)
+    for fact in facts:
+        fns = table.get(fact.kind)
+        if fns is not None:
+            for fn in fns:
+                fn(ctx, fact)
