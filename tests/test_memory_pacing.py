@@ -1,0 +1,83 @@
+"""Memory pacing of a run (issue 17): a checked file's model frees itself by reference counting (its cycles are
+broken when the file is done), so that the run collects garbage only when young objects pile up, not after
+every file."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from axag import memory
+from axag.config import Settings
+from axag.lint.engine import Request, check_file
+
+PAGE = b"""<!doctype html><html><body>
+<section axag-scope="tenant" axag-tenant-boundary="strict" axag-required-roles='["staff"]'>
+  <form action="/orders" method="post" axag-intent="order.create" axag-entity="order" axag-action-type="write"
+        axag-risk-level="low" axag-idempotent="false" axag-preconditions='["quantity >= 1"]'>
+    <label for="q">Quantity</label><input id="q" name="quantity" type="number" min="1" required>
+    <button type="submit">Order</button>
+  </form>
+  <button axag-intent="order.cancel" axag-action-type="delete" axag-risk-level="high">Cancel</button>
+</section>
+</body></html>
+"""
+
+
+@pytest.mark.parametrize("mode", ["lint", "compile"])
+def test_a_checked_page_is_freed_without_a_garbage_collection(tmp_path: Path, monkeypatch: Any, mode: str) -> None:
+    from axag.model import actions
+
+    made: list[Any] = []
+    build = actions.build_model
+
+    def spy(pf: Any, **kw: Any) -> Any:
+        model = build(pf, **kw)
+        made.append((weakref.ref(model), weakref.ref(pf), [weakref.ref(a) for a in model.actions]))
+        return model
+
+    monkeypatch.setattr(actions, "build_model", spy)
+    page = tmp_path / "page.html"
+    page.write_bytes(PAGE)
+    request = Request(mode=mode, want_contracts=True, compile_root=tmp_path)
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        outcome = check_file(page, "page.html", "page.html", Settings(base=tmp_path), request)
+        assert [f.code for f in outcome.findings if f.code >= 190] == []
+        assert len(outcome.contracts) == 2
+        (model, pf, acts), = made
+        assert len(acts) == 2
+        # no collection ran: only reference counting can have freed them
+        assert model() is None
+        assert pf() is None
+        assert [a() for a in acts] == [None, None]
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_file_done_collects_only_when_young_objects_pile_up(monkeypatch: Any) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(memory.gc, "collect", lambda generation=2: calls.append(generation) or 0)
+    monkeypatch.setattr(memory, "release_memory", lambda: calls.append(-1))
+    monkeypatch.setattr(memory, "_COLLECTIONS", 0)
+    young = [100]
+    monkeypatch.setattr(memory.gc, "get_count", lambda: (young[0], 0, 0))
+    with memory.bulk_gc():
+        for n in range(1, 50):
+            memory.file_done(n, 1000)
+        assert calls == []  # few young objects: no scan of every file's survivors
+        young[0] = memory.YOUNG_LIMIT
+        for n in range(1, 9):
+            memory.file_done(n, 1000)
+        assert calls == [0] * 7 + [1]  # the older generation at every eighth collection
+        calls.clear()
+        young[0] = 10
+        memory.file_done(60, memory.BIG_FILE)
+        assert calls == [0, -1]  # a big page: collected and its memory given back at once
