@@ -314,12 +314,15 @@ def test_an_entry_that_would_call_anything_is_not_unpickled(tmp_path: Path, pars
 def test_a_packed_contract_unpacks_contract_classes_only(tmp_path: Path) -> None:
     import pickle
 
-    from axag.compile.merge import PackedContract
+    from axag.compile.merge import PackedContract, squeeze
 
     marker = tmp_path / "pwned"
-    forged = PackedContract("a.b", "k", "a_b", ("a.html", 1, 1), pickle.dumps(_Forged(marker)))
+    forged = PackedContract("a.b", "k", "a_b", ("a.html", 1, 1), squeeze(pickle.dumps(_Forged(marker))))
     with pytest.raises(pickle.UnpicklingError):
         forged.unpack()
+    assert not marker.exists()
+    with pytest.raises(pickle.UnpicklingError):  # not even compressed
+        PackedContract("a.b", "k", "a_b", ("a.html", 1, 1), pickle.dumps(_Forged(marker))).unpack()
     assert not marker.exists()
 
 

@@ -81,3 +81,23 @@ def test_file_done_collects_only_when_young_objects_pile_up(monkeypatch: Any) ->
         young[0] = 10
         memory.file_done(60, memory.BIG_FILE)
         assert calls == [0, -1]  # a big page: collected and its memory given back at once
+
+
+def test_packed_contracts_are_small_and_unpack_to_the_same_contract(tmp_path: Path) -> None:
+    """The contracts a run keeps grow with the number of distinct tools (RSS bound of the double site): each
+    is kept compressed against a preset dictionary of the parts every tool repeats (the output schema)."""
+    import pickle
+
+    from axag.compile.merge import PackedContract, mcp_fragment
+
+    page = tmp_path / "page.html"
+    page.write_bytes(PAGE)
+    request = Request(mode="compile", want_contracts=True, compile_root=tmp_path)
+    outcome = check_file(page, "page.html", "page.html", Settings(base=tmp_path), request)
+    for contract, _errors in outcome.contracts:
+        packed = PackedContract.pack(contract)
+        plain = len(pickle.dumps(contract, pickle.HIGHEST_PROTOCOL)) + len(mcp_fragment(contract) or "")
+        assert packed.fragment is not None
+        assert len(packed.blob) + len(packed.fragment) < plain / 4
+        assert packed.tool_text() == mcp_fragment(contract)
+        assert packed.unpack() == contract
