@@ -101,3 +101,7 @@ def test_packed_contracts_are_small_and_unpack_to_the_same_contract(tmp_path: Pa
         assert len(packed.blob) + len(packed.fragment) < plain / 4
         assert packed.tool_text() == mcp_fragment(contract)
         assert packed.unpack() == contract
+        lint = PackedContract.pack(contract, fragment=False)  # lint: no tool text, the pickle as it is
+        assert lint.fragment is None and lint.tool_text() is None
+        assert lint.blob == pickle.dumps(contract, pickle.HIGHEST_PROTOCOL)
+        assert lint.unpack() == contract

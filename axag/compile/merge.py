@@ -122,9 +122,9 @@ CONTRACT_CLASSES = frozenset({("axag.compile.contract", "ToolContract"), ("axag.
 
 
 class PackedContract:
-    """A contract as one pickled string, compressed (`squeeze`: a few hundred bytes instead of a tree of dicts,
-    kept for the whole run), with what folding needs in the clear: intent, key and its source. Workers send
-    contracts so."""
+    """A contract as one pickled string (a few hundred bytes instead of a tree of dicts, kept for the whole
+    run; compressed by `squeeze` when packed for compile), with what folding needs in the clear: intent, key
+    and its source. Workers send contracts so."""
 
     __slots__ = ("blob", "fragment", "intent", "key", "name", "page", "source")
 
@@ -140,9 +140,11 @@ class PackedContract:
         import pickle
 
         key = contract.key or contract_key(contract.tool)
+        blob = pickle.dumps(contract, pickle.HIGHEST_PROTOCOL)
         text = mcp_fragment(contract) if fragment else None
-        return cls(str(contract.meta["intent"]), key, contract.name, contract.sources[0],
-                   squeeze(pickle.dumps(contract, pickle.HIGHEST_PROTOCOL)),
+        if fragment:  # compile keeps every distinct tool until the end (lint: a few, and then the time counts)
+            blob = squeeze(blob)
+        return cls(str(contract.meta["intent"]), key, contract.name, contract.sources[0], blob,
                    squeeze(text.encode("utf-8", "surrogatepass")) if text is not None else None,
                    binding_page(contract.tool))
 
@@ -152,8 +154,8 @@ class PackedContract:
 
         from axag.pickles import loads_only
 
-        try:
-            data = unsqueeze(self.blob)
+        try:  # squeezed (zlib data starts with 0x78) or a plain pickle (protocol 2 and later start with 0x80)
+            data = unsqueeze(self.blob) if self.blob[:1] == b"x" else self.blob
         except zlib.error as exc:  # a damaged blob (from a forged cache entry) is refused like a forged pickle
             raise pickle.UnpicklingError(f"not a packed contract: {exc}") from None
         # only contract classes: a packed contract may come from the result cache, a folder of the project
@@ -170,6 +172,7 @@ class PackedContract:
 
 
 _ZDICT: bytes | None = None
+_PACKER: Any = None  # a compressor primed with the dictionary: each contract gets a copy (cheaper than priming)
 
 
 def _zdict() -> bytes:
@@ -204,8 +207,12 @@ def squeeze(data: bytes) -> bytes:
     """``data`` compressed (zlib, fastest level) with the preset dictionary of contracts."""
     import zlib
 
-    packer = zlib.compressobj(1, zdict=_zdict())
-    return packer.compress(data) + packer.flush()
+    global _PACKER
+    if _PACKER is None:
+        _PACKER = zlib.compressobj(1, zdict=_zdict())
+    packer = _PACKER.copy()
+    out: bytes = packer.compress(data) + packer.flush()
+    return out
 
 
 def unsqueeze(data: bytes) -> bytes:
