@@ -21,6 +21,8 @@ import contextlib
 import os
 import pickle
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -146,15 +148,18 @@ class ResultCache:
         return self.entries / key.hex()
 
     # ---------------------------------------------------------------- entries
-    def lookup(self, key: bytes, content: bytes) -> Any:
-        """The cached outcome for ``key`` and the file bytes' digest ``content``, or None."""
+    def lookup(self, key: bytes, content: bytes | Callable[[], bytes | None]) -> Any:
+        """The cached outcome for ``key`` and the file bytes' digest ``content``, or None. ``content`` may be a
+        function giving the digest (None when the file cannot be read): it is called only when an entry
+        exists, so that a file without one is not read here (a first run reads each file once, to check it)."""
         entry = self._entry(key)
         try:
             with open(entry, "rb") as fh:
                 blob = fh.read()
         except OSError:
             return None
-        if len(blob) < _HEAD + 8 or blob[:_HEAD] != _MAGIC + key + content:
+        made = content() if callable(content) else content
+        if made is None or len(blob) < _HEAD + 8 or blob[:_HEAD] != _MAGIC + key + made:
             return None
         payload, check = blob[_HEAD:-8], blob[-8:]
         if xxhash.xxh3_64_digest(payload) != check:
@@ -298,8 +303,6 @@ def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
                  cache: ResultCache) -> tuple[list[Any], list[int], list[tuple[Any, ...]]]:
     """(outcomes of the tasks found in the cache, the task index of each hit and then of each miss, the
     missed tasks with the key of their entry appended)."""
-    from axag.lint.engine import _read_regular
-
     hits: list[Any] = []
     hit_slots: list[int] = []
     miss_slots: list[int] = []
@@ -310,11 +313,7 @@ def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
         if settings is None:
             settings = by_dir[path.parent] = resolver.resolve(path)
         key = cache.key(path, disp, rel, settings, request)
-        try:
-            data = _read_regular(path)
-        except OSError:
-            data = None
-        outcome = cache.lookup(key, digest(data)) if data is not None else None
+        outcome = cache.lookup(key, partial(_file_digest, path))
         if outcome is None:
             miss_slots.append(i)
             misses.append((path, disp, rel, key))
@@ -323,6 +322,17 @@ def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
             hits.append(outcome)
             hit_slots.append(i)
     return hits, hit_slots + miss_slots, misses
+
+
+def _file_digest(path: Path) -> bytes | None:
+    """The digest of a file's bytes, or None when it cannot be read or is not a regular file."""
+    from axag.lint.engine import _read_regular
+
+    try:
+        data = _read_regular(path)
+    except OSError:
+        return None
+    return digest(data) if data is not None else None
 
 
 def check_and_store(path: Path, display: str, repo_path: str, settings: Any, request: Any, cache: ResultCache,
