@@ -46,6 +46,23 @@ def _work(task: tuple[Any, ...]) -> FileOutcome:
     return outcome
 
 
+def preload(request: Request) -> None:
+    """Import what checking a file needs before the workers are forked: imported once instead of once per
+    worker, and shared by them (copy-on-write pages, frozen out of their garbage collections)."""
+    import gc
+
+    import axag.model.actions
+    import axag.parse.document
+    from axag.rules import load_rules
+
+    load_rules()
+    if request.want_contracts:
+        import axag.compile.build
+        import axag.compile.merge  # noqa: F401
+    if not gc.isenabled():  # under `memory.bulk_gc`, which unfreezes everything at its end
+        gc.freeze()
+
+
 def file_sizes(paths: Sequence[Path]) -> list[int]:
     """The size of each file (0 when it cannot be read now: the worker reports why)."""
     import os
@@ -72,6 +89,7 @@ def map_files(tasks: Sequence[tuple[Any, ...]], resolver: Any, request: Request,
     import multiprocessing
     from concurrent.futures.process import BrokenProcessPool
 
+    preload(request)
     ctx = multiprocessing.get_context("fork")
     # small chunks: workers finish together; with the biggest files first, the first chunk holds the few
     # biggest pages, so two workers do not hold the two biggest parse trees at once
