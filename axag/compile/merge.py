@@ -45,8 +45,30 @@ def contract_key(tool: dict[str, Any]) -> str:
     """The identity of a contract: the SHA-256 of its JSON text without sources (equality of JSON values, 1 and
     true differ, in output key order). A digest, not the text: keys travel from worker processes and are kept
     per distinct contract for the whole run."""
-    text = json.dumps(_without_sources(tool), ensure_ascii=False, separators=(",", ":"))
+    from axag.compile.build import output_schema
+
+    shared = output_schema()
+    # the text json.dumps gives, written member by member so that the output schema every tool shares (most of
+    # a tool's text) is written once per run, not once per contract
+    parts = [f"{_compact(k)}:{_shared_text(shared) if v is shared else _compact(v)}"
+             for k, v in _without_sources(tool).items()]
+    text = "{" + ",".join(parts) + "}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+_SHARED_TEXT: dict[int, tuple[Any, str]] = {}
+
+
+def _shared_text(value: Any) -> str:
+    """`_compact` of the one output schema object (kept with it, so that a reused id never finds it)."""
+    got = _SHARED_TEXT.get(id(value))
+    if got is None or got[0] is not value:
+        got = _SHARED_TEXT[id(value)] = (value, _compact(value))
+    return got[1]
 
 
 def first_difference(a: Any, b: Any, pointer: str = "") -> str:
