@@ -288,8 +288,36 @@ def mcp_fragment(contract: ToolContract) -> str | None:
     holed = {**tool, "_meta": {**meta, "org.axag/action": {**action, "sources": _SOURCES_HOLE}}}
     if check_mcp_tool(holed, 0):
         return None
-    text = indented_fragment(holed, _TOOL_NEWLINE, document=True)
+    text = _shared_schema_spliced(holed)
+    if text is None:
+        text = indented_fragment(holed, _TOOL_NEWLINE, document=True)
     return text if text.count(_hole_text()) == 1 else None
+
+
+_SCHEMA_HOLE = "\x00axag-output-schema\x00"
+_SCHEMA_TEXTS: dict[int, tuple[Any, str]] = {}
+
+
+def _shared_schema_spliced(holed: dict[str, Any]) -> str | None:
+    """`indented_fragment` of a tool whose output schema is the one every tool shares: the rest of the tool is
+    written with a placeholder, and the schema's text, written once per run, is put in its place (the schema
+    is most of a tool's text). The same text as writing the whole tool; None for any other output schema."""
+    from axag.compile.build import output_schema
+    from axag.compile.serialize import indented_fragment
+
+    shared = output_schema()
+    if holed.get("outputSchema") is not shared:
+        return None
+    got = _SCHEMA_TEXTS.get(id(shared))
+    if got is None or got[0] is not shared:
+        # a member of the tool is written at the tool's indentation plus one level
+        got = _SCHEMA_TEXTS[id(shared)] = (shared, indented_fragment(shared, _TOOL_NEWLINE + "  ", document=True))
+    text = indented_fragment({**holed, "outputSchema": _SCHEMA_HOLE}, _TOOL_NEWLINE, document=True)
+    hole = indented_fragment(_SCHEMA_HOLE, "", document=True)
+    if text.count(hole) != 1:
+        return None
+    before, _hole, after = text.partition(hole)
+    return before + got[1] + after
 
 
 class SeenContract:
