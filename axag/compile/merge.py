@@ -161,8 +161,13 @@ class PackedContract:
         """``fragment``: also make its tool text (for compile; lint only merges to find 121 and 122)."""
         import pickle
 
+        from axag.compile.build import output_schema
+
         key = contract.key or contract_key(contract.tool)
-        blob = pickle.dumps(contract, pickle.HIGHEST_PROTOCOL)
+        kept = contract
+        if contract.tool.get("outputSchema") is output_schema():  # every tool's: not pickled with each one
+            kept = replace(contract, tool={**contract.tool, "outputSchema": _SCHEMA_HOLE})
+        blob = pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
         text = mcp_fragment(contract) if fragment else None
         if fragment:  # compile keeps every distinct tool until the end (lint: a few, and then the time counts)
             blob = squeeze(blob)
@@ -183,6 +188,10 @@ class PackedContract:
         # only contract classes: a packed contract may come from the result cache, a folder of the project
         contract: ToolContract = loads_only(data, CONTRACT_CLASSES)
         contract.tool = _shared_strings(contract.tool)
+        if contract.tool.get("outputSchema") == _SCHEMA_HOLE:
+            from axag.compile.build import output_schema
+
+            contract.tool["outputSchema"] = output_schema()
         return contract
 
     def tool_text(self) -> str | None:
