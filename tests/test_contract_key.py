@@ -34,7 +34,9 @@ def test_the_key_is_the_digest_of_the_json_text_without_sources() -> None:
     copied = _tool(copy.deepcopy(output_schema()))
     other = _tool({"type": "object", "properties": {"ok": {"const": 1}}})
     truthy = _tool({"type": "object", "properties": {"ok": {"const": True}}})
-    for tool in (shared, copied, other, truthy):
+    holey = _tool(output_schema())
+    holey["description"] = "\x00axag-output-schema\x00"  # the placeholder's own text elsewhere in the tool
+    for tool in (shared, copied, other, truthy, holey):
         assert contract_key(tool) == _expected(tool)
     assert contract_key(shared) == contract_key(copied)  # equal JSON values, one key
     assert contract_key(other) != contract_key(truthy)  # 1 and true differ

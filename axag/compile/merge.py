@@ -48,11 +48,18 @@ def contract_key(tool: dict[str, Any]) -> str:
     from axag.compile.build import output_schema
 
     shared = output_schema()
-    # the text json.dumps gives, written member by member so that the output schema every tool shares (most of
-    # a tool's text) is written once per run, not once per contract
-    parts = [f"{_compact(k)}:{_shared_text(shared) if v is shared else _compact(v)}"
-             for k, v in _without_sources(tool).items()]
-    text = "{" + ",".join(parts) + "}"
+    bare = _without_sources(tool)
+    text = None
+    if bare.get("outputSchema") is shared:
+        # the text json.dumps gives, the output schema every tool shares (most of a tool's text) written once
+        # per run and put in the place of a placeholder
+        holed = _compact({**bare, "outputSchema": _SCHEMA_HOLE})
+        hole = _compact(_SCHEMA_HOLE)
+        if holed.count(hole) == 1:
+            before, _hole, after = holed.partition(hole)
+            text = before + _shared_text(shared) + after
+    if text is None:
+        text = _compact(bare)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
