@@ -289,7 +289,7 @@ def pack_outcome(outcome: Any, *, fragments: bool) -> None:
             known = _PACKED.get(ident) if c.key else None
             if known is None:
                 c = PackedContract.pack(c, fragment=fragments)
-                if len(_PACKED) > 4096:
+                if len(_PACKED) >= 512:  # a bounded memo: what is kept for the run is the index's
                     _PACKED.clear()
                 _PACKED[ident] = c
             else:

@@ -84,26 +84,35 @@ def test_file_done_collects_only_when_young_objects_pile_up(monkeypatch: Any) ->
 
 
 def test_packed_contracts_are_small_and_unpack_to_the_same_contract(tmp_path: Path) -> None:
-    """The contracts a run keeps grow with the number of distinct tools (RSS bound of the double site): each
-    is kept compressed against a preset dictionary of the parts every tool repeats (the output schema)."""
+    """The contracts a run keeps grow with the number of distinct tools (RSS bound of the double site): the
+    output schema every tool shares is left out of each, and compile keeps them compressed."""
     import pickle
 
     from axag.compile.build import output_schema
-    from axag.compile.merge import PackedContract, mcp_fragment
+    from axag.compile.merge import ContractIndex, PackedContract, mcp_fragment
 
     page = tmp_path / "page.html"
     page.write_bytes(PAGE)
     request = Request(mode="compile", want_contracts=True, compile_root=tmp_path)
     outcome = check_file(page, "page.html", "page.html", Settings(base=tmp_path), request)
-    for contract, _errors in outcome.contracts:
-        packed = PackedContract.pack(contract)
+    contracts = [c for c, _errors in outcome.contracts]
+    for contract in contracts:
         plain = len(pickle.dumps(contract, pickle.HIGHEST_PROTOCOL)) + len(mcp_fragment(contract) or "")
-        assert packed.fragment is not None
-        assert len(packed.blob) + len(packed.fragment) < plain / 4
-        assert packed.tool_text() == mcp_fragment(contract)
-        assert packed.unpack() == contract
-        assert packed.unpack().tool["outputSchema"] is output_schema()  # not pickled with each contract
+        packed = PackedContract.pack(contract)  # what a cache entry holds
+        assert packed.fragment is not None and packed.blob[:1] == b"\x80"
+        assert len(packed.blob) + len(packed.fragment) < plain * 2 / 3
+        kept = packed.squeezed()  # what compile keeps for the whole run
+        assert kept.fragment is not None
+        assert len(kept.blob) + len(kept.fragment) < plain / 4
+        assert kept.squeezed() is kept
+        for p in (packed, kept):
+            assert p.tool_text() == mcp_fragment(contract)
+            assert p.unpack() == contract
+            assert p.unpack().tool["outputSchema"] is output_schema()
         lint = PackedContract.pack(contract, fragment=False)  # lint: no tool text, a plain pickle
         assert lint.fragment is None and lint.tool_text() is None
-        assert lint.blob[:1] == b"\x80" and len(lint.blob) < len(pickle.dumps(contract, pickle.HIGHEST_PROTOCOL)) * 3 / 4
-        assert lint.unpack() == contract
+        assert lint.blob == packed.blob
+    index = ContractIndex(fragments=True)
+    index.add(outcome)
+    kept_blobs = [p.blob[:1] for variants in index.by_intent.values() for p, _ in variants.values()]
+    assert kept_blobs == [b"x"] * len(contracts)  # zlib data

@@ -135,16 +135,19 @@ class ContractIndex:
             variants = self.by_intent.setdefault(intent, {})
             entry = variants.get(key)
             if entry is None:  # a new contract: kept packed (a repeated one only adds its source)
-                packed = (contract if isinstance(contract, PackedContract)
-                          else PackedContract.pack(contract, fragment=self.fragments))
-                variants[key] = (packed, [(source, where)])
+                variants[key] = (self._kept(contract), [(source, where)])
             else:
                 entry[1].append((source, where))
                 if source < entry[0].source:  # the contract of the first source is kept (its binding's page)
-                    packed = (contract if isinstance(contract, PackedContract)
-                              else PackedContract.pack(contract, fragment=self.fragments))
-                    variants[key] = (packed, entry[1])
+                    variants[key] = (self._kept(contract), entry[1])
         outcome.contracts = []
+
+    def _kept(self, contract: Any) -> PackedContract:
+        """A contract as the index keeps it: packed, and for compile (which keeps every distinct tool to the
+        end) compressed."""
+        packed = contract if isinstance(contract, PackedContract) else PackedContract.pack(
+            contract, fragment=self.fragments)
+        return packed.squeezed() if self.fragments else packed
 
 
 CONTRACT_CLASSES = frozenset({("axag.compile.contract", "ToolContract"), ("axag.compile.contract", "ManifestParam")})
@@ -152,15 +155,17 @@ CONTRACT_CLASSES = frozenset({("axag.compile.contract", "ToolContract"), ("axag.
 
 class PackedContract:
     """A contract as one pickled string (a few hundred bytes instead of a tree of dicts, kept for the whole
-    run; compressed by `squeeze` when packed for compile), with what folding needs in the clear: intent, key
-    and its source. Workers send contracts so."""
+    run), with what folding needs in the clear: intent, key and its source. Workers send contracts so. The
+    output schema every tool shares is left out of the pickle and of the tool text (put back when they are
+    used); compile keeps the contracts it merges compressed (`squeezed`)."""
 
     __slots__ = ("blob", "fragment", "intent", "key", "name", "page", "source")
 
     def __init__(self, intent: str, key: str, name: str, source: tuple[str, int, int], blob: bytes,
                  fragment: bytes | None = None, page: str | None = None) -> None:
         self.intent, self.key, self.name, self.source, self.blob = intent, key, name, source, blob
-        self.fragment = fragment  # the tool as written in an mcp document (`mcp_fragment`), squeezed UTF-8
+        # the tool as written in an mcp document (`mcp_fragment`): a flag byte (_HOLED, _SQUEEZED), then UTF-8
+        self.fragment = fragment
         self.page = page  # the page its HTTP binding names (not part of the key: see `binding_page`)
 
     @classmethod
@@ -174,13 +179,22 @@ class PackedContract:
         kept = contract
         if contract.tool.get("outputSchema") is output_schema():  # every tool's: not pickled with each one
             kept = replace(contract, tool={**contract.tool, "outputSchema": _SCHEMA_HOLE})
-        blob = pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
-        text = mcp_fragment(contract) if fragment else None
-        if fragment:  # compile keeps every distinct tool until the end (lint: a few, and then the time counts)
-            blob = squeeze(blob)
-        return cls(str(contract.meta["intent"]), key, contract.name, contract.sources[0], blob,
-                   squeeze(text.encode("utf-8", "surrogatepass")) if text is not None else None,
+        text = _fragment(contract) if fragment else None
+        return cls(str(contract.meta["intent"]), key, contract.name, contract.sources[0],
+                   pickle.dumps(kept, pickle.HIGHEST_PROTOCOL),
+                   None if text is None else bytes((_HOLED if text[1] else 0,)) + text[0].encode("utf-8", "surrogatepass"),
                    binding_page(contract.tool))
+
+    def squeezed(self) -> PackedContract:
+        """This contract compressed (`squeeze`): how compile keeps the contracts it merges (memory that grows
+        with the number of distinct tools)."""
+        blob = self.blob if self.blob[:1] == b"x" else squeeze(self.blob)
+        fragment = self.fragment
+        if fragment is not None and not fragment[0] & _SQUEEZED:
+            fragment = bytes((fragment[0] | _SQUEEZED,)) + squeeze(fragment[1:])
+        if blob is self.blob and fragment is self.fragment:
+            return self
+        return PackedContract(self.intent, self.key, self.name, self.source, blob, fragment, self.page)
 
     def unpack(self) -> ToolContract:
         import pickle
@@ -203,10 +217,20 @@ class PackedContract:
 
     def tool_text(self) -> str | None:
         """The tool text made with the contract (`mcp_fragment`), or None."""
-        return None if self.fragment is None else unsqueeze(self.fragment).decode("utf-8", "surrogatepass")
+        if self.fragment is None:
+            return None
+        flags, data = self.fragment[0], self.fragment[1:]
+        text = (unsqueeze(data) if flags & _SQUEEZED else data).decode("utf-8", "surrogatepass")
+        if not flags & _HOLED:
+            return text
+        before, _hole, after = text.partition(_schema_hole_text())
+        return before + _shared_schema_text() + after
 
     def __reduce__(self) -> tuple[Any, ...]:
         return PackedContract, (self.intent, self.key, self.name, self.source, self.blob, self.fragment, self.page)
+
+
+_HOLED, _SQUEEZED = 1, 2  # the flags of a packed tool text: the shared output schema left out; compressed
 
 
 _ZDICT: bytes | None = None
@@ -291,6 +315,17 @@ def mcp_fragment(contract: ToolContract) -> str | None:
     """The contract's tool as `dumps` writes it in the tools array of an mcp document, sources left as a
     placeholder; None when its structure is not valid (then the document is built and checked whole, which
     reports the problem with its place)."""
+    made = _fragment(contract)
+    if made is None or not made[1]:
+        return None if made is None else made[0]
+    before, _hole, after = made[0].partition(_schema_hole_text())
+    return before + _shared_schema_text() + after
+
+
+def _fragment(contract: ToolContract) -> tuple[str, bool] | None:
+    """`mcp_fragment` as (text, holed): holed, the text has a placeholder where the output schema every tool
+    shares goes (`_shared_schema_text`, written once per run; it is most of a tool's text)."""
+    from axag.compile.build import output_schema
     from axag.compile.serialize import indented_fragment
     from axag.compile.validate import check_mcp_tool
 
@@ -304,36 +339,38 @@ def mcp_fragment(contract: ToolContract) -> str | None:
     holed = {**tool, "_meta": {**meta, "org.axag/action": {**action, "sources": _SOURCES_HOLE}}}
     if check_mcp_tool(holed, 0):
         return None
-    text = _shared_schema_spliced(holed)
-    if text is None:
-        text = indented_fragment(holed, _TOOL_NEWLINE, document=True)
-    return text if text.count(_hole_text()) == 1 else None
+    if holed.get("outputSchema") is output_schema():
+        text = indented_fragment({**holed, "outputSchema": _SCHEMA_HOLE}, _TOOL_NEWLINE, document=True)
+        if text.count(_schema_hole_text()) == 1:
+            return (text, True) if text.count(_hole_text()) == 1 else None
+    text = indented_fragment(holed, _TOOL_NEWLINE, document=True)
+    return (text, False) if text.count(_hole_text()) == 1 else None
 
 
 _SCHEMA_HOLE = "\x00axag-output-schema\x00"
+
+
+@lru_cache(maxsize=1)
+def _schema_hole_text() -> str:
+    from axag.compile.serialize import indented_fragment
+
+    return indented_fragment(_SCHEMA_HOLE, "", document=True)
+
+
 _SCHEMA_TEXTS: dict[int, tuple[Any, str]] = {}
 
 
-def _shared_schema_spliced(holed: dict[str, Any]) -> str | None:
-    """`indented_fragment` of a tool whose output schema is the one every tool shares: the rest of the tool is
-    written with a placeholder, and the schema's text, written once per run, is put in its place (the schema
-    is most of a tool's text). The same text as writing the whole tool; None for any other output schema."""
+def _shared_schema_text() -> str:
+    """The shared output schema as a member of a tool in an mcp document (the tool's indentation plus one
+    level), written once (kept with the object, so that a reused id never finds it)."""
     from axag.compile.build import output_schema
     from axag.compile.serialize import indented_fragment
 
     shared = output_schema()
-    if holed.get("outputSchema") is not shared:
-        return None
     got = _SCHEMA_TEXTS.get(id(shared))
     if got is None or got[0] is not shared:
-        # a member of the tool is written at the tool's indentation plus one level
         got = _SCHEMA_TEXTS[id(shared)] = (shared, indented_fragment(shared, _TOOL_NEWLINE + "  ", document=True))
-    text = indented_fragment({**holed, "outputSchema": _SCHEMA_HOLE}, _TOOL_NEWLINE, document=True)
-    hole = indented_fragment(_SCHEMA_HOLE, "", document=True)
-    if text.count(hole) != 1:
-        return None
-    before, _hole, after = text.partition(hole)
-    return before + got[1] + after
+    return got[1]
 
 
 class SeenContract:
@@ -367,7 +404,8 @@ def shrink_repeats(outcome: Any, sent: set[tuple[str, str, str | None]], *, frag
             items.append((SeenContract(packed_ident[0], packed_ident[1], source), False))
             continue
         sent.add(packed_ident)
-        items.append((contract if packed else PackedContract.pack(contract, fragment=fragments), False))
+        full = contract if packed else PackedContract.pack(contract, fragment=fragments)
+        items.append((full.squeezed() if fragments else full, False))  # compressed here, not in the parent
     outcome.contracts = items
 
 
