@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from axag.compile.build import output_schema
+from axag.compile.contract import output_schema
 from axag.compile.merge import _without_sources, contract_key
 
 

@@ -88,7 +88,7 @@ def test_packed_contracts_are_small_and_unpack_to_the_same_contract(tmp_path: Pa
     output schema every tool shares is left out of each, and compile keeps them compressed."""
     import pickle
 
-    from axag.compile.build import output_schema
+    from axag.compile.contract import output_schema
     from axag.compile.merge import ContractIndex, PackedContract, mcp_fragment
 
     page = tmp_path / "page.html"

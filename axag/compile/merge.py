@@ -45,7 +45,7 @@ def contract_key(tool: dict[str, Any]) -> str:
     """The identity of a contract: the SHA-256 of its JSON text without sources (equality of JSON values, 1 and
     true differ, in output key order). A digest, not the text: keys travel from worker processes and are kept
     per distinct contract for the whole run."""
-    from axag.compile.build import output_schema
+    from axag.compile.contract import output_schema
 
     shared = output_schema()
     bare = _without_sources(tool)
@@ -173,7 +173,7 @@ class PackedContract:
         """``fragment``: also make its tool text (for compile; lint only merges to find 121 and 122)."""
         import pickle
 
-        from axag.compile.build import output_schema
+        from axag.compile.contract import output_schema
 
         key = contract.key or contract_key(contract.tool)
         kept = contract
@@ -210,7 +210,7 @@ class PackedContract:
         contract: ToolContract = loads_only(data, CONTRACT_CLASSES)
         contract.tool = _shared_strings(contract.tool)
         if contract.tool.get("outputSchema") == _SCHEMA_HOLE:
-            from axag.compile.build import output_schema
+            from axag.compile.contract import output_schema
 
             contract.tool["outputSchema"] = output_schema()
         return contract
@@ -245,7 +245,7 @@ def _zdict() -> bytes:
     if _ZDICT is None:
         import pickle
 
-        from axag.compile.build import INPUT_SCHEMA_URI, output_schema
+        from axag.compile.contract import INPUT_SCHEMA_URI, output_schema
         from axag.compile.serialize import indented_fragment
 
         tool = {
@@ -325,7 +325,7 @@ def mcp_fragment(contract: ToolContract) -> str | None:
 def _fragment(contract: ToolContract) -> tuple[str, bool] | None:
     """`mcp_fragment` as (text, holed): holed, the text has a placeholder where the output schema every tool
     shares goes (`_shared_schema_text`, written once per run; it is most of a tool's text)."""
-    from axag.compile.build import output_schema
+    from axag.compile.contract import output_schema
     from axag.compile.serialize import indented_fragment
     from axag.compile.validate import check_mcp_tool
 
@@ -363,7 +363,7 @@ _SCHEMA_TEXTS: dict[int, tuple[Any, str]] = {}
 def _shared_schema_text() -> str:
     """The shared output schema as a member of a tool in an mcp document (the tool's indentation plus one
     level), written once (kept with the object, so that a reused id never finds it)."""
-    from axag.compile.build import output_schema
+    from axag.compile.contract import output_schema
     from axag.compile.serialize import indented_fragment
 
     shared = output_schema()
