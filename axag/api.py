@@ -25,14 +25,15 @@ class Run:
     contracts: Any = None  # compile.merge.ContractIndex, folded in as files complete
     tool_texts: bool = True  # the index makes the tool texts of tools.json (compile, not lint)
 
-    def add(self, outcome: FileOutcome) -> None:
+    def add(self, outcome: FileOutcome, *, cached: bool = False) -> None:
+        """``cached``: the outcome comes from the result cache (its contracts are kept as they were stored)."""
         outcome.ran = shared_codes(outcome.ran)  # outcomes from worker processes come with their own copies
         if outcome.contracts:
             if self.contracts is None:
                 from axag.compile.merge import ContractIndex
 
                 self.contracts = ContractIndex(fragments=self.tool_texts)
-            self.contracts.add(outcome)
+            self.contracts.add(outcome, squeeze=not cached)
         self.outcomes.append(outcome)
 
     def findings(self) -> list[Finding]:
@@ -109,7 +110,7 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
 
         hits, slots, tasks = lookup_tasks(tasks, resolver, request, cache)
         for outcome in hits:
-            run.add(outcome)
+            run.add(outcome, cached=True)
             if progress is not None:
                 progress.advance()
     if jobs > 1 and len(tasks) >= 2 * jobs:

@@ -46,3 +46,27 @@ def test_each_file_is_read_once_per_run(command: list[str], tmp_path: Path, read
     page.write_bytes(page.read_bytes() + b"\n<!-- changed -->\n")
     run_axag(args, cwd=site)
     assert sorted(reads) == sorted([*names, names[0]])  # the changed page: its digest, then its check
+
+
+def test_a_warm_compile_does_not_compress_its_contracts_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compile keeps the contracts it makes compressed (memory on big sites); those of cache hits stay as they
+    were stored: a warm run would otherwise spend its time compressing every tool again."""
+    from axag.compile import merge
+
+    calls: list[int] = []
+    real = merge.squeeze
+
+    def counting(data: bytes) -> bytes:
+        calls.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(merge, "squeeze", counting)
+    site = tmp_path / "site"
+    shutil.copytree(FIXTURES / "site", site)
+    args = ["compile", ".", "--isolated", "-j", "1", "--keep-going", "-o", "-", "--cache-dir", str(tmp_path / "c")]
+    cold = run_axag(args, cwd=site)
+    assert calls  # the kept contracts of a cold run
+    calls.clear()
+    warm = run_axag(args, cwd=site)
+    assert calls == []
+    assert warm.stdout == cold.stdout

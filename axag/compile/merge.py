@@ -118,7 +118,9 @@ class ContractIndex:
         # intent -> key -> (packed contract, [(source, (display, repo_path))])
         self.by_intent: dict[str, dict[str, tuple[PackedContract, list[tuple[tuple[str, int, int], tuple[str, str]]]]]] = {}
 
-    def add(self, outcome: Any) -> None:
+    def add(self, outcome: Any, *, squeeze: bool = True) -> None:
+        """``squeeze``: compile compresses the contracts it keeps (`PackedContract.squeezed`); not those of a
+        cache hit, which a warm run would otherwise compress all over again."""
         where = (outcome.display, outcome.repo_path)
         for contract, has_errors in outcome.contracts:
             if has_errors:
@@ -135,19 +137,19 @@ class ContractIndex:
             variants = self.by_intent.setdefault(intent, {})
             entry = variants.get(key)
             if entry is None:  # a new contract: kept packed (a repeated one only adds its source)
-                variants[key] = (self._kept(contract), [(source, where)])
+                variants[key] = (self._kept(contract, squeeze), [(source, where)])
             else:
                 entry[1].append((source, where))
                 if source < entry[0].source:  # the contract of the first source is kept (its binding's page)
-                    variants[key] = (self._kept(contract), entry[1])
+                    variants[key] = (self._kept(contract, squeeze), entry[1])
         outcome.contracts = []
 
-    def _kept(self, contract: Any) -> PackedContract:
+    def _kept(self, contract: Any, squeeze: bool) -> PackedContract:
         """A contract as the index keeps it: packed, and for compile (which keeps every distinct tool to the
         end) compressed."""
         packed = contract if isinstance(contract, PackedContract) else PackedContract.pack(
             contract, fragment=self.fragments)
-        return packed.squeezed() if self.fragments else packed
+        return packed.squeezed() if self.fragments and squeeze else packed
 
 
 CONTRACT_CLASSES = frozenset({("axag.compile.contract", "ToolContract"), ("axag.compile.contract", "ManifestParam")})
