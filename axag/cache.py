@@ -93,6 +93,7 @@ class ResultCache:
     def __init__(self, directory: Path, *, max_bytes: int = MAX_BYTES) -> None:
         self.directory = directory
         self.entries = directory / "entries"
+        self._entries = os.fspath(self.entries)
         self.max_bytes = max_bytes
         self.started = time.time()
         self.writable = True
@@ -152,10 +153,23 @@ class ResultCache:
         """The cached outcome for ``key`` and the file bytes' digest ``content``, or None. ``content`` may be a
         function giving the digest (None when the file cannot be read): it is called only when an entry
         exists, so that a file without one is not read here (a first run reads each file once, to check it)."""
-        entry = self._entry(key)
+        entry = os.path.join(self._entries, key.hex())  # a plain string: this runs once per file of a run
         try:
-            with open(entry, "rb") as fh:
-                blob = fh.read()
+            fd = os.open(entry, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        except OSError:
+            return None
+        try:
+            outcome = self._read_entry(fd, key, content)
+            if outcome is not None:
+                with contextlib.suppress(OSError):  # used by this run: kept by pruning
+                    os.utime(fd if os.utime in os.supports_fd else entry)
+        finally:
+            os.close(fd)
+        return outcome
+
+    def _read_entry(self, fd: int, key: bytes, content: bytes | Callable[[], bytes | None]) -> Any:
+        try:
+            blob = _read_all(fd)
         except OSError:
             return None
         made = content() if callable(content) else content
@@ -172,11 +186,7 @@ class ResultCache:
             return None
         from axag.lint.engine import FileOutcome
 
-        if not isinstance(outcome, FileOutcome):
-            return None
-        with contextlib.suppress(OSError):
-            os.utime(entry)  # used by this run: kept by pruning
-        return outcome
+        return outcome if isinstance(outcome, FileOutcome) else None
 
     def store(self, key: bytes, content: bytes, outcome: Any) -> None:
         """Write the entry of an outcome whose contracts are packed (`pack_outcome`). Never raises."""
@@ -253,6 +263,21 @@ class ResultCache:
                 break
             if _unlink(path):
                 total -= size
+
+
+def _read_all(fd: int) -> bytes:
+    """The rest of an open file, read in as few calls as its size allows (no buffered reader: no fstat, no
+    terminal check, no seek per entry)."""
+    chunks = []
+    while True:
+        chunk = os.read(fd, _CHUNK)
+        chunks.append(chunk)
+        if len(chunk) < _CHUNK:  # a short read of a regular file: its end (one interrupted early only makes a miss)
+            break
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+_CHUNK = 1 << 20
 
 
 def _unlink(path: str) -> bool:
