@@ -347,8 +347,10 @@ def _read_regular(path: Path) -> bytes | None:
         want = st.st_size + 1  # the whole file in one read (one buffer of its size), unless it grew
         while chunk := os.read(fd, want):
             chunks.append(chunk)
+            if len(chunk) < want:  # a short read of a regular file: its end (no further call to find it)
+                break
             want = 1 << 20
-        return b"".join(chunks)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
 
