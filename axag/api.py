@@ -77,13 +77,11 @@ def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: 
         from axag.cache import new_run
 
         new_run()
-    try:
-        with bulk_gc():
-            run = _check_files(files, resolver, request, cwd=cwd, jobs=jobs, stdin=stdin, progress=progress,
-                               cache=cache if not request.keep_text else None)
-    finally:
-        if cache is not None:
-            cache.close()  # also after an error or Ctrl-C: the entries written on its thread are finished
+    with bulk_gc():
+        run = _check_files(files, resolver, request, cwd=cwd, jobs=jobs, stdin=stdin, progress=progress,
+                           cache=cache if not request.keep_text else None)
+    if cache is not None:
+        cache.close()
     return run
 
 
@@ -128,8 +126,6 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
         if cache is not None:
             cache.wrote = True  # by the workers
     else:
-        if cache is not None and len(tasks) > 1:
-            cache.write_behind()  # creating the entry files overlaps with checking (finished by `close`)
         for n, task in enumerate(tasks, 1):
             outcome = check_task(task, resolver.resolve(task[0]), request, cache)
             run.add(outcome)

@@ -94,8 +94,6 @@ class ResultCache:
         self.directory = directory
         self.entries = directory / "entries"
         self._entries = os.fspath(self.entries)
-        self._owner = os.getpid()  # the process whose entries `_Writer` may write (forked workers write their own)
-        self._writer: _Writer | None = None
         self.max_bytes = max_bytes
         self.started = time.time()
         self.writable = True
@@ -104,7 +102,7 @@ class ResultCache:
         self._codes: dict[frozenset[int], str] = {}  # a rule selection as key text
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "_run_keys": {}, "_codes": {}, "_writer": None}
+        return {**self.__dict__, "_run_keys": {}, "_codes": {}}
 
     # ---------------------------------------------------------------- keys
     def _run_key(self, settings: Any, request: Any) -> bytes:
@@ -191,26 +189,11 @@ class ResultCache:
         return outcome if isinstance(outcome, FileOutcome) else None
 
     def store(self, key: bytes, content: bytes, outcome: Any) -> None:
-        """Write the entry of an outcome whose contracts are packed (`pack_outcome`). Never raises. After
-        `write_behind`, the file is written on a thread of its own (finished by `close`)."""
+        """Write the entry of an outcome whose contracts are packed (`pack_outcome`). Never raises."""
         if not self.writable or outcome.internal_error or outcome.read_error or outcome.text is not None:
             return
         payload = pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
         data = b"".join((_MAGIC, key, content, payload, xxhash.xxh3_64_digest(payload)))
-        if self._writer is None or os.getpid() != self._owner:  # (a forked worker has no thread)
-            self._write(key, data)
-        else:
-            self._writer.put(key, data)
-
-    def write_behind(self) -> None:
-        """Have `store` write the files on a thread of its own (`_Writer`) until `close`: for a run that checks
-        many files in this process."""
-        if self._writer is None and os.getpid() == self._owner:
-            self._writer = _Writer(self)
-
-    def _write(self, key: bytes, data: bytes) -> None:
-        if not self.writable:
-            return
         entry = self._entry(key)
         tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
         try:
@@ -247,11 +230,7 @@ class ResultCache:
 
     # ---------------------------------------------------------------- pruning
     def close(self) -> None:
-        """After the run: the entries still queued are written; prune when this run wrote entries and the cache
-        is over its bound."""
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+        """After the run: prune when this run wrote entries and the cache is over its bound."""
         if self.wrote:
             self.prune()
 
@@ -284,43 +263,6 @@ class ResultCache:
                 break
             if _unlink(path):
                 total -= size
-
-
-class _Writer:
-    """Writes a run's new entries on a thread of its own while the run goes on: creating a file costs the kernel
-    from 0.05 to 1 ms on some file systems (ext4 on a virtual disk: up to half a second for a first run of 500
-    pages), which the thread pays on another core. Bounded: `put` waits when 64 entries are queued. The thread
-    holds the GIL only between its system calls; the switch interval is shortened while it runs, so that it
-    gets the GIL back promptly after each (the checking thread holds it otherwise)."""
-
-    def __init__(self, cache: ResultCache) -> None:
-        import queue
-        import sys
-        import threading
-
-        self.cache = cache
-        self.queue: queue.Queue[tuple[bytes, bytes] | None] = queue.Queue(maxsize=64)
-        self.interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(self.interval, 0.0005))
-        self.thread = threading.Thread(target=self._run, name="axag-cache-writer", daemon=True)
-        self.thread.start()
-
-    def put(self, key: bytes, data: bytes) -> None:
-        self.queue.put((key, data))
-
-    def _run(self) -> None:
-        while (item := self.queue.get()) is not None:
-            try:
-                self.cache._write(*item)
-            except Exception:  # noqa: BLE001 - the cache is an optimisation: a failure only stops its writes
-                self.cache.writable = False
-
-    def close(self) -> None:
-        import sys
-
-        self.queue.put(None)
-        self.thread.join()
-        sys.setswitchinterval(self.interval)
 
 
 def _read_all(fd: int) -> bytes:
