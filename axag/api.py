@@ -10,7 +10,13 @@ from typing import Any
 
 from axag.findings import Finding, RunReport
 from axag.lint.engine import FileOutcome, Request, check_file, display_path, shared_codes
-from axag.memory import BIG_FILE, bulk_gc, file_done, release_memory  # noqa: F401 (BIG_FILE re-exported)
+from axag.memory import (  # noqa: F401 (BIG_FILE re-exported)
+    BIG_FILE,
+    bulk_gc,
+    file_done,
+    freeze_survivors,
+    release_memory,
+)
 from axag.paths import relpath_posix
 from axag.tasks import check_task
 
@@ -113,6 +119,8 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
             run.add(outcome, cached=True)
             if progress is not None:
                 progress.advance()
+        if hits and tasks:
+            freeze_survivors()  # kept to the end of the run: not scanned by the collections of the files checked
     if jobs > 1 and len(tasks) >= 2 * jobs:
         from axag.parallel import biggest_first, file_sizes, map_files
 

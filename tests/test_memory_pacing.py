@@ -116,3 +116,32 @@ def test_packed_contracts_are_small_and_unpack_to_the_same_contract(tmp_path: Pa
     index.add(outcome)
     kept_blobs = [p.blob[:1] for variants in index.by_intent.values() for p, _ in variants.values()]
     assert kept_blobs == [b"x"] * len(contracts)  # zlib data
+
+
+def test_cache_hits_are_out_of_the_young_generation_when_a_file_is_checked(tmp_path: Path, monkeypatch: Any) -> None:
+    """A run with one page changed: the outcomes of the cache hits live to its end, so the collection that may
+    follow the checked page does not scan them (they are frozen when they are added)."""
+    from axag import api
+    from axag.findings import Finding
+    from tests.conftest import run_axag
+
+    site = tmp_path / "site"
+    site.mkdir()
+    for name in ("a.html", "b.html", "c.html"):
+        (site / name).write_bytes(PAGE)
+    args = ["lint", ".", "--isolated", "-j", "1", "--exit-zero", "--cache-dir", str(tmp_path / "cache")]
+    run_axag(args, cwd=site)
+    (site / "b.html").write_bytes(PAGE + b"<!-- changed -->\n")
+    young: list[int] = []
+    real = api.file_done
+
+    def seeing(count: int, size: int = 0) -> None:
+        young.append(sum(isinstance(o, Finding) for o in gc.get_objects(generation=0)))
+        real(count, size)
+
+    monkeypatch.setattr(api, "file_done", seeing)
+    out = run_axag([*args, "--output-format", "json"], cwd=site)
+    per_page = out.stdout.count('"path": "b.html"')
+    assert per_page >= 5
+    assert len(young) == 1
+    assert young[0] <= per_page  # (at most) the changed page's own findings, not those of the two hits
