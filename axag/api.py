@@ -54,6 +54,9 @@ class Run:
         return any(o.internal_error for o in self.outcomes)
 
 
+BUNDLE_FILES = 32  # files to check from which a run writes its cache entries as a bundle
+
+
 def repo_root_of(path: Path, fallback: Path, cache: dict[Path, Path]) -> Path:
     """The nearest directory (the file's or an ancestor) containing `.git`, else ``fallback``."""
     d = path.parent
@@ -121,6 +124,8 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
                 progress.advance()
         if hits and tasks:
             freeze_survivors()  # kept to the end of the run: not scanned by the collections of the files checked
+        if len(tasks) >= BUNDLE_FILES:
+            cache.bundle_writes()  # one file of new entries per process, not one per file (`axag.cache_bundle`)
     if jobs > 1 and len(tasks) >= 2 * jobs:
         from axag.parallel import biggest_first, file_sizes, map_files
 

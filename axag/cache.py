@@ -9,7 +9,9 @@ effective settings (rule selection, severity overrides, harvesting, per-file ign
 mtime of every module of the package, so that an edited checkout never reads results of older code).
 
 Entries are written atomically (a temporary file renamed over the entry), so two runs at once never see a
-half-written entry; a run that cannot write (read-only tree, full disk) goes on without the cache. An entry
+half-written entry; a run that checks many files writes its new entries as one bundle per process instead
+(`axag.cache_bundle`, renamed once complete). A run that cannot write (read-only tree, full disk) goes on without
+the cache. An entry
 that is corrupt, truncated, of another format or for other key material is ignored and rewritten. Entries
 used by a run get their mtime refreshed; when a run has written entries and the cache is over its size
 bound, the entries used least recently are removed (never those of the current run).
@@ -100,9 +102,19 @@ class ResultCache:
         self.wrote = False
         self._run_keys: dict[tuple[int, int], tuple[Any, Any, bytes]] = {}  # ids -> (settings, request, digest)
         self._codes: dict[frozenset[int], str] = {}  # a rule selection as key text
+        self.bundling = False  # new entries go into one bundle per process (`bundle_writes`)
+        self._bundle: Any = None  # cache_bundle.BundleWriter of this process
+        self._bundled: dict[bytes, list[tuple[str, int, int]]] | None = None  # key -> (bundle, offset, length)
+        self._open: dict[str, int] = {}  # bundles read by this run -> descriptor
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "_run_keys": {}, "_codes": {}}
+        return {**self.__dict__, "_run_keys": {}, "_codes": {}, "_bundle": None, "_bundled": None, "_open": {}}
+
+    def bundle_writes(self) -> None:
+        """Write this run's new entries into one bundle per process (`axag.cache_bundle`) instead of one file
+        each: for runs that check many files. Worker processes inherit the setting and finish their bundle when
+        they exit (`finish_bundle`)."""
+        self.bundling = True
 
     # ---------------------------------------------------------------- keys
     def _run_key(self, settings: Any, request: Any) -> bytes:
@@ -153,6 +165,17 @@ class ResultCache:
         """The cached outcome for ``key`` and the file bytes' digest ``content``, or None. ``content`` may be a
         function giving the digest (None when the file cannot be read): it is called only when an entry
         exists, so that a file without one is not read here (a first run reads each file once, to check it)."""
+        if self._bundled is None:
+            self._bundled = self._bundle_index()
+        if key in self._bundled:
+            made = content() if callable(content) else content
+            if made is None:
+                return None
+            content = made
+            for path, offset, length in self._bundled[key]:
+                outcome = self._from_bundle(path, offset, length, key, made)
+                if outcome is not None:
+                    return outcome
         entry = os.path.join(self._entries, key.hex())  # a plain string: this runs once per file of a run
         try:
             fd = os.open(entry, os.O_RDONLY | getattr(os, "O_BINARY", 0))
@@ -167,11 +190,41 @@ class ResultCache:
             os.close(fd)
         return outcome
 
+    def _bundle_index(self) -> dict[bytes, list[tuple[str, int, int]]]:
+        """Where each key's entries are in the bundles of the cache (read once per run: their tables)."""
+        from axag.cache_bundle import PREFIX, read_table
+
+        index: dict[bytes, list[tuple[str, int, int]]] = {}
+        try:
+            with os.scandir(self._entries) as it:
+                bundles = sorted(e.path for e in it if e.name.startswith(PREFIX))
+        except OSError:
+            return index
+        for path in bundles:
+            for key, offset, length in read_table(path) or ():
+                index.setdefault(key, []).append((path, offset, length))
+        return index
+
+    def _from_bundle(self, path: str, offset: int, length: int, key: bytes, content: bytes) -> Any:
+        from axag.cache_bundle import read_entry
+
+        fd = self._open.get(path)
+        try:
+            if fd is None:
+                fd = self._open[path] = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+            blob = read_entry(fd, offset, length)
+        except OSError:
+            return None
+        return self._outcome_of(blob, key, content)
+
     def _read_entry(self, fd: int, key: bytes, content: bytes | Callable[[], bytes | None]) -> Any:
         try:
             blob = _read_all(fd)
         except OSError:
             return None
+        return self._outcome_of(blob, key, content)
+
+    def _outcome_of(self, blob: bytes, key: bytes, content: bytes | Callable[[], bytes | None]) -> Any:
         made = content() if callable(content) else content
         if made is None or len(blob) < _HEAD + 8 or blob[:_HEAD] != _MAGIC + key + made:
             return None
@@ -194,6 +247,9 @@ class ResultCache:
             return
         payload = pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
         data = b"".join((_MAGIC, key, content, payload, xxhash.xxh3_64_digest(payload)))
+        if self.bundling:
+            self._bundle_entry(key, data)
+            return
         entry = self._entry(key)
         tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
         try:
@@ -215,6 +271,29 @@ class ResultCache:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
 
+    def _bundle_entry(self, key: bytes, data: bytes) -> None:
+        from axag.cache_bundle import BundleWriter
+
+        if self._bundle is None:
+            self._bundle = BundleWriter(self._entries)
+        try:
+            try:
+                self._bundle.add(key, data)
+            except FileNotFoundError:
+                self._create()
+                self._bundle.add(key, data)
+        except OSError:
+            self.writable = False  # read-only tree, full disk, ...: the run goes on without writing
+            self._bundle.abandon()
+            self._bundle = None
+
+    def finish_bundle(self) -> None:
+        """Complete this process's bundle (at the end of the run; a worker process when it exits)."""
+        if self._bundle is not None:
+            if self._bundle.finish():
+                self.wrote = True
+            self._bundle = None
+
     def _create(self) -> None:
         """The cache folder with its `.gitignore` (and a CACHEDIR.TAG for backup tools)."""
         fresh = not self.directory.exists()
@@ -230,7 +309,16 @@ class ResultCache:
 
     # ---------------------------------------------------------------- pruning
     def close(self) -> None:
-        """After the run: prune when this run wrote entries and the cache is over its bound."""
+        """After the run: finish its bundle, keep the bundles it used (their mtime), and prune when this run wrote
+        entries and the cache is over its bound."""
+        self.finish_bundle()
+        for path, fd in self._open.items():
+            with contextlib.suppress(OSError):
+                os.utime(fd if os.utime in os.supports_fd else path)
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._open = {}
+        self._bundled = None
         if self.wrote:
             self.prune()
 

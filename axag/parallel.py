@@ -27,6 +27,11 @@ def _init(resolver: Any, request: Request, cache: Any = None) -> None:
     _REQUEST = request
     _CACHE = cache
     _SENT.clear()
+    if cache is not None and cache.bundling:
+        from multiprocessing.util import Finalize
+
+        # the worker's bundle of cache entries is completed when the pool ends it (not when it is killed)
+        Finalize(cache, cache.finish_bundle, exitpriority=10)
 
 
 def _work(task: tuple[Any, ...]) -> FileOutcome:
