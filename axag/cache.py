@@ -41,6 +41,9 @@ MAX_BYTES = 256 << 20  # the size bound of the entries together
 _MAGIC = b"axag-cache/1\n"
 _HEAD = len(_MAGIC) + 16 + 16  # magic, key digest, content digest
 _TMP_AGE = 3600.0  # seconds after which a left-over temporary file (a killed run) is removed
+_PRUNED = "pruned"  # its mtime: when the cache was last scanned for pruning
+_PRUNE_EVERY = 3600.0  # seconds between the scans of runs that wrote little
+_PRUNE_BYTES = 1 << 20  # a run that wrote this much scans at once
 # the classes an entry may hold (`pickles.loads_only`); the contracts inside are checked when they are unpacked
 ENTRY_CLASSES = frozenset({
     ("axag.lint.engine", "FileOutcome"), ("axag.findings", "Finding"), ("axag.findings", "Severity"),
@@ -100,6 +103,7 @@ class ResultCache:
         self.started = time.time()
         self.writable = True
         self.wrote = False
+        self.written = 0  # bytes of entries this process wrote in this run
         self._run_keys: dict[tuple[int, int], tuple[Any, Any, bytes]] = {}  # ids -> (settings, request, digest)
         self._codes: dict[frozenset[int], str] = {}  # a rule selection as key text
         self.bundling = False  # new entries go into one bundle per process (`bundle_writes`)
@@ -249,7 +253,11 @@ class ResultCache:
         data = b"".join((_MAGIC, key, content, payload, xxhash.xxh3_64_digest(payload)))
         if self.bundling:
             self._bundle_entry(key, data)
-            return
+        else:
+            self._write(key, data)
+
+    def _write(self, key: bytes, data: bytes) -> None:
+        """The entry file of ``key`` (a temporary file renamed over it)."""
         entry = self._entry(key)
         tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
         try:
@@ -266,6 +274,7 @@ class ResultCache:
                 os.close(fd)
             os.replace(tmp, entry)
             self.wrote = True
+            self.written += len(data)
         except OSError:
             self.writable = False  # read-only tree, full disk, ...: the run goes on without writing
             with contextlib.suppress(OSError):
@@ -292,6 +301,7 @@ class ResultCache:
         if self._bundle is not None:
             if self._bundle.finish():
                 self.wrote = True
+                self.written += self._bundle.offset
             self._bundle = None
 
     def _create(self) -> None:
@@ -319,12 +329,29 @@ class ResultCache:
                 os.close(fd)
         self._open = {}
         self._bundled = None
-        if self.wrote:
+        # a run that wrote little (one page changed) scans the cache at most hourly; one that wrote much, or whose
+        # workers wrote (the bytes are theirs: unknown here), always
+        if self.wrote and (not self.written or self.written >= _PRUNE_BYTES or self._prune_due()):
             self.prune()
+
+    def _prune_due(self) -> bool:
+        try:
+            return time.time() - os.stat(self.directory / _PRUNED).st_mtime > _PRUNE_EVERY
+        except OSError:
+            return True
 
     def prune(self) -> None:
         """Remove the entries used least recently until the cache is under 3/4 of its bound (entries used by
         this run stay), and temporary files that a killed run left behind."""
+        try:
+            self._prune()
+        finally:
+            with contextlib.suppress(OSError):
+                with open(self.directory / _PRUNED, "ab"):
+                    pass
+                os.utime(self.directory / _PRUNED)
+
+    def _prune(self) -> None:
         now = time.time()
         items: list[tuple[float, int, str]] = []
         total = 0
