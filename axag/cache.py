@@ -44,6 +44,7 @@ _TMP_AGE = 3600.0  # seconds after which a left-over temporary file (a killed ru
 _PRUNED = "pruned"  # its mtime: when the cache was last scanned for pruning
 _PRUNE_EVERY = 3600.0  # seconds between the scans of runs that wrote little
 _PRUNE_BYTES = 1 << 20  # a run that wrote this much scans at once
+_OPEN_BUNDLES = 64  # bundles a run keeps open while it reads them
 # the classes an entry may hold (`pickles.loads_only`); the contracts inside are checked when they are unpacked
 ENTRY_CLASSES = frozenset({
     ("axag.lint.engine", "FileOutcome"), ("axag.findings", "Finding"), ("axag.findings", "Severity"),
@@ -215,11 +216,22 @@ class ResultCache:
         fd = self._open.get(path)
         try:
             if fd is None:
+                if len(self._open) >= _OPEN_BUNDLES:  # many small bundles: never run out of descriptors
+                    self._close_bundles()
                 fd = self._open[path] = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
             blob = read_entry(fd, offset, length)
         except OSError:
             return None
         return self._outcome_of(blob, key, content)
+
+    def _close_bundles(self) -> None:
+        """Close the bundles read so far, refreshing their mtime (used by this run: kept by pruning)."""
+        for path, fd in self._open.items():
+            with contextlib.suppress(OSError):
+                os.utime(fd if os.utime in os.supports_fd else path)
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._open = {}
 
     def _read_entry(self, fd: int, key: bytes, content: bytes | Callable[[], bytes | None]) -> Any:
         try:
@@ -322,12 +334,7 @@ class ResultCache:
         """After the run: finish its bundle, keep the bundles it used (their mtime), and prune when this run wrote
         entries and the cache is over its bound."""
         self.finish_bundle()
-        for path, fd in self._open.items():
-            with contextlib.suppress(OSError):
-                os.utime(fd if os.utime in os.supports_fd else path)
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._open = {}
+        self._close_bundles()
         self._bundled = None
         # a run that wrote little (one page changed) scans the cache at most hourly; one that wrote much, or whose
         # workers wrote (the bytes are theirs: unknown here), always

@@ -95,3 +95,28 @@ def test_damaged_and_unfinished_bundles_are_ignored(tmp_path: Path, parses: list
 
     ResultCache(tmp_path / "cache").prune()
     assert not unfinished.exists()  # left-over temporary files go after an hour
+
+
+def test_many_bundles_are_read_with_few_descriptors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every run of many files writes a bundle: a cache of many of them is read a few at a time."""
+    from axag import cache as cache_mod
+    from axag.cache import ResultCache
+    from axag.cache_bundle import BundleWriter
+
+    monkeypatch.setattr(cache_mod, "_OPEN_BUNDLES", 4)
+    store = ResultCache(tmp_path / "c")
+    store._create()
+    keys = []
+    for i in range(12):  # twelve bundles of one entry each
+        writer = BundleWriter(store._entries)
+        key = bytes([i]) * 16
+        writer.add(key, b"x" * 100)
+        assert writer.finish()
+        keys.append(key)
+    reader = ResultCache(tmp_path / "c")
+    for key in keys:
+        assert reader.lookup(key, b"\0" * 16) is None  # not entries of real files: misses, but each one read
+        assert len(reader._open) <= 4
+    assert len(reader._open) > 0
+    reader.close()
+    assert reader._open == {}
