@@ -10,7 +10,13 @@ from typing import Any
 
 from axag.findings import Finding, RunReport
 from axag.lint.engine import FileOutcome, Request, check_file, display_path, shared_codes
-from axag.memory import BIG_FILE, bulk_gc, file_done, release_memory  # noqa: F401 (BIG_FILE re-exported)
+from axag.memory import (  # noqa: F401 (BIG_FILE re-exported)
+    BIG_FILE,
+    bulk_gc,
+    file_done,
+    freeze_survivors,
+    release_memory,
+)
 from axag.paths import relpath_posix
 from axag.tasks import check_task
 
@@ -25,14 +31,15 @@ class Run:
     contracts: Any = None  # compile.merge.ContractIndex, folded in as files complete
     tool_texts: bool = True  # the index makes the tool texts of tools.json (compile, not lint)
 
-    def add(self, outcome: FileOutcome) -> None:
+    def add(self, outcome: FileOutcome, *, cached: bool = False) -> None:
+        """``cached``: the outcome comes from the result cache (its contracts are kept as they were stored)."""
         outcome.ran = shared_codes(outcome.ran)  # outcomes from worker processes come with their own copies
         if outcome.contracts:
             if self.contracts is None:
                 from axag.compile.merge import ContractIndex
 
                 self.contracts = ContractIndex(fragments=self.tool_texts)
-            self.contracts.add(outcome)
+            self.contracts.add(outcome, squeeze=not cached)
         self.outcomes.append(outcome)
 
     def findings(self) -> list[Finding]:
@@ -45,6 +52,9 @@ class Run:
     @property
     def internal_error(self) -> bool:
         return any(o.internal_error for o in self.outcomes)
+
+
+BUNDLE_FILES = 32  # files to check from which a run writes its cache entries as a bundle
 
 
 def repo_root_of(path: Path, fallback: Path, cache: dict[Path, Path]) -> Path:
@@ -109,9 +119,13 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
 
         hits, slots, tasks = lookup_tasks(tasks, resolver, request, cache)
         for outcome in hits:
-            run.add(outcome)
+            run.add(outcome, cached=True)
             if progress is not None:
                 progress.advance()
+        if hits and tasks:
+            freeze_survivors()  # kept to the end of the run: not scanned by the collections of the files checked
+        if len(tasks) >= BUNDLE_FILES:
+            cache.bundle_writes()  # one file of new entries per process, not one per file (`axag.cache_bundle`)
     if jobs > 1 and len(tasks) >= 2 * jobs:
         from axag.parallel import biggest_first, file_sizes, map_files
 

@@ -9,7 +9,9 @@ effective settings (rule selection, severity overrides, harvesting, per-file ign
 mtime of every module of the package, so that an edited checkout never reads results of older code).
 
 Entries are written atomically (a temporary file renamed over the entry), so two runs at once never see a
-half-written entry; a run that cannot write (read-only tree, full disk) goes on without the cache. An entry
+half-written entry; a run that checks many files writes its new entries as one bundle per process instead
+(`axag.cache_bundle`, renamed once complete). A run that cannot write (read-only tree, full disk) goes on without
+the cache. An entry
 that is corrupt, truncated, of another format or for other key material is ignored and rewritten. Entries
 used by a run get their mtime refreshed; when a run has written entries and the cache is over its size
 bound, the entries used least recently are removed (never those of the current run).
@@ -21,6 +23,8 @@ import contextlib
 import os
 import pickle
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +41,10 @@ MAX_BYTES = 256 << 20  # the size bound of the entries together
 _MAGIC = b"axag-cache/1\n"
 _HEAD = len(_MAGIC) + 16 + 16  # magic, key digest, content digest
 _TMP_AGE = 3600.0  # seconds after which a left-over temporary file (a killed run) is removed
+_PRUNED = "pruned"  # its mtime: when the cache was last scanned for pruning
+_PRUNE_EVERY = 3600.0  # seconds between the scans of runs that wrote little
+_PRUNE_BYTES = 1 << 20  # a run that wrote this much scans at once
+_OPEN_BUNDLES = 64  # bundles a run keeps open while it reads them
 # the classes an entry may hold (`pickles.loads_only`); the contracts inside are checked when they are unpacked
 ENTRY_CLASSES = frozenset({
     ("axag.lint.engine", "FileOutcome"), ("axag.findings", "Finding"), ("axag.findings", "Severity"),
@@ -91,15 +99,27 @@ class ResultCache:
     def __init__(self, directory: Path, *, max_bytes: int = MAX_BYTES) -> None:
         self.directory = directory
         self.entries = directory / "entries"
+        self._entries = os.fspath(self.entries)
         self.max_bytes = max_bytes
         self.started = time.time()
         self.writable = True
         self.wrote = False
+        self.written = 0  # bytes of entries this process wrote in this run
         self._run_keys: dict[tuple[int, int], tuple[Any, Any, bytes]] = {}  # ids -> (settings, request, digest)
         self._codes: dict[frozenset[int], str] = {}  # a rule selection as key text
+        self.bundling = False  # new entries go into one bundle per process (`bundle_writes`)
+        self._bundle: Any = None  # cache_bundle.BundleWriter of this process
+        self._bundled: dict[bytes, list[tuple[str, int, int]]] | None = None  # key -> (bundle, offset, length)
+        self._open: dict[str, int] = {}  # bundles read by this run -> descriptor
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "_run_keys": {}, "_codes": {}}
+        return {**self.__dict__, "_run_keys": {}, "_codes": {}, "_bundle": None, "_bundled": None, "_open": {}}
+
+    def bundle_writes(self) -> None:
+        """Write this run's new entries into one bundle per process (`axag.cache_bundle`) instead of one file
+        each: for runs that check many files. Worker processes inherit the setting and finish their bundle when
+        they exit (`finish_bundle`)."""
+        self.bundling = True
 
     # ---------------------------------------------------------------- keys
     def _run_key(self, settings: Any, request: Any) -> bytes:
@@ -146,15 +166,83 @@ class ResultCache:
         return self.entries / key.hex()
 
     # ---------------------------------------------------------------- entries
-    def lookup(self, key: bytes, content: bytes) -> Any:
-        """The cached outcome for ``key`` and the file bytes' digest ``content``, or None."""
-        entry = self._entry(key)
+    def lookup(self, key: bytes, content: bytes | Callable[[], bytes | None]) -> Any:
+        """The cached outcome for ``key`` and the file bytes' digest ``content``, or None. ``content`` may be a
+        function giving the digest (None when the file cannot be read): it is called only when an entry
+        exists, so that a file without one is not read here (a first run reads each file once, to check it)."""
+        if self._bundled is None:
+            self._bundled = self._bundle_index()
+        if key in self._bundled:
+            made = content() if callable(content) else content
+            if made is None:
+                return None
+            content = made
+            for path, offset, length in self._bundled[key]:
+                outcome = self._from_bundle(path, offset, length, key, made)
+                if outcome is not None:
+                    return outcome
+        entry = os.path.join(self._entries, key.hex())  # a plain string: this runs once per file of a run
         try:
-            with open(entry, "rb") as fh:
-                blob = fh.read()
+            fd = os.open(entry, os.O_RDONLY | getattr(os, "O_BINARY", 0))
         except OSError:
             return None
-        if len(blob) < _HEAD + 8 or blob[:_HEAD] != _MAGIC + key + content:
+        try:
+            outcome = self._read_entry(fd, key, content)
+            if outcome is not None:
+                with contextlib.suppress(OSError):  # used by this run: kept by pruning
+                    os.utime(fd if os.utime in os.supports_fd else entry)
+        finally:
+            os.close(fd)
+        return outcome
+
+    def _bundle_index(self) -> dict[bytes, list[tuple[str, int, int]]]:
+        """Where each key's entries are in the bundles of the cache (read once per run: their tables)."""
+        from axag.cache_bundle import PREFIX, read_table
+
+        index: dict[bytes, list[tuple[str, int, int]]] = {}
+        try:
+            with os.scandir(self._entries) as it:
+                bundles = sorted(e.path for e in it if e.name.startswith(PREFIX))
+        except OSError:
+            return index
+        for path in bundles:
+            for key, offset, length in read_table(path) or ():
+                index.setdefault(key, []).append((path, offset, length))
+        return index
+
+    def _from_bundle(self, path: str, offset: int, length: int, key: bytes, content: bytes) -> Any:
+        from axag.cache_bundle import read_entry
+
+        fd = self._open.get(path)
+        try:
+            if fd is None:
+                if len(self._open) >= _OPEN_BUNDLES:  # many small bundles: never run out of descriptors
+                    self._close_bundles()
+                fd = self._open[path] = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+            blob = read_entry(fd, offset, length)
+        except OSError:
+            return None
+        return self._outcome_of(blob, key, content)
+
+    def _close_bundles(self) -> None:
+        """Close the bundles read so far, refreshing their mtime (used by this run: kept by pruning)."""
+        for path, fd in self._open.items():
+            with contextlib.suppress(OSError):
+                os.utime(fd if os.utime in os.supports_fd else path)
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._open = {}
+
+    def _read_entry(self, fd: int, key: bytes, content: bytes | Callable[[], bytes | None]) -> Any:
+        try:
+            blob = _read_all(fd)
+        except OSError:
+            return None
+        return self._outcome_of(blob, key, content)
+
+    def _outcome_of(self, blob: bytes, key: bytes, content: bytes | Callable[[], bytes | None]) -> Any:
+        made = content() if callable(content) else content
+        if made is None or len(blob) < _HEAD + 8 or blob[:_HEAD] != _MAGIC + key + made:
             return None
         payload, check = blob[_HEAD:-8], blob[-8:]
         if xxhash.xxh3_64_digest(payload) != check:
@@ -167,11 +255,7 @@ class ResultCache:
             return None
         from axag.lint.engine import FileOutcome
 
-        if not isinstance(outcome, FileOutcome):
-            return None
-        with contextlib.suppress(OSError):
-            os.utime(entry)  # used by this run: kept by pruning
-        return outcome
+        return outcome if isinstance(outcome, FileOutcome) else None
 
     def store(self, key: bytes, content: bytes, outcome: Any) -> None:
         """Write the entry of an outcome whose contracts are packed (`pack_outcome`). Never raises."""
@@ -179,6 +263,13 @@ class ResultCache:
             return
         payload = pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
         data = b"".join((_MAGIC, key, content, payload, xxhash.xxh3_64_digest(payload)))
+        if self.bundling:
+            self._bundle_entry(key, data)
+        else:
+            self._write(key, data)
+
+    def _write(self, key: bytes, data: bytes) -> None:
+        """The entry file of ``key`` (a temporary file renamed over it)."""
         entry = self._entry(key)
         tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
         try:
@@ -195,10 +286,35 @@ class ResultCache:
                 os.close(fd)
             os.replace(tmp, entry)
             self.wrote = True
+            self.written += len(data)
         except OSError:
             self.writable = False  # read-only tree, full disk, ...: the run goes on without writing
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+    def _bundle_entry(self, key: bytes, data: bytes) -> None:
+        from axag.cache_bundle import BundleWriter
+
+        if self._bundle is None:
+            self._bundle = BundleWriter(self._entries)
+        try:
+            try:
+                self._bundle.add(key, data)
+            except FileNotFoundError:
+                self._create()
+                self._bundle.add(key, data)
+        except OSError:
+            self.writable = False  # read-only tree, full disk, ...: the run goes on without writing
+            self._bundle.abandon()
+            self._bundle = None
+
+    def finish_bundle(self) -> None:
+        """Complete this process's bundle (at the end of the run; a worker process when it exits)."""
+        if self._bundle is not None:
+            if self._bundle.finish():
+                self.wrote = True
+                self.written += self._bundle.offset
+            self._bundle = None
 
     def _create(self) -> None:
         """The cache folder with its `.gitignore` (and a CACHEDIR.TAG for backup tools)."""
@@ -215,13 +331,34 @@ class ResultCache:
 
     # ---------------------------------------------------------------- pruning
     def close(self) -> None:
-        """After the run: prune when this run wrote entries and the cache is over its bound."""
-        if self.wrote:
+        """After the run: finish its bundle, keep the bundles it used (their mtime), and prune when this run wrote
+        entries and the cache is over its bound."""
+        self.finish_bundle()
+        self._close_bundles()
+        self._bundled = None
+        # a run that wrote little (one page changed) scans the cache at most hourly; one that wrote much, or whose
+        # workers wrote (the bytes are theirs: unknown here), always
+        if self.wrote and (not self.written or self.written >= _PRUNE_BYTES or self._prune_due()):
             self.prune()
+
+    def _prune_due(self) -> bool:
+        try:
+            return time.time() - os.stat(self.directory / _PRUNED).st_mtime > _PRUNE_EVERY
+        except OSError:
+            return True
 
     def prune(self) -> None:
         """Remove the entries used least recently until the cache is under 3/4 of its bound (entries used by
         this run stay), and temporary files that a killed run left behind."""
+        try:
+            self._prune()
+        finally:
+            with contextlib.suppress(OSError):
+                with open(self.directory / _PRUNED, "ab"):
+                    pass
+                os.utime(self.directory / _PRUNED)
+
+    def _prune(self) -> None:
         now = time.time()
         items: list[tuple[float, int, str]] = []
         total = 0
@@ -248,6 +385,21 @@ class ResultCache:
                 break
             if _unlink(path):
                 total -= size
+
+
+def _read_all(fd: int) -> bytes:
+    """The rest of an open file, read in as few calls as its size allows (no buffered reader: no fstat, no
+    terminal check, no seek per entry)."""
+    chunks = []
+    while True:
+        chunk = os.read(fd, _CHUNK)
+        chunks.append(chunk)
+        if len(chunk) < _CHUNK:  # a short read of a regular file: its end (one interrupted early only makes a miss)
+            break
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+_CHUNK = 1 << 20
 
 
 def _unlink(path: str) -> bool:
@@ -284,7 +436,7 @@ def pack_outcome(outcome: Any, *, fragments: bool) -> None:
             known = _PACKED.get(ident) if c.key else None
             if known is None:
                 c = PackedContract.pack(c, fragment=fragments)
-                if len(_PACKED) > 4096:
+                if len(_PACKED) >= 512:  # a bounded memo: what is kept for the run is the index's
                     _PACKED.clear()
                 _PACKED[ident] = c
             else:
@@ -298,8 +450,6 @@ def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
                  cache: ResultCache) -> tuple[list[Any], list[int], list[tuple[Any, ...]]]:
     """(outcomes of the tasks found in the cache, the task index of each hit and then of each miss, the
     missed tasks with the key of their entry appended)."""
-    from axag.lint.engine import _read_regular
-
     hits: list[Any] = []
     hit_slots: list[int] = []
     miss_slots: list[int] = []
@@ -310,11 +460,7 @@ def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
         if settings is None:
             settings = by_dir[path.parent] = resolver.resolve(path)
         key = cache.key(path, disp, rel, settings, request)
-        try:
-            data = _read_regular(path)
-        except OSError:
-            data = None
-        outcome = cache.lookup(key, digest(data)) if data is not None else None
+        outcome = cache.lookup(key, partial(_file_digest, path))
         if outcome is None:
             miss_slots.append(i)
             misses.append((path, disp, rel, key))
@@ -323,6 +469,17 @@ def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
             hits.append(outcome)
             hit_slots.append(i)
     return hits, hit_slots + miss_slots, misses
+
+
+def _file_digest(path: Path) -> bytes | None:
+    """The digest of a file's bytes, or None when it cannot be read or is not a regular file."""
+    from axag.lint.engine import _read_regular
+
+    try:
+        data = _read_regular(path)
+    except OSError:
+        return None
+    return digest(data) if data is not None else None
 
 
 def check_and_store(path: Path, display: str, repo_path: str, settings: Any, request: Any, cache: ResultCache,

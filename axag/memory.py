@@ -15,8 +15,8 @@ from typing import Any
 def bulk_gc() -> Iterator[None]:
     """Cyclic garbage collection paced by files while many files are checked: the automatic collector
     (which would scan each file's model many times over as it grows) is off, and `file_done` collects
-    once per file. The objects that exist before the run (modules, tables) are frozen out of the scans;
-    worker processes forked meanwhile inherit the setting and share those pages."""
+    when garbage may have piled up. The objects that exist before the run (modules, tables) are frozen out
+    of the scans; worker processes forked meanwhile inherit the setting and share those pages."""
     enabled = gc.isenabled()
     gc.disable()
     gc.freeze()
@@ -28,17 +28,38 @@ def bulk_gc() -> Iterator[None]:
             gc.enable()
 
 
+# young objects (allocated, not yet freed) after which `file_done` collects: a file's model frees itself by
+# reference counting (`engine.release_model` breaks its cycles), so what stays young is mostly the findings
+# kept for the run, and now and then the cycles of a rarer path (a legacy migration's second model)
+YOUNG_LIMIT = 20_000
+
+
 def file_done(count: int, size: int = 0) -> None:
-    """After each file under `bulk_gc`: collect the young objects (the file's model is garbage now,
-    partly in reference cycles), and now and then the older ones, so that memory stays flat. After a big
-    file (``size`` bytes), the memory its tree took goes back to the system (`release_memory`)."""
+    """After each file under `bulk_gc`: collect the young objects once enough of them piled up, the older ones
+    at every eighth of those collections, so that memory stays flat whatever cycles a page left behind
+    (scanning every file's survivors after every file cost more than the rest of the pacing). After a big
+    file (``size`` bytes), at once, and the memory its tree took goes back to the system (`release_memory`).
+    ``count``: files done so far (kept for callers; the pacing no longer depends on it)."""
     if gc.isenabled():
         return
-    gc.collect(1 if count % 32 == 0 else 0)
-    if size >= BIG_FILE:
+    big = size >= BIG_FILE
+    if big or gc.get_count()[0] >= YOUNG_LIMIT:
+        global _COLLECTIONS
+        _COLLECTIONS += 1
+        gc.collect(1 if _COLLECTIONS % 8 == 0 else 0)
+    if big:
         release_memory()
 
 
+_COLLECTIONS = 0
+
+
+def freeze_survivors() -> None:
+    """Under `bulk_gc`: move every object that exists now out of the collector's scans (`bulk_gc` unfreezes
+    them at its end). For objects made in bulk that live to the end of the run, such as the outcomes of
+    cache hits: a file checked after them would otherwise make `file_done` scan them all."""
+    if not gc.isenabled():
+        gc.freeze()
 BIG_FILE = 1 << 20  # bytes: the parse tree of such a page takes tens of MB
 _TRIM: Any = None
 

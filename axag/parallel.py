@@ -27,6 +27,11 @@ def _init(resolver: Any, request: Request, cache: Any = None) -> None:
     _REQUEST = request
     _CACHE = cache
     _SENT.clear()
+    if cache is not None and cache.bundling:
+        from multiprocessing.util import Finalize
+
+        # the worker's bundle of cache entries is completed when the pool ends it (not when it is killed)
+        Finalize(cache, cache.finish_bundle, exitpriority=10)
 
 
 def _work(task: tuple[Any, ...]) -> FileOutcome:
@@ -44,6 +49,23 @@ def _work(task: tuple[Any, ...]) -> FileOutcome:
     _DONE += 1
     file_done(_DONE, outcome.size)
     return outcome
+
+
+def preload(request: Request) -> None:
+    """Import what checking a file needs before the workers are forked: imported once instead of once per
+    worker, and shared by them (copy-on-write pages, frozen out of their garbage collections)."""
+    import gc
+
+    import axag.model.actions
+    import axag.parse.document
+    from axag.rules import load_rules
+
+    load_rules()
+    if request.want_contracts:
+        import axag.compile.build
+        import axag.compile.merge  # noqa: F401
+    if not gc.isenabled():  # under `memory.bulk_gc`, which unfreezes everything at its end
+        gc.freeze()
 
 
 def file_sizes(paths: Sequence[Path]) -> list[int]:
@@ -72,6 +94,7 @@ def map_files(tasks: Sequence[tuple[Any, ...]], resolver: Any, request: Request,
     import multiprocessing
     from concurrent.futures.process import BrokenProcessPool
 
+    preload(request)
     ctx = multiprocessing.get_context("fork")
     # small chunks: workers finish together; with the biggest files first, the first chunk holds the few
     # biggest pages, so two workers do not hold the two biggest parse trees at once

@@ -89,8 +89,12 @@ def test_parallel_runs_use_and_fill_the_cache(tmp_path: Path) -> None:
         assert res.stdout == cold
     import json
 
+    from axag.cache_bundle import PREFIX, read_table
+
     entries = list((tmp_path / "cache" / "entries").iterdir())
-    assert len(entries) == json.loads(cold)["summary"]["files"]
+    # one entry per file: in the bundles of the two workers (a run of many files), or in files of their own
+    rows = [row for p in entries if p.name.startswith(PREFIX) for row in read_table(str(p)) or ()]
+    assert len(rows) + len([p for p in entries if not p.name.startswith(PREFIX)]) == json.loads(cold)["summary"]["files"]
 
 
 def test_damaged_and_foreign_entries_are_ignored_and_rewritten(tmp_path: Path, parses: list[str]) -> None:
@@ -314,12 +318,15 @@ def test_an_entry_that_would_call_anything_is_not_unpickled(tmp_path: Path, pars
 def test_a_packed_contract_unpacks_contract_classes_only(tmp_path: Path) -> None:
     import pickle
 
-    from axag.compile.merge import PackedContract
+    from axag.compile.merge import PackedContract, squeeze
 
     marker = tmp_path / "pwned"
-    forged = PackedContract("a.b", "k", "a_b", ("a.html", 1, 1), pickle.dumps(_Forged(marker)))
+    forged = PackedContract("a.b", "k", "a_b", ("a.html", 1, 1), squeeze(pickle.dumps(_Forged(marker))))
     with pytest.raises(pickle.UnpicklingError):
         forged.unpack()
+    assert not marker.exists()
+    with pytest.raises(pickle.UnpicklingError):  # not even compressed
+        PackedContract("a.b", "k", "a_b", ("a.html", 1, 1), pickle.dumps(_Forged(marker))).unpack()
     assert not marker.exists()
 
 

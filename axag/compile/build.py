@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from axag import vocabulary as V
-from axag.compile.contract import ManifestParam, ToolContract
+from axag.compile.contract import INPUT_SCHEMA_URI, ManifestParam, ToolContract, output_schema
 from axag.compile.sentence import as_sentence
 from axag.model.actions import Action, FileModel
-
-INPUT_SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -206,16 +203,6 @@ def input_schema(act: Action) -> dict[str, Any]:
         "required": [p.name for p in act.parameters if p.required],
         "additionalProperties": False,
     }
-
-
-@cache
-def output_schema() -> dict[str, Any]:
-    """Every tool's `outputSchema`: the envelope's model view (schemas/envelope.schema.json without its
-    `$id`, `title` and `description`), one shared object."""
-    from axag.schemas_path import load_schema
-
-    doc = load_schema("envelope.schema.json")
-    return {k: v for k, v in doc.items() if k not in ("$id", "title", "description")}
 
 
 def contract_for(act: Action, source: dict[str, Any], binding: dict[str, Any] | None = None) -> ToolContract:

@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
+
+INPUT_SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
+
+
+@cache
+def output_schema() -> dict[str, Any]:
+    """Every tool's `outputSchema`: the envelope's model view (schemas/envelope.schema.json without its
+    `$id`, `title` and `description`), one shared object (compile.merge leaves it out of packed contracts)."""
+    from axag.schemas_path import load_schema
+
+    doc = load_schema("envelope.schema.json")
+    return {k: v for k, v in doc.items() if k not in ("$id", "title", "description")}
 
 
 @dataclass

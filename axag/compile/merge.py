@@ -46,8 +46,37 @@ def contract_key(tool: dict[str, Any]) -> str:
     per distinct contract for the whole run."""
     import hashlib  # on use: a run served by the result cache makes no contract (cold start)
 
-    text = json.dumps(_without_sources(tool), ensure_ascii=False, separators=(",", ":"))
+    from axag.compile.contract import output_schema
+
+    shared = output_schema()
+    bare = _without_sources(tool)
+    text = None
+    if bare.get("outputSchema") is shared:
+        # the text json.dumps gives, the output schema every tool shares (most of a tool's text) written once
+        # per run and put in the place of a placeholder
+        holed = _compact({**bare, "outputSchema": _SCHEMA_HOLE})
+        hole = _compact(_SCHEMA_HOLE)
+        if holed.count(hole) == 1:
+            before, _hole, after = holed.partition(hole)
+            text = before + _shared_text(shared) + after
+    if text is None:
+        text = _compact(bare)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+_SHARED_TEXT: dict[int, tuple[Any, str]] = {}
+
+
+def _shared_text(value: Any) -> str:
+    """`_compact` of the one output schema object (kept with it, so that a reused id never finds it)."""
+    got = _SHARED_TEXT.get(id(value))
+    if got is None or got[0] is not value:
+        got = _SHARED_TEXT[id(value)] = (value, _compact(value))
+    return got[1]
 
 
 def first_difference(a: Any, b: Any, pointer: str = "") -> str:
@@ -80,7 +109,9 @@ class ContractIndex:
         # intent -> key -> (packed contract, [(source, (display, repo_path))])
         self.by_intent: dict[str, dict[str, tuple[PackedContract, list[tuple[tuple[str, int, int], tuple[str, str]]]]]] = {}
 
-    def add(self, outcome: Any) -> None:
+    def add(self, outcome: Any, *, squeeze: bool = True) -> None:
+        """``squeeze``: compile compresses the contracts it keeps (`PackedContract.squeezed`); not those of a
+        cache hit, which a warm run would otherwise compress all over again."""
         where = (outcome.display, outcome.repo_path)
         for contract, has_errors in outcome.contracts:
             if has_errors:
@@ -97,16 +128,19 @@ class ContractIndex:
             variants = self.by_intent.setdefault(intent, {})
             entry = variants.get(key)
             if entry is None:  # a new contract: kept packed (a repeated one only adds its source)
-                packed = (contract if isinstance(contract, PackedContract)
-                          else PackedContract.pack(contract, fragment=self.fragments))
-                variants[key] = (packed, [(source, where)])
+                variants[key] = (self._kept(contract, squeeze), [(source, where)])
             else:
                 entry[1].append((source, where))
                 if source < entry[0].source:  # the contract of the first source is kept (its binding's page)
-                    packed = (contract if isinstance(contract, PackedContract)
-                              else PackedContract.pack(contract, fragment=self.fragments))
-                    variants[key] = (packed, entry[1])
+                    variants[key] = (self._kept(contract, squeeze), entry[1])
         outcome.contracts = []
+
+    def _kept(self, contract: Any, squeeze: bool) -> PackedContract:
+        """A contract as the index keeps it: packed, and for compile (which keeps every distinct tool to the
+        end) compressed."""
+        packed = contract if isinstance(contract, PackedContract) else PackedContract.pack(
+            contract, fragment=self.fragments)
+        return packed.squeezed() if self.fragments and squeeze else packed
 
 
 CONTRACT_CLASSES = frozenset({("axag.compile.contract", "ToolContract"), ("axag.compile.contract", "ManifestParam")})
@@ -114,14 +148,17 @@ CONTRACT_CLASSES = frozenset({("axag.compile.contract", "ToolContract"), ("axag.
 
 class PackedContract:
     """A contract as one pickled string (a few hundred bytes instead of a tree of dicts, kept for the whole
-    run), with what folding needs in the clear: intent, key and its source. Workers send contracts so."""
+    run), with what folding needs in the clear: intent, key and its source. Workers send contracts so. The
+    output schema every tool shares is left out of the pickle and of the tool text (put back when they are
+    used); compile keeps the contracts it merges compressed (`squeezed`)."""
 
     __slots__ = ("blob", "fragment", "intent", "key", "name", "page", "source")
 
     def __init__(self, intent: str, key: str, name: str, source: tuple[str, int, int], blob: bytes,
-                 fragment: str | None = None, page: str | None = None) -> None:
+                 fragment: bytes | None = None, page: str | None = None) -> None:
         self.intent, self.key, self.name, self.source, self.blob = intent, key, name, source, blob
-        self.fragment = fragment  # the tool as written in an mcp document (`mcp_fragment`)
+        # the tool as written in an mcp document (`mcp_fragment`): a flag byte (_HOLED, _SQUEEZED), then UTF-8
+        self.fragment = fragment
         self.page = page  # the page its HTTP binding names (not part of the key: see `binding_page`)
 
     @classmethod
@@ -129,21 +166,115 @@ class PackedContract:
         """``fragment``: also make its tool text (for compile; lint only merges to find 121 and 122)."""
         import pickle
 
+        from axag.compile.contract import output_schema
+
         key = contract.key or contract_key(contract.tool)
+        kept = contract
+        if contract.tool.get("outputSchema") is output_schema():  # every tool's: not pickled with each one
+            kept = replace(contract, tool={**contract.tool, "outputSchema": _SCHEMA_HOLE})
+        text = _fragment(contract) if fragment else None
         return cls(str(contract.meta["intent"]), key, contract.name, contract.sources[0],
-                   pickle.dumps(contract, pickle.HIGHEST_PROTOCOL), mcp_fragment(contract) if fragment else None,
+                   pickle.dumps(kept, pickle.HIGHEST_PROTOCOL),
+                   None if text is None else bytes((_HOLED if text[1] else 0,)) + text[0].encode("utf-8", "surrogatepass"),
                    binding_page(contract.tool))
 
+    def squeezed(self) -> PackedContract:
+        """This contract compressed (`squeeze`): how compile keeps the contracts it merges (memory that grows
+        with the number of distinct tools)."""
+        blob = self.blob if self.blob[:1] == b"x" else squeeze(self.blob)
+        fragment = self.fragment
+        if fragment is not None and not fragment[0] & _SQUEEZED:
+            fragment = bytes((fragment[0] | _SQUEEZED,)) + squeeze(fragment[1:])
+        if blob is self.blob and fragment is self.fragment:
+            return self
+        return PackedContract(self.intent, self.key, self.name, self.source, blob, fragment, self.page)
+
     def unpack(self) -> ToolContract:
+        import pickle
+        import zlib
+
         from axag.pickles import loads_only
 
+        try:  # squeezed (zlib data starts with 0x78) or a plain pickle (protocol 2 and later start with 0x80)
+            data = unsqueeze(self.blob) if self.blob[:1] == b"x" else self.blob
+        except zlib.error as exc:  # a damaged blob (from a forged cache entry) is refused like a forged pickle
+            raise pickle.UnpicklingError(f"not a packed contract: {exc}") from None
         # only contract classes: a packed contract may come from the result cache, a folder of the project
-        contract: ToolContract = loads_only(self.blob, CONTRACT_CLASSES)
+        contract: ToolContract = loads_only(data, CONTRACT_CLASSES)
         contract.tool = _shared_strings(contract.tool)
+        if contract.tool.get("outputSchema") == _SCHEMA_HOLE:
+            from axag.compile.contract import output_schema
+
+            contract.tool["outputSchema"] = output_schema()
         return contract
+
+    def tool_text(self) -> str | None:
+        """The tool text made with the contract (`mcp_fragment`), or None."""
+        if self.fragment is None:
+            return None
+        flags, data = self.fragment[0], self.fragment[1:]
+        text = (unsqueeze(data) if flags & _SQUEEZED else data).decode("utf-8", "surrogatepass")
+        if not flags & _HOLED:
+            return text
+        before, _hole, after = text.partition(_schema_hole_text())
+        return before + _shared_schema_text() + after
 
     def __reduce__(self) -> tuple[Any, ...]:
         return PackedContract, (self.intent, self.key, self.name, self.source, self.blob, self.fragment, self.page)
+
+
+_HOLED, _SQUEEZED = 1, 2  # the flags of a packed tool text: the shared output schema left out; compressed
+
+
+_ZDICT: bytes | None = None
+_PACKER: Any = None  # a compressor primed with the dictionary: each contract gets a copy (cheaper than priming)
+
+
+def _zdict() -> bytes:
+    """The preset dictionary of packed contracts: the pickle and the tool text of a typical tool. Every tool
+    repeats the envelope's output schema, the same keys and the same hints, so that with it a packed contract
+    takes a sixth of its size (memory that grows with the number of distinct tools, issue 17)."""
+    global _ZDICT
+    if _ZDICT is None:
+        import pickle
+
+        from axag.compile.contract import INPUT_SCHEMA_URI, output_schema
+        from axag.compile.serialize import indented_fragment
+
+        tool = {
+            "name": "entity_action", "title": "Entity Action", "description": "Risk level: low.\nScope: user.",
+            "inputSchema": {"$schema": INPUT_SCHEMA_URI, "type": "object",
+                            "properties": {"name": {"type": "string", "description": "Name"}},
+                            "required": ["name"], "additionalProperties": False},
+            "outputSchema": output_schema(),
+            "annotations": {"title": "Entity Action", "readOnlyHint": False, "destructiveHint": False,
+                            "idempotentHint": True, "openWorldHint": True},
+            "_meta": {"org.axag/action": {"intent": "entity.action", "entity": "entity", "action_type": "write",
+                                          "risk_level": "low", "idempotent": True, "scope": "user",
+                                          "sources": _SOURCES_HOLE}},
+        }
+        text = indented_fragment(tool, _TOOL_NEWLINE, document=True)
+        _ZDICT = pickle.dumps(ToolContract(tool=tool), pickle.HIGHEST_PROTOCOL) + text.encode("utf-8")
+    return _ZDICT
+
+
+def squeeze(data: bytes) -> bytes:
+    """``data`` compressed (zlib, fastest level) with the preset dictionary of contracts."""
+    import zlib
+
+    global _PACKER
+    if _PACKER is None:
+        _PACKER = zlib.compressobj(1, zdict=_zdict())
+    packer = _PACKER.copy()
+    out: bytes = packer.compress(data) + packer.flush()
+    return out
+
+
+def unsqueeze(data: bytes) -> bytes:
+    import zlib
+
+    unpacker = zlib.decompressobj(zdict=_zdict())
+    return unpacker.decompress(data) + unpacker.flush()
 
 
 def _shared_strings(value: Any) -> Any:
@@ -177,6 +308,17 @@ def mcp_fragment(contract: ToolContract) -> str | None:
     """The contract's tool as `dumps` writes it in the tools array of an mcp document, sources left as a
     placeholder; None when its structure is not valid (then the document is built and checked whole, which
     reports the problem with its place)."""
+    made = _fragment(contract)
+    if made is None or not made[1]:
+        return None if made is None else made[0]
+    before, _hole, after = made[0].partition(_schema_hole_text())
+    return before + _shared_schema_text() + after
+
+
+def _fragment(contract: ToolContract) -> tuple[str, bool] | None:
+    """`mcp_fragment` as (text, holed): holed, the text has a placeholder where the output schema every tool
+    shares goes (`_shared_schema_text`, written once per run; it is most of a tool's text)."""
+    from axag.compile.contract import output_schema
     from axag.compile.serialize import indented_fragment
     from axag.compile.validate import check_mcp_tool
 
@@ -190,8 +332,38 @@ def mcp_fragment(contract: ToolContract) -> str | None:
     holed = {**tool, "_meta": {**meta, "org.axag/action": {**action, "sources": _SOURCES_HOLE}}}
     if check_mcp_tool(holed, 0):
         return None
+    if holed.get("outputSchema") is output_schema():
+        text = indented_fragment({**holed, "outputSchema": _SCHEMA_HOLE}, _TOOL_NEWLINE, document=True)
+        if text.count(_schema_hole_text()) == 1:
+            return (text, True) if text.count(_hole_text()) == 1 else None
     text = indented_fragment(holed, _TOOL_NEWLINE, document=True)
-    return text if text.count(_hole_text()) == 1 else None
+    return (text, False) if text.count(_hole_text()) == 1 else None
+
+
+_SCHEMA_HOLE = "\x00axag-output-schema\x00"
+
+
+@lru_cache(maxsize=1)
+def _schema_hole_text() -> str:
+    from axag.compile.serialize import indented_fragment
+
+    return indented_fragment(_SCHEMA_HOLE, "", document=True)
+
+
+_SCHEMA_TEXTS: dict[int, tuple[Any, str]] = {}
+
+
+def _shared_schema_text() -> str:
+    """The shared output schema as a member of a tool in an mcp document (the tool's indentation plus one
+    level), written once (kept with the object, so that a reused id never finds it)."""
+    from axag.compile.contract import output_schema
+    from axag.compile.serialize import indented_fragment
+
+    shared = output_schema()
+    got = _SCHEMA_TEXTS.get(id(shared))
+    if got is None or got[0] is not shared:
+        got = _SCHEMA_TEXTS[id(shared)] = (shared, indented_fragment(shared, _TOOL_NEWLINE + "  ", document=True))
+    return got[1]
 
 
 class SeenContract:
@@ -225,7 +397,8 @@ def shrink_repeats(outcome: Any, sent: set[tuple[str, str, str | None]], *, frag
             items.append((SeenContract(packed_ident[0], packed_ident[1], source), False))
             continue
         sent.add(packed_ident)
-        items.append((contract if packed else PackedContract.pack(contract, fragment=fragments), False))
+        full = contract if packed else PackedContract.pack(contract, fragment=fragments)
+        items.append((full.squeezed() if fragments else full, False))  # compressed here, not in the parent
     outcome.contracts = items
 
 
@@ -374,7 +547,7 @@ def mcp_pieces(tools: list[MergedTool], version: str) -> list[str] | None:
         objects = _source_objects(m.sources)
         if check_sources(objects, i):
             return None
-        fragment = m.packed.fragment
+        fragment = m.packed.tool_text()
         assert fragment is not None
         pieces.append(sep)
         pieces.append(fragment.replace(hole_text, indented_fragment(objects, _SOURCES_NEWLINE, document=True)))

@@ -328,7 +328,7 @@ def _inherit(model: FileModel) -> None:
         for anc in el.iterancestors():
             a = model.annotated_of(anc)
             if a is not None and any(a.v(n).declared for n in _CONTEXT):
-                return context_of(a)
+                return context_of(a)  # noqa: F821 - deleted once _inherit is done
         return None, None, []
 
     def context_of(ann: Annotated) -> tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None,
@@ -336,7 +336,7 @@ def _inherit(model: FileModel) -> None:
         key = id(ann)
         if key in cache:
             return cache[key]
-        scope, tb, roles = parent_context(ann)
+        scope, tb, roles = parent_context(ann)  # noqa: F821 - deleted once _inherit is done
         own_scope = ann.v("axag-scope")
         if own_scope.ok:
             if scope is not None and V.SCOPES.index(own_scope.value) < V.SCOPES.index(scope[0]):
@@ -374,6 +374,7 @@ def _inherit(model: FileModel) -> None:
         if tb is not None:
             act.tenant_boundary, act.tenant_source = tb
         act.required_roles = roles
+    del parent_context, context_of  # the two closures refer to each other: a cycle that would keep the page alive
 
 
 def note(model: FileModel, ann: Annotated, kind: Kind, span: Span, attribute: str | None, /, **args: Any) -> Fact:

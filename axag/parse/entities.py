@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import re
-from html.entities import html5
+from functools import lru_cache
 
 _REF = re.compile(r"&(?:#[xX]([0-9A-Fa-f]+);?|#([0-9]+);?|([A-Za-z][A-Za-z0-9]*;?))|(\r\n?)")
-# legacy names that may appear without ';' (html5 table keys without the semicolon)
-_LEGACY = {k for k in html5 if not k.endswith(";")}
-_MAX_LEGACY = max(len(k) for k in _LEGACY)
+
+
+@lru_cache(maxsize=1)
+def _names() -> tuple[dict[str, str], frozenset[str], int]:
+    """The HTML5 named references, the legacy names that may appear without ';' (the table's keys without the
+    semicolon) and the longest of those: imported on the first named reference (a big table; most attribute
+    values have none)."""
+    from html.entities import html5
+
+    legacy = frozenset(k for k in html5 if not k.endswith(";"))
+    return html5, legacy, max(len(k) for k in legacy)
 # HTML5 numeric reference replacements for C1 controls
 _C1 = {
     0x80: 0x20AC, 0x82: 0x201A, 0x83: 0x0192, 0x84: 0x201E, 0x85: 0x2026, 0x86: 0x2020, 0x87: 0x2021,
@@ -54,14 +62,15 @@ def decode_attribute(raw: str) -> tuple[str, list[int] | None]:
             replacement = _numeric(int(m.group(2)) if len(m.group(2)) < 10 else 0x110000)
         else:
             name = m.group(3)
+            html5, legacy, longest = _names()
             if name.endswith(";") and name in html5:
                 replacement = html5[name]
             else:
                 # longest legacy prefix, not followed by an alphanumeric or '='
                 bare = name.rstrip(";")
-                for length in range(min(len(bare), _MAX_LEGACY), 1, -1):
+                for length in range(min(len(bare), longest), 1, -1):
                     cand = bare[:length]
-                    if cand in _LEGACY:
+                    if cand in legacy:
                         nxt = raw[start + 1 + length] if start + 1 + length < n else ""
                         if nxt and ((nxt.isascii() and nxt.isalnum()) or nxt == "="):
                             break
