@@ -142,3 +142,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path, _, name = item.nodeid.partition("::")
         if path in SLOW_TESTS or f"{path}::{name.split('[')[0]}" in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files the engine parses (in this process): a hit parses nothing."""
+    from axag.parse import document
+
+    seen: list[str] = []
+    real = document.parse_source
+
+    def counting(src: Any) -> Any:
+        seen.append(src.path.name)
+        return real(src)
+
+    monkeypatch.setattr(document, "parse_source", counting)
+    return seen

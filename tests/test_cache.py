@@ -24,22 +24,6 @@ CHANGE = (b'\n<button axag-intent="room.compare" axag-entity="room" axag-action-
           b'axag-risk-level="low">y</button>\n')
 
 
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files the engine parses (in this process): a hit parses nothing."""
-    from axag.parse import document
-
-    seen: list[str] = []
-    real = document.parse_source
-
-    def counting(src: Any) -> Any:
-        seen.append(src.path.name)
-        return real(src)
-
-    monkeypatch.setattr(document, "parse_source", counting)
-    return seen
-
-
 def _outputs(site: Path, cache: list[str]) -> tuple[str, bytes, int]:
     """(lint json, tools.json bytes, compile exit code) of one lint run and one compile run over ``site``."""
     lint = run_axag(["lint", ".", "--isolated", "-j", "1", "--output-format", "json", "--exit-zero", *cache],

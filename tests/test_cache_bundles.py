@@ -8,26 +8,10 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.conftest import FIXTURES, run_axag
-
-
-@pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    from axag.parse import document
-
-    seen: list[str] = []
-    real = document.parse_source
-
-    def counting(src: Any) -> Any:
-        seen.append(src.path.name)
-        return real(src)
-
-    monkeypatch.setattr(document, "parse_source", counting)
-    return seen
 
 
 def _site(tmp_path: Path) -> Path:
