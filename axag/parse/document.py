@@ -47,7 +47,8 @@ LxmlElement = Any
 
 def tag_name(el: LxmlElement) -> str:
     """The lower-cased tag name of an lxml element; "" for comments and processing instructions."""
-    return el.tag.lower() if isinstance(el.tag, str) else ""
+    tag = el.tag  # a new string on each access
+    return tag.lower() if isinstance(tag, str) else ""
 
 
 def attribute(el: LxmlElement, name: str) -> str | None:
