@@ -178,6 +178,8 @@ def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int
     """``lxml_values``: lxml's attributes of the element when this is the first occurrence of the name in its
     start tag; the value lxml holds wins over the decoded source text if they ever differ (positions inside the
     value then approximate)."""
+    if "axag" not in ra.low:
+        return None  # every annotation name, bound forms included, holds "axag" (most attributes do not: hot)
     written = ra.written
     low, bound = annotation_meaning(written, kind, ra.low)
     if not is_annotation_name(low):
