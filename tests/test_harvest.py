@@ -502,3 +502,22 @@ def test_form_attribute_controls_in_a_utf16_file() -> None:
     pf = parse_source(src)
     m = build_model(pf)
     assert m.actions[0].param_names() == ["c"]
+
+
+def test_ancestors_matched_by_lower_cased_name_only() -> None:
+    """Form, fieldset, legend, label and template ancestors are found whatever their case (libxml2 lower-cases
+    tag names), never by a prefixed name (``x:fieldset``); a control inside a disabled fieldset's first legend
+    (at any depth) is harvested, one elsewhere in it is not."""
+    html = ('<FORM id="f">\n'
+            '<FieldSet disabled><Legend><span><input name="inlegend" aria-label="L"></span></Legend>\n'
+            '<div><input name="deep" axag-parameter-description="D"></div></FieldSet>\n'
+            '<x:fieldset disabled><input name="prefixed" aria-label="P"></x:fieldset>\n'
+            '<LABEL>Quantity <input name="q"></LABEL>\n'
+            '<TEMPLATE><input name="tpl" aria-label="T"></TEMPLATE>\n'
+            '<BUTTON axag-intent="a.do" axag-action-type="write">Go</BUTTON>\n'
+            '</FORM>')
+    pf, m = build(html)
+    assert m.actions[0].param_names() == ["inlegend", "prefixed", "q"]
+    assert schemas(m)["q"] == {"type": "string", "description": "Quantity"}
+    assert [(p.code, pf.lines.position(p.span.start), p.args.get("reason")) for p in model_problems(m)] == [
+        (120, pos(html, 'axag-parameter-description'), "the control is inside a disabled <fieldset>")]

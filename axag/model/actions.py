@@ -90,19 +90,20 @@ class Action:
     def effective_entity(self) -> str | None:
         return self.entity or self.derived_entity
 
+    # the three below read `ann.values` directly: = self.v(name) and .ok, without the calls (hot: rules ask often)
     @property
     def action_type(self) -> str | None:
-        val = self.v("axag-action-type")
-        return str(val.value) if val.ok else None
+        val = self.ann.values.get("axag-action-type")
+        return str(val.value) if val is not None and val.status is Status.OK else None
 
     @property
     def risk(self) -> str | None:
-        val = self.v("axag-risk-level")
-        return str(val.value) if val.ok else None
+        val = self.ann.values.get("axag-risk-level")
+        return str(val.value) if val is not None and val.status is Status.OK else None
 
     def flag(self, name: str) -> bool | None:
-        val = self.v(name)
-        return bool(val.value) if val.ok else None
+        val = self.ann.values.get(name)
+        return bool(val.value) if val is not None and val.status is Status.OK else None
 
     def param_names(self) -> list[str]:
         return [p.name for p in self.parameters]

@@ -222,17 +222,15 @@ def submitting_form(model: FileModel, act: Action, scope: LxmlElement) -> LxmlEl
             target = _state(model).by_id(owner)
             if target is not None and _tag(target) == "form":
                 return target
-        for anc in start.iterancestors():
-            if _tag(anc) == "form":
-                return anc
+        # lxml filters the ancestors by name in C (libxml2 lower-cases ASCII tag names, so this is `_tag`)
+        form = next(start.iterancestors("form"), None)
+        if form is not None:
+            return form
     return None
 
 
 def _template_of(el: LxmlElement) -> LxmlElement | None:
-    for anc in el.iterancestors():
-        if _tag(anc) == "template":
-            return anc
-    return None
+    return next(el.iterancestors("template"), None)  # filtered in C; libxml2 lower-cases ASCII tag names
 
 
 def control_category(model: FileModel, el: LxmlElement) -> str | None:
@@ -384,13 +382,11 @@ def exclusion(el: LxmlElement, category: str) -> str | None:
         return "hidden inputs are not harvested"
     if el.get("disabled") is not None:
         return "the control is disabled"
-    child = el
-    for anc in el.iterancestors():
-        if _tag(anc) == "fieldset" and anc.get("disabled") is not None:
+    for anc in el.iterancestors("fieldset"):  # filtered in C; libxml2 lower-cases ASCII tag names
+        if anc.get("disabled") is not None:
             legend = next((c for c in anc if _tag(c) == "legend"), None)
-            if legend is None or child is not legend:
+            if legend is None or not _inside(el, legend):
                 return "the control is inside a disabled <fieldset>"
-        child = anc
     if tag in ("input", "textarea") and el.get("readonly") is not None:
         return "the control is read-only"
     if (_attr(el, "aria-disabled") or "") == "true":
@@ -398,6 +394,11 @@ def exclusion(el: LxmlElement, category: str) -> str | None:
     if (_attr(el, "aria-readonly") or "") == "true":
         return "the control is read-only"
     return None
+
+
+def _inside(el: LxmlElement, anc: LxmlElement) -> bool:
+    """``el`` is ``anc`` or lies within it."""
+    return el is anc or any(a is anc for a in el.iterancestors())
 
 
 # ---------------------------------------------------------------------------------------------- text
@@ -465,10 +466,8 @@ def _own_label(model: FileModel, el: LxmlElement) -> str:
             t = _known_text(model, lab)
             if t:
                 return t
-    for anc in el.iterancestors():
-        if _tag(anc) == "label":
-            return _known_text(model, anc)
-    return ""
+    label = next(el.iterancestors("label"), None)  # filtered in C; libxml2 lower-cases ASCII tag names
+    return _known_text(model, label) if label is not None else ""
 
 
 def _group_label(model: FileModel, el: LxmlElement) -> str | None:
@@ -482,11 +481,11 @@ def _group_label(model: FileModel, el: LxmlElement) -> str | None:
                 return t
             aria = V.collapse_ws(_attr(anc, "aria-label") or "")
             return "" if _state(model).unknown(aria) else aria
-    for anc in el.iterancestors():
-        if _tag(anc) == "fieldset":
-            legend = next((c for c in anc if _tag(c) == "legend"), None)
-            return _known_text(model, legend) if legend is not None else ""
-    return None
+    fieldset = next(el.iterancestors("fieldset"), None)  # filtered in C; libxml2 lower-cases ASCII tag names
+    if fieldset is None:
+        return None
+    legend = next((c for c in fieldset if _tag(c) == "legend"), None)
+    return _known_text(model, legend) if legend is not None else ""
 
 
 def compose(parts: list[str]) -> str:

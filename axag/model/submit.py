@@ -28,7 +28,4 @@ def form_owner(el: LxmlElement, by_id: Callable[[str], LxmlElement | None]) -> L
     if owner is not None:
         target = by_id(owner)
         return target if target is not None and _tag(target) == "form" else None
-    for anc in el.iterancestors():
-        if _tag(anc) == "form":
-            return anc
-    return None
+    return next(el.iterancestors("form"), None)  # filtered in C; libxml2 lower-cases ASCII tag names

@@ -47,7 +47,8 @@ LxmlElement = Any
 
 def tag_name(el: LxmlElement) -> str:
     """The lower-cased tag name of an lxml element; "" for comments and processing instructions."""
-    return el.tag.lower() if isinstance(el.tag, str) else ""
+    tag = el.tag  # a new string on each access
+    return tag.lower() if isinstance(tag, str) else ""
 
 
 def attribute(el: LxmlElement, name: str) -> str | None:
@@ -136,6 +137,7 @@ class ParsedFile:
     _line_found: dict[tuple[str, int], list[RawTag]] = field(default_factory=dict)
     _walk: dict[str, list[Any]] | None = None
     _lf_starts: list[int] | None = None  # line starts as libxml2 counts lines (LF only), when the text has CR
+    _has_cr: bool | None = None  # whether the text holds a CR (searched once, not once per located element)
     # (tag, line start) -> the index in `_line_found` after the tag `_locate_start_tag` found last on that line
     _line_next: dict[tuple[str, int], int] = field(default_factory=dict)
 
@@ -177,6 +179,8 @@ def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int
     """``lxml_values``: lxml's attributes of the element when this is the first occurrence of the name in its
     start tag; the value lxml holds wins over the decoded source text if they ever differ (positions inside the
     value then approximate)."""
+    if "axag" not in ra.low:
+        return None  # every annotation name, bound forms included, holds "axag" (most attributes do not: hot)
     written = ra.written
     low, bound = annotation_meaning(written, kind, ra.low)
     if not is_annotation_name(low):
@@ -522,7 +526,9 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
 def _lxml_line(pf: ParsedFile, line: int) -> tuple[int, int]:
     """The text offsets [start, end) of lxml's line ``line`` (libxml2 counts LF and CRLF, not a lone CR)."""
     text = pf.text
-    if "\r" not in text:
+    if pf._has_cr is None:
+        pf._has_cr = "\r" in text
+    if not pf._has_cr:
         lines = pf.lines
         line = min(max(line, 1), lines.line_count())
         return lines.starts[line - 1], (lines.starts[line] if line < lines.line_count() else len(text))

@@ -133,6 +133,8 @@ def markers(kind: str) -> tuple[str, ...]:
 
 def is_dynamic_value(value: str, kind: str, attr: str) -> tuple[bool, str]:
     """(dynamic?, value with escaped static placeholders unwrapped) per §3.9."""
+    if "{" not in value:
+        return False, value  # every marker of every kind holds a "{" (the common case: hot)
     if attr == "axag-confirmation-message":
         if kind in ("jinja", "liquid"):
             value = _RAW_PLACEHOLDER.sub(lambda m: m.group(1), value)
