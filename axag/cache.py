@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import xxhash
 
-from axag import __version__
+from axag import __version__, regular
 
 if TYPE_CHECKING:
     from axag.lint.engine import FileOutcome
@@ -473,10 +473,8 @@ def lookup_tasks(tasks: list[tuple[Any, ...]], resolver: Any, request: Any,
 
 def _file_digest(path: Path) -> bytes | None:
     """The digest of a file's bytes, or None when it cannot be read or is not a regular file."""
-    from axag.lint.engine import _read_regular
-
     try:
-        data = _read_regular(path)
+        data = regular.read_regular(path)
     except OSError:
         return None
     return digest(data) if data is not None else None
@@ -486,12 +484,12 @@ def check_and_store(path: Path, display: str, repo_path: str, settings: Any, req
                     key: bytes, check: Any = None) -> FileOutcome:
     """Check a file that the cache missed (with ``check``, default `engine.check_file`), and store its outcome
     (contracts packed) under ``key``."""
-    from axag.lint.engine import _read_regular, check_file
+    from axag.lint.engine import check_file
 
     check = check or check_file
 
     try:
-        data = _read_regular(path)
+        data = regular.read_regular(path)
     except OSError:
         data = None
     if data is None:  # unreadable or not a regular file: checked (and reported) as usual, never stored

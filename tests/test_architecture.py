@@ -186,7 +186,7 @@ def test_cycle_finder_finds_a_cycle() -> None:
 # compile. A module may import modules of its own layer or below. Leaf modules (standard library only) are layer 0.
 LAYERS = {
     0: ("axag", "axag.vocabulary", "axag.spans", "axag.errors", "axag.plural", "axag.paths", "axag.fsio",
-        "axag.jsontext", "axag.jsonfile", "axag.memory", "axag.schemas_path", "axag.exit_codes",
+        "axag.jsontext", "axag.jsonfile", "axag.memory", "axag.schemas_path", "axag.exit_codes", "axag.regular",
         # the guard runtime is copied verbatim into generated code: standard library only (tested above)
         "axag.guards.pyruntime",
         # leaf modules of the model: JSON with spans, the §4.7 pattern subset (the guards check patterns too)

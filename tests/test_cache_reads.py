@@ -15,16 +15,16 @@ from tests.conftest import FIXTURES, run_axag
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    from axag.lint import engine
+    from axag import regular
 
     seen: list[str] = []
-    real = engine._read_regular
+    real = regular.read_regular
 
     def counting(path: Any) -> Any:
         seen.append(Path(path).name)
         return real(path)
 
-    monkeypatch.setattr(engine, "_read_regular", counting)
+    monkeypatch.setattr(regular, "read_regular", counting)
     return seen
 
 

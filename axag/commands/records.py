@@ -23,6 +23,7 @@ import sys
 import xxhash
 
 from axag import __version__
+from axag.regular import read_regular
 
 MAGIC = b"axag-run/1\n"
 RUNS = "runs"  # the folder of the records inside the cache folder
@@ -206,20 +207,11 @@ def code_stamp() -> bytes:
 
 
 def _read_regular(path: str) -> bytes | None:
-    """The bytes of a regular file (symbolic links followed), else None (never blocks on a FIFO)."""
+    """The bytes of a regular file (symbolic links followed), else None: a folder, a FIFO, anything unreadable."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        return read_regular(path)
     except (OSError, ValueError):
         return None
-    try:
-        if os.fstat(fd).st_mode & 0o170000 != 0o100000:
-            return None
-        with open(fd, "rb", closefd=False) as fh:
-            return fh.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def state_of(path: str) -> str:
@@ -262,8 +254,6 @@ def _strings(item: Any, n: int) -> bool:
 def encode_record(key: bytes, inputs: list[tuple[str, str]], ops: list[tuple[int, str, str]], code: int) -> bytes:
     payload = marshal.dumps((tuple(inputs), tuple(ops), code))
     return b"".join((MAGIC, key, payload, xxhash.xxh3_64_digest(payload)))
-
-
 
 
 # ---------------------------------------------------------------------------------------------- streams

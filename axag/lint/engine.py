@@ -7,7 +7,6 @@ The same function serves `axag lint` (selected rules, configured severities) and
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from axag import regular
 from axag.findings import Edit, Finding, Fix, Severity, fingerprint
 from axag.paths import relpath_posix
 from axag.rules import run
@@ -159,7 +159,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
     path = out.path
     if data is None:
         try:
-            data = _read_regular(path)
+            data = regular.read_regular(path)
         except OSError as exc:
             out.read_error = True
             out.findings.append(run.unreadable_file(f"cannot read the file: {exc.strerror or exc}", out.display,
@@ -354,30 +354,6 @@ def _no_directives(findings: list[Finding], sup: None, *, element_start_lines: l
                    ran: frozenset[int]) -> tuple[list[Finding], list[Finding], list[Unused]]:
     """`suppress.apply` for a file without comments: everything kept, nothing suppressed or unused."""
     return list(findings), [], []
-
-
-def _read_regular(path: Path) -> bytes | None:
-    """The bytes of ``path``, or None when it is not a regular file (opened non-blocking, checked with fstat)."""
-    import stat
-
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        st = os.fstat(fd)
-        mode = st.st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(21, os.strerror(21), str(path))
-        if not stat.S_ISREG(mode):
-            return None
-        chunks = []
-        want = st.st_size + 1  # the whole file in one read (one buffer of its size), unless it grew
-        while chunk := os.read(fd, want):
-            chunks.append(chunk)
-            if len(chunk) < want:  # a short read of a regular file: its end (no further call to find it)
-                break
-            want = 1 << 20
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def _severity(code: int, settings: Settings, request: Request) -> Severity | None:
