@@ -25,10 +25,12 @@ recording: Any = None
 def common_options(fn: F) -> F:
     import click
 
+    from axag.commands.choices import COLOR
+
     for opt in reversed([
         click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only."),
         click.option("--isolated", is_flag=True, help="Ignore all configuration files."),
-        click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+        click.option("--color", type=click.Choice(COLOR), default="auto", show_default=True,
                      help="Colour the human output (auto: when stdout is a terminal; NO_COLOR is honoured)."),
         click.option("--quiet", "-q", is_flag=True, help="Only findings: no summary, no progress."),
         click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from axag.cli import AxagClickError
+from axag.commands.choices import COLOR
 from axag.errors import AxagError
 
 __all__ = ["context"]
@@ -18,7 +19,7 @@ __all__ = ["context"]
 @click.option("--config", "config", type=click.Path(dir_okay=False),
               help="Accepted for symmetry with the other commands (no setting applies here).")
 @click.option("--isolated", is_flag=True, help="Accepted for symmetry with the other commands.")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+@click.option("--color", type=click.Choice(COLOR), default="auto", show_default=True,
               help="Accepted for symmetry with the other commands; the block is plain text.")
 def context(tools_json: Path, tools: tuple[str, ...], config: str | None, isolated: bool, color: str) -> None:
     """Print the constraint context block for the tools of TOOLS_JSON (an MCP tools.json)."""

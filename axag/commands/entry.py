@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
+from axag.commands import choices
 from axag.commands.records import (
     FILE,
     RUNS,
@@ -75,8 +76,7 @@ def serve(argv: list[str]) -> int | None:
 
 
 # ---------------------------------------------------------------------------------------------- options
-CHOICES = {"--color": ("auto", "always", "never"), "--level": ("basic", "intermediate", "full"),
-           "--fail-on": ("error", "warning")}
+CHOICES = {"--color": choices.COLOR, "--level": choices.LEVEL, "--fail-on": choices.FAIL_ON}
 PATH_OPTIONS = ("--config", "--baseline", "--manifest", "--enforced-intents", "--openapi")  # click.Path(dir_okay=False)
 
 

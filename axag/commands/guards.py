@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from axag.cli import AxagClickError
+from axag.commands.choices import COLOR
 from axag.errors import AxagError, InputError
 from axag.guards import LANGS
 
@@ -49,7 +50,7 @@ def load_tools_document(path: Path) -> dict[str, Any]:
                    "`axag compile --target openai --strict --guards DIR` sets it).")
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+@click.option("--color", type=click.Choice(COLOR), default="auto", show_default=True,
               help="Accepted for symmetry with the other commands; this command prints plain text only.")
 def guards(tools_json: Path, output: Path, lang: str | None, null_as_absent: bool, config: str | None,
            isolated: bool, color: str) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from axag.commands.cache_options import cache_options
+from axag.commands.choices import FAIL_ON, LEVEL
 from axag.commands.common import common_options, guard_errors
 from axag.commands.lint_run import run_lint, run_recorded
 from axag.report import FORMATS
@@ -21,9 +22,9 @@ __all__ = ["lint", "run_lint"]
 @click.option("--select", default=None, help="Comma-separated codes, names or ALL (replaces the configured selection).")
 @click.option("--ignore", default=None, help="Codes or names to remove from the selection.")
 @click.option("--extend-select", default=None, help="Codes or names to add to the selection.")
-@click.option("--level", type=click.Choice(["basic", "intermediate", "full"]), default=None,
+@click.option("--level", type=click.Choice(LEVEL), default=None,
               help="Highest conformance level whose rules run (default: lint.level, else full).")
-@click.option("--fail-on", type=click.Choice(["error", "warning"]), default=None,
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Lowest severity that makes the exit code 1 (default: error; info never fails).")
 @click.option("--fix", is_flag=True, help="Apply fixes, then report what remains.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
