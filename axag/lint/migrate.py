@@ -411,9 +411,7 @@ def _problems_by_element(model: FileModel) -> dict[int, Problems]:
     for p in ctx.problems:
         if p.code == 101:
             continue
-        if p.code in (192, 199) and p.element is None:
-            i = _ANY
-        elif p.element is None or id(p.element) not in index:
+        if p.element is None or id(p.element) not in index:
             continue
         else:
             i = index[id(p.element)]
@@ -564,8 +562,7 @@ def provide(model: FileModel, problems: list[Problem], *, harvest: bool = True, 
             head = heads.get((id(ann.element), attr.name_span)) if attr.name == V.LEGACY_CONSTRAINTS else None
             if head is None:
                 continue
-            head.args["n"] = 0
-            plan = _planned(model, ann, attr)
+            plan = _planned(model, ann, attr)  # N stays 0 (as rule 101 judged it) unless a verified fix migrates
             if plan is not None:
                 items.append((head, ann, attr, plan))
     if not items:
