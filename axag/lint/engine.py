@@ -108,12 +108,11 @@ def enabled_codes(settings: Settings, request: Request, path: Path) -> frozenset
         settings, request.cli_select, request.cli_ignore, request.cli_extend_select, path,
         cli_level=request.cli_level,
     )
-    if request.manifest is None:
-        codes = codes - {10, 30}
-    if request.enforced_intents is None:
-        codes = codes - {37}
-    if request.openapi is None:
-        codes = codes - {149}
+    # a rule that needs an option (its declaration's `needs`) does not run without it
+    absent = {need for need, given in (("manifest", request.manifest), ("enforced-intents", request.enforced_intents),
+                                       ("openapi", request.openapi)) if given is None}
+    if absent:
+        codes = codes - {code for code, meta in RULES.items() if meta.info.needs in absent}
     codes = shared_codes(codes)
     if len(_ENABLED) > 256:
         _ENABLED.clear()
