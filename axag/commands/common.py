@@ -128,6 +128,27 @@ def write_or_print(path: str | None, text: str | Iterable[str], *, err: bool = F
     write_atomic(target, text if recording is None else recording.keep(path, text))
 
 
+def parse_formats(values: tuple[str, ...], output_file: str | None, default: str) -> list[tuple[str, str | None]]:
+    """(format, file or None for stdout) of each ``--output-format FORMAT[:FILE]``; ``--output-file`` takes the
+    last one without a file (or ``default``)."""
+    from axag.report import FORMATS
+
+    out: list[tuple[str, str | None]] = []
+    for v in values:
+        fmt, _, path = v.partition(":")
+        if fmt not in FORMATS:
+            raise fail(f'unknown output format "{fmt}" (expected one of {", ".join(FORMATS)})')
+        out.append((fmt, path or None))
+    if output_file is not None:
+        for i in range(len(out) - 1, -1, -1):
+            if out[i][1] is None:
+                out[i] = (out[i][0], output_file)
+                break
+        else:
+            out.append((default, output_file))
+    return out
+
+
 def missing_paths_error(missing: list[str]) -> AxagClickError:
     """The usage error (exit 2) for named paths that do not exist (SPEC §13.10)."""
     quoted = ", ".join(f'"{m}"' for m in missing)

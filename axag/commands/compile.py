@@ -21,6 +21,7 @@ from axag.commands.common import (
     guard_errors,
     missing_paths_error,
     missing_paths_report,
+    parse_formats,
     unreadable_file,
     use_color,
     write_or_print,
@@ -440,15 +441,10 @@ def _report(run: Run, findings: list[Finding], opts: dict[str, Any], tools_to_st
 def _emit(report: RunReport, opts: dict[str, Any], tools_to_stdout: bool, *, machine_only: bool = False) -> None:
     """Diagnostics in every requested format (``full`` when none is); ``machine_only`` (nothing to report, or a
     usage error) writes only the machine-readable formats, each a complete document."""
-    from axag.report import FORMATS, HUMAN_FORMATS
+    from axag.report import HUMAN_FORMATS
     from axag.report import render as render_report
 
-    formats: list[tuple[str, str | None]] = []
-    for v in opts["output_format"]:
-        fmt, _, path = v.partition(":")
-        if fmt not in FORMATS:
-            raise fail(f'unknown output format "{fmt}" (expected one of {", ".join(FORMATS)})')
-        formats.append((fmt, path or None))
+    formats = parse_formats(tuple(opts["output_format"]), None, "full")
     if not formats and not machine_only:
         formats = [("full", None)]
     if machine_only:

@@ -17,6 +17,7 @@ from axag.commands.common import (
     fail,
     missing_paths_error,
     missing_paths_report,
+    parse_formats,
     unreadable_file,
     use_color,
     write_or_print,
@@ -67,25 +68,6 @@ def run_standalone(opts: dict[str, Any]) -> int:
         error = exc
     error.show()
     return error.exit_code
-
-
-def _parse_formats(values: tuple[str, ...], output_file: str | None, default: str) -> list[tuple[str, str | None]]:
-    from axag.report import FORMATS
-
-    out: list[tuple[str, str | None]] = []
-    for v in values:
-        fmt, _, path = v.partition(":")
-        if fmt not in FORMATS:
-            raise fail(f'unknown output format "{fmt}" (expected one of {", ".join(FORMATS)})')
-        out.append((fmt, path or None))
-    if output_file is not None:
-        for i in range(len(out) - 1, -1, -1):
-            if out[i][1] is None:
-                out[i] = (out[i][0], output_file)
-                break
-        else:
-            out.append((default, output_file))
-    return out
 
 
 def _load_manifest(path: str | None) -> tuple[dict[str, Any] | None, str]:
@@ -234,7 +216,7 @@ def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool
     from axag.report import HUMAN_FORMATS, render_chunks
 
     default = configured if configured else "full"
-    formats = _parse_formats(tuple(opts["output_format"]), opts["output_file"], default)
+    formats = parse_formats(tuple(opts["output_format"]), opts["output_file"], default)
     if machine_only:
         formats = [(f, p) for f, p in formats if f not in HUMAN_FORMATS]
         if not formats:
