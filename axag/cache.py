@@ -270,6 +270,8 @@ class ResultCache:
 
     def _write(self, key: bytes, data: bytes) -> None:
         """The entry file of ``key`` (a temporary file renamed over it)."""
+        from axag.cache_bundle import write_all
+
         entry = self._entry(key)
         tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
         try:
@@ -279,9 +281,7 @@ class ResultCache:
                 self._create()
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
+                write_all(fd, data)
             finally:
                 os.close(fd)
             os.replace(tmp, entry)

@@ -40,7 +40,7 @@ class BundleWriter:
     def add(self, key: bytes, data: bytes) -> None:
         if self.fd < 0:
             self.fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o666)
-        _write_all(self.fd, data)
+        write_all(self.fd, data)
         self.rows.append((key, self.offset, len(data)))
         self.offset += len(data)
 
@@ -50,7 +50,7 @@ class BundleWriter:
             return False
         try:
             table = b"".join(_ROW.pack(*row) for row in self.rows)
-            _write_all(self.fd, table + _FOOT.pack(self.offset, len(self.rows), xxhash.xxh3_64_digest(table), _MAGIC))
+            write_all(self.fd, table + _FOOT.pack(self.offset, len(self.rows), xxhash.xxh3_64_digest(table), _MAGIC))
             os.close(self.fd)
             self.fd = -1
             os.replace(self.tmp, os.path.join(self.directory, self.name))
@@ -108,7 +108,8 @@ def _read_at(fd: int, offset: int, length: int) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """All of ``data`` to ``fd`` (os.write may take part of it)."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
