@@ -316,66 +316,67 @@ def _expand_macro(ann: Annotated, reader: ValueReader) -> None:
 _CONTEXT = ("axag-scope", "axag-tenant-boundary", "axag-required-roles")
 
 
+_Context = tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None, list[str]]  # scope, boundary, roles
+
+
 def _inherit(model: FileModel) -> None:
     """Effective scope / tenant boundary / roles per annotated element; notes a scope wider than an ancestor's
     and a relaxed tenant boundary under a strict one."""
-    cache: dict[int, tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None, list[str]]] = {}
-
-    def parent_context(ann: Annotated) -> tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None,
-                                                 list[str]]:
-        el = ann.element.el
-        if el is None:
-            return None, None, []
-        for anc in el.iterancestors():
-            a = model.annotated_of(anc)
-            if a is not None and any(a.v(n).declared for n in _CONTEXT):
-                return context_of(a)  # noqa: F821 - deleted once _inherit is done
-        return None, None, []
-
-    def context_of(ann: Annotated) -> tuple[tuple[str, Annotated] | None, tuple[str, Annotated] | None,
-                                            list[str]]:
-        key = id(ann)
-        if key in cache:
-            return cache[key]
-        scope, tb, roles = parent_context(ann)  # noqa: F821 - deleted once _inherit is done
-        own_scope = ann.v("axag-scope")
-        if own_scope.ok:
-            if scope is not None and V.SCOPES.index(own_scope.value) < V.SCOPES.index(scope[0]):
-                line = model.pf.lines.position(scope[1].element.start)[0]
-                note(model, ann, Kind.SCOPE_WIDER_THAN_ANCESTOR, own_scope.value_span(), "axag-scope", s=own_scope.value,
-                            a=scope[0], n=line)
-            scope = (own_scope.value, ann)
-        own_tb = ann.v("axag-tenant-boundary")
-        if own_tb.ok:
-            if tb is not None and tb[0] == "strict" and own_tb.value == "relaxed":
-                line = model.pf.lines.position(tb[1].element.start)[0]
-                note(model, ann, Kind.TENANT_BOUNDARY_RELAXED, own_tb.value_span(), "axag-tenant-boundary", n=line)
-            else:
-                tb = (own_tb.value, ann)
-        own_roles = ann.v("axag-required-roles")
-        if own_roles.ok:
-            merged = list(roles)
-            for r in own_roles.value:
-                if r not in merged:
-                    merged.append(r)
-            roles = merged
-        result = (scope, tb, roles)
-        cache[key] = result
-        return result
-
+    cache: dict[int, _Context] = {}
     for ann in model.annotated:
         if ann.action is None:
             if any(ann.v(n).declared for n in _CONTEXT):
-                context_of(ann)
+                _context_of(model, cache, ann)
             continue
-        scope, tb, roles = context_of(ann)
+        scope, tb, roles = _context_of(model, cache, ann)
         act = ann.action
         if scope is not None:
             act.scope, act.scope_source = scope
         if tb is not None:
             act.tenant_boundary, act.tenant_source = tb
         act.required_roles = roles
-    del parent_context, context_of  # the two closures refer to each other: a cycle that would keep the page alive
+
+
+def _parent_context(model: FileModel, cache: dict[int, _Context], ann: Annotated) -> _Context:
+    el = ann.element.el
+    if el is None:
+        return None, None, []
+    for anc in el.iterancestors():
+        a = model.annotated_of(anc)
+        if a is not None and any(a.v(n).declared for n in _CONTEXT):
+            return _context_of(model, cache, a)
+    return None, None, []
+
+
+def _context_of(model: FileModel, cache: dict[int, _Context], ann: Annotated) -> _Context:
+    key = id(ann)
+    if key in cache:
+        return cache[key]
+    scope, tb, roles = _parent_context(model, cache, ann)
+    own_scope = ann.v("axag-scope")
+    if own_scope.ok:
+        if scope is not None and V.SCOPES.index(own_scope.value) < V.SCOPES.index(scope[0]):
+            line = model.pf.lines.position(scope[1].element.start)[0]
+            note(model, ann, Kind.SCOPE_WIDER_THAN_ANCESTOR, own_scope.value_span(), "axag-scope",
+                 s=own_scope.value, a=scope[0], n=line)
+        scope = (own_scope.value, ann)
+    own_tb = ann.v("axag-tenant-boundary")
+    if own_tb.ok:
+        if tb is not None and tb[0] == "strict" and own_tb.value == "relaxed":
+            line = model.pf.lines.position(tb[1].element.start)[0]
+            note(model, ann, Kind.TENANT_BOUNDARY_RELAXED, own_tb.value_span(), "axag-tenant-boundary", n=line)
+        else:
+            tb = (own_tb.value, ann)
+    own_roles = ann.v("axag-required-roles")
+    if own_roles.ok:
+        merged = list(roles)
+        for r in own_roles.value:
+            if r not in merged:
+                merged.append(r)
+        roles = merged
+    result = (scope, tb, roles)
+    cache[key] = result
+    return result
 
 
 def note(model: FileModel, ann: Annotated, kind: Kind, span: Span, attribute: str | None, /, **args: Any) -> Fact:
