@@ -139,10 +139,10 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
         if cache is not None:
             cache.wrote = True  # by the workers
     else:
-        for n, task in enumerate(tasks, 1):
+        for task in tasks:
             outcome = check_task(task, resolver.resolve(task[0]), request, cache)
             run.add(outcome)
-            file_done(n, outcome.size)
+            file_done(outcome.size)
             if progress is not None:
                 progress.advance()
         if len(tasks) > 1:

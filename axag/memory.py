@@ -34,12 +34,11 @@ def bulk_gc() -> Iterator[None]:
 YOUNG_LIMIT = 20_000
 
 
-def file_done(count: int, size: int = 0) -> None:
+def file_done(size: int = 0) -> None:
     """After each file under `bulk_gc`: collect the young objects once enough of them piled up, the older ones
     at every eighth of those collections, so that memory stays flat whatever cycles a page left behind
     (scanning every file's survivors after every file cost more than the rest of the pacing). After a big
-    file (``size`` bytes), at once, and the memory its tree took goes back to the system (`release_memory`).
-    ``count``: files done so far (kept for callers; the pacing no longer depends on it)."""
+    file (``size`` bytes), at once, and the memory its tree took goes back to the system (`release_memory`)."""
     if gc.isenabled():
         return
     big = size >= BIG_FILE

@@ -13,7 +13,6 @@ from axag.lint.engine import FileOutcome, Request, check_file
 _RESOLVER: Any = None
 _REQUEST: Request | None = None
 _CACHE: Any = None  # cache.ResultCache: workers store the outcomes they make
-_DONE = 0  # files checked by this worker
 _SENT: set[tuple[str, str, str | None]] = set()  # (intent, contract key, page) this worker has sent in full
 
 
@@ -35,7 +34,6 @@ def _init(resolver: Any, request: Request, cache: Any = None) -> None:
 
 
 def _work(task: tuple[Any, ...]) -> FileOutcome:
-    global _DONE
     from axag.memory import file_done
     from axag.tasks import check_task
 
@@ -46,8 +44,7 @@ def _work(task: tuple[Any, ...]) -> FileOutcome:
 
         assert _REQUEST is not None
         shrink_repeats(outcome, _SENT, fragments=_REQUEST.mode == "compile")
-    _DONE += 1
-    file_done(_DONE, outcome.size)
+    file_done(outcome.size)
     return outcome
 
 

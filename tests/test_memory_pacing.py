@@ -70,16 +70,16 @@ def test_file_done_collects_only_when_young_objects_pile_up(monkeypatch: Any) ->
     young = [100]
     monkeypatch.setattr(memory.gc, "get_count", lambda: (young[0], 0, 0))
     with memory.bulk_gc():
-        for n in range(1, 50):
-            memory.file_done(n, 1000)
+        for _ in range(1, 50):
+            memory.file_done(1000)
         assert calls == []  # few young objects: no scan of every file's survivors
         young[0] = memory.YOUNG_LIMIT
-        for n in range(1, 9):
-            memory.file_done(n, 1000)
+        for _ in range(1, 9):
+            memory.file_done(1000)
         assert calls == [0] * 7 + [1]  # the older generation at every eighth collection
         calls.clear()
         young[0] = 10
-        memory.file_done(60, memory.BIG_FILE)
+        memory.file_done(memory.BIG_FILE)
         assert calls == [0, -1]  # a big page: collected and its memory given back at once
 
 
@@ -135,9 +135,9 @@ def test_cache_hits_are_out_of_the_young_generation_when_a_file_is_checked(tmp_p
     young: list[int] = []
     real = api.file_done
 
-    def seeing(count: int, size: int = 0) -> None:
+    def seeing(size: int = 0) -> None:
         young.append(sum(isinstance(o, Finding) for o in gc.get_objects(generation=0)))
-        real(count, size)
+        real(size)
 
     monkeypatch.setattr(api, "file_done", seeing)
     out = run_axag([*args, "--output-format", "json"], cwd=site)
