@@ -373,3 +373,18 @@ def test_a_changed_manifest_named_by_the_configuration_is_not_replayed(tmp_path:
     reference = _run("cli", args, tmp_path)
     assert (got["code"], got["out"], got["err"]) == (reference["code"], reference["out"], reference["err"])
     assert _heavy(_run("entry", args, tmp_path)["modules"]) == []
+
+
+def test_the_pre_parser_knows_the_lint_options_as_click_does() -> None:
+    """The console script's argument reader mirrors the click command: the same keyword arguments, each served
+    flag a click flag and each served valued option a click option taking a value."""
+    from axag.commands.lint import lint
+
+    opts = entry.lint_options(["lint", "x.html"])
+    assert opts is not None
+    assert set(opts) == {p.name for p in lint.params}
+    by_name = {name: p for p in lint.params for name in (*p.opts, *p.secondary_opts)}
+    assert all(getattr(by_name[f], "is_flag", False) for f in records.FLAGS)
+    assert all(not getattr(by_name[v], "is_flag", True) for v in records.VALUED)
+    for option, allowed in entry.CHOICES.items():
+        assert tuple(by_name[option].type.choices) == allowed
