@@ -49,9 +49,6 @@ class RuleCtx:
     openapi_name: str = ""
     problems: list[Problem] = field(default_factory=list)
 
-    def on(self, code: int) -> bool:
-        return code in self.enabled
-
 
 def run_rules(ctx: RuleCtx) -> list[Problem]:
     """Run every enabled rule over the file model: the fact rules, then the semantic checks."""
