@@ -42,8 +42,6 @@ INPUT_TYPES = frozenset({
     "color", "number", "range", "checkbox", "radio", "hidden", *NOT_CONTROLS,
 })
 CONTROL_ROLES = frozenset({"textbox", "searchbox", "combobox", "switch", "checkbox", "slider", "spinbutton"})
-TEXT_LIKE = frozenset({"text", "search", "url", "tel", "email", "password"})
-DATE_LIKE = ("date", "datetime-local", "time", "month", "week")
 
 DATETIME_LOCAL = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]"
                   r"(:[0-5][0-9](\.[0-9]{1,3})?)?$")

@@ -44,7 +44,6 @@ APPLIES: dict[str, frozenset[str]] = {
 KEY_TO_SCHEMA = {
     "min": "minimum", "max": "maximum", "exclusiveMin": "exclusiveMinimum", "exclusiveMax": "exclusiveMaximum",
 }
-SCHEMA_TO_KEY = {v: k for k, v in KEY_TO_SCHEMA.items()}
 FRAGMENT_KEYS = tuple(k for k in V.PARAMETER_KEYS if k != "name")
 MAX_NESTING = 10
 DATE_FORMATS = ("date", "date-time", "time")
