@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parent / "benchmarks" / "bench.py"
 
 
@@ -44,6 +46,13 @@ def test_bench_self_test(tmp_path: Path) -> None:
     assert "python -c pass" in done.stdout and "lint_warm" in done.stdout and "compile_changed" in done.stdout
     assert result["parse_stage"]["ratio_to_floor"] > 0  # axag's parse stage alone, against the same floor
     assert "stage    axag's parse stage alone" in done.stdout
+    base = result["base"]  # the same pages without their injected annotations, and what each annotated element adds
+    assert base["stripped"] == base["pages"] == result["corpus"]["pages"]
+    assert base["annotated_elements"] == result["corpus"]["annotated_elements"]
+    for run in ("lint_j1", "compile_j1"):
+        assert base[run]["median_s"] > 0 and base[run]["per_action_ms"] == pytest.approx(
+            (result["runs"][run]["median_s"] - base[run]["median_s"]) * 1000 / base["annotated_elements"])
+    assert "action   each of the" in done.stdout
     jsx = result["jsx"]  # issue 16: generated TSX components against tree-sitter's bare parse
     assert jsx["files"] > 0 and jsx["ratio"] > 0 and jsx["cpu_ratio"] > 0 and isinstance(jsx["pass"], bool)
     assert "x tree-sitter parse" in done.stdout

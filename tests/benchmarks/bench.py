@@ -30,6 +30,9 @@ so that drift on a shared machine hits every figure alike:
 - axag's parse stage alone (read, decode, the start-tag pass and the lxml parse, no model) as a ratio to the
   floor, measured like the floor in a fresh process (a figure, not a target: the part of the single-process
   budget that parsing itself takes);
+- the base and the per-action cost (figures, not targets): the same cold ``-j 1`` lint and compile on a copy of
+  the site without the annotations make_site.py injected (each page's block cut out, `plain_copy`), interleaved
+  with the runs above; the per-action cost is (annotated run - base run) / the annotated elements removed;
 - the result cache: every run above is cold (``--cache-dir`` an empty folder, which the run fills, as a first run
   does); on a copy of the site, whose cache is filled once beforehand, warm runs (``lint_warm``,
   ``compile_warm``: nothing changed) and runs after one page changed (``lint_changed``, ``compile_changed``: a
@@ -578,6 +581,32 @@ def warm_cache(root: Path) -> tuple[int, int]:
     return len(files), size
 
 
+INJECTED = SITE_WIDE.encode()[:40]  # where make_site.py's block starts (it ends where the page's last </body> starts)
+
+
+def plain_copy(site: Path, dest: Path) -> dict[str, int]:
+    """The site's pages without the annotations make_site.py injected (each page's block, from its site-wide
+    section up to the page's last ``</body>``): the base that the per-action cost is measured against. Pages
+    without an injected block are copied as they are. Returns the pages, those stripped, and the annotated
+    elements removed (``axag-intent`` attributes of the blocks)."""
+    shutil.rmtree(dest, ignore_errors=True)
+    pages = stripped = elements = 0
+    for path in html_files(site):
+        data = path.read_bytes()
+        end = data.rfind(b"</body>")
+        end = len(data) if end < 0 else end
+        start = data.rfind(INJECTED, 0, end)
+        if start >= 0:
+            elements += data.count(b"axag-intent=", start, end)
+            data = data[:start] + data[end:]
+            stripped += 1
+        out = dest / path.relative_to(site)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
+        pages += 1
+    return {"pages": pages, "stripped": stripped, "annotated_elements": elements}
+
+
 def find_axag(explicit: str | None) -> list[str]:
     if explicit:
         return explicit.split()
@@ -701,6 +730,10 @@ class Bench:
         shutil.rmtree(cache, ignore_errors=True)
         self.lint(copy, 1, "warm", cache)
         self.compile(copy, 1, "warm", cache)
+        plain = self.work / f"{tag}-plain"
+        base = plain_copy(site, plain)
+        warm_cache(plain)
+        base_runs: dict[str, list[dict[str, Any]]] = {"lint_j1": [], "compile_j1": []}
         for r in range(repeat):
             floors.append(self.floor(site))
             stage = self.stage(site)
@@ -716,9 +749,12 @@ class Bench:
                 fh.write(f"\n<!-- changed for run {r + 1} -->\n")
             runs["lint_changed"].append(self.lint(copy, 1, "changed", cache))
             runs["compile_changed"].append(self.compile(copy, 1, "changed", cache))
+            if base["stripped"]:
+                base_runs["lint_j1"].append(self.lint(plain, 1, "plain"))
+                base_runs["compile_j1"].append(self.compile(plain, 1, "plain"))
             say(f"  [{tag} {r + 1}/{repeat}] floor {floors[-1]['seconds']:.2f} s, "
                 + ", ".join(f"{k} {v[-1]['wall_s']:.2f} s" for k, v in runs.items()))
-        return {"floor": floors, "runs": runs, "stage": stages}
+        return {"floor": floors, "runs": runs, "stage": stages, "base": {**base, "runs": base_runs}}
 
     def cold_start(self, site: Path, runs: int) -> dict[str, Any]:
         files = sorted(html_files(site), key=lambda p: (p.stat().st_size, str(p)))
@@ -870,6 +906,7 @@ def run_bench(args: argparse.Namespace, work: Path, say: Callable[[str], None]) 
             runs[name]["sha256"] = rs[0]["sha256"]
             runs[name]["output_written"] = all(r["output_written"] for r in rs)
     result["runs"] = runs
+    result["base"] = base_figures(measured["base"], runs, floor_s)
     result["scaling"] = {"lint": runs["lint_j1"]["median_s"] / runs["lint_j2"]["median_s"],
                          "compile": runs["compile_j1"]["median_s"] / runs["compile_j2"]["median_s"]}
     result["compile_identical_j1_j2"] = runs["compile_j1"]["sha256"] == runs["compile_j2"]["sha256"]
@@ -946,6 +983,21 @@ def run_bench(args: argparse.Namespace, work: Path, say: Callable[[str], None]) 
     return result
 
 
+def base_figures(base: dict[str, Any], runs: dict[str, Any], floor_s: float) -> dict[str, Any]:
+    """The cold ``-j 1`` runs on the pages without their injected annotations (`plain_copy`), and what each
+    annotated element adds: (annotated run - base run) / annotated elements, in ms. Figures, not targets."""
+    out: dict[str, Any] = {k: base[k] for k in ("pages", "stripped", "annotated_elements")}
+    for name, rs in base["runs"].items():
+        if not rs:
+            out[name] = None
+            continue
+        median = _median(r["wall_s"] for r in rs)
+        out[name] = {"runs_s": [r["wall_s"] for r in rs], "median_s": median, "ratio_to_floor": median / floor_s,
+                     "per_action_ms": ((runs[name]["median_s"] - median) * 1000 / base["annotated_elements"]
+                                       if base["annotated_elements"] else None)}
+    return out
+
+
 def report(result: dict[str, Any], say: Callable[[str], None]) -> None:
     m, c, f, runs = result["machine"], result["corpus"], result["floor"], result["runs"]
     say("")
@@ -967,6 +1019,15 @@ def report(result: dict[str, Any], say: Callable[[str], None]) -> None:
             f"{ps['median_s']:.2f} s = {ps['ratio_to_floor']:.2f} x floor")
     else:
         say("stage    axag's parse stage alone: not measured (this Python cannot import axag)")
+    b = result.get("base") or {}
+    if b.get("lint_j1") and b.get("compile_j1"):
+        say(f"base     the same pages without their injected annotations ({b['stripped']} of {b['pages']} pages "
+            f"stripped), cold -j1: lint {b['lint_j1']['median_s']:.2f} s = {b['lint_j1']['ratio_to_floor']:.2f} x "
+            f"floor, compile {b['compile_j1']['median_s']:.2f} s = {b['compile_j1']['ratio_to_floor']:.2f} x floor")
+        say(f"action   each of the {b['annotated_elements']} annotated elements adds (cold -j1 - base) / elements: "
+            f"lint {b['lint_j1']['per_action_ms']:.3f} ms, compile {b['compile_j1']['per_action_ms']:.3f} ms")
+    else:
+        say("base     not measured (no page holds make_site.py's injected annotations)")
     for name, r in runs.items():
         extra = f"{r['findings']} findings" if "findings" in r else f"{r['tools']} tools"
         say(f"{name:<15} {r['median_s']:7.2f} s = {r['ratio_to_floor']:5.2f} x floor (CPU {r['cpu_s']:.2f} s = "
@@ -1022,13 +1083,18 @@ REQUIRED = [
     *[f"memory.{n}.{k}" for n in ("lint_j1", "lint_j2", "compile_j1", "compile_j2")
       for k in ("small_kb", "large_kb", "bound_kb")],
     "cold_start.lint.median_ms", "cold_start.lint_no_cache.median_ms", "cold_start.compile.median_ms",
-    "cold_start.python.median_ms",
+    "cold_start.python.median_ms", "base.annotated_elements",
+    *[f"base.{n}.{k}" for n in ("lint_j1", "compile_j1") for k in ("median_s", "ratio_to_floor", "per_action_ms")],
 ]
 
 
 def missing_figures(result: dict[str, Any]) -> list[str]:
     missing = []
+    # a given corpus that holds no injected annotations has no base (`plain_copy`)
+    no_base = not (result.get("base") or {}).get("stripped")
     for key in REQUIRED:
+        if no_base and key.startswith("base."):
+            continue
         node: Any = result
         for part in key.split("."):
             node = node.get(part) if isinstance(node, dict) else None
