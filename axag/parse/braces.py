@@ -8,7 +8,7 @@ are kept, so positions do not move.
 
 from __future__ import annotations
 
-from axag.parse.templates import after_equals, next_start_tag
+from axag.parse.templates import after_equals, walk_start_tags
 
 _FILL = "_"
 
@@ -41,35 +41,18 @@ def neutralize_braces(text: str) -> str:
         return text
     chars: list[str] | None = None
     n = len(text)
-    i = 0
-    while (lt := next_start_tag(text, i)) >= 0:
-        j = lt + 1
-        quote = ""
-        while j < n:
-            c = text[j]
-            if quote:
-                if c == quote:
-                    quote = ""
-                j += 1
-                continue
-            if c == ">":
-                break
-            if c in "\"'":
-                if after_equals(text, lt, j):
-                    quote = c
-                j += 1
-                continue
-            if c == "{":
-                end = _close(text, j)
-                if chars is None:
-                    chars = list(text)
-                valued = after_equals(text, lt, j)
-                for m in range(j + (1 if valued else 0), end - (1 if valued and end <= n and text[end - 1] == "}"
-                                                                else 0)):
-                    if chars[m] not in "\r\n":
-                        chars[m] = _FILL if valued else " "
-                j = end
-                continue
-            j += 1
-        i = j + 1
+
+    def expression(lt: int, j: int) -> int:
+        nonlocal chars
+        end = _close(text, j)
+        if chars is None:
+            chars = list(text)
+        valued = after_equals(text, lt, j)
+        for m in range(j + (1 if valued else 0), end - (1 if valued and end <= n and text[end - 1] == "}"
+                                                        else 0)):
+            if chars[m] not in "\r\n":
+                chars[m] = _FILL if valued else " "
+        return end
+
+    walk_start_tags(text, expression)
     return "".join(chars) if chars is not None else text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _OPEN_JINJA = re.compile(r"\{%-?\s*(if|for|unless|with|macro|call|filter|block|case|capture|raw)\b")
 _CLOSE_JINJA = re.compile(r"\{%-?\s*end")
@@ -42,27 +43,16 @@ def after_equals(text: str, lt: int, j: int) -> bool:
     return text[k] == "="
 
 
-def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]]]:
-    """Blank template constructs that sit inside start tags but outside attribute values.
-
-    Returns (blanked text, dynamic ranges): the ranges between an opening construct
-    (`{% if … %}`, `{% for … %}`, `{{#…}}`) and its closing construct within the same start tag;
-    annotation attributes whose names start inside a range are dynamic. A construct that writes
-    attributes itself (`{{ attrs|xmlattr }}`, `{{ attrs }}`, `{% include %}`: an expression where an
-    attribute name may stand) can override every annotation of the tag: the whole tag is one range.
-    """
-    if "{" not in text:
-        return text, []
-    chars: list[str] | None = None
-    ranges: list[tuple[int, int]] = []
+def walk_start_tags(text: str, on_brace: Callable[[int, int], int],
+                    on_end: Callable[[int, int], None] | None = None) -> None:
+    """Walk each start tag of ``text`` (comments skipped) to its unquoted ``>``. ``on_brace(lt, j)`` is called at
+    every ``{`` outside a quoted value (``lt``: the tag's ``<``) and returns the offset the walk goes on from;
+    ``on_end(lt, end)`` once the tag is walked (``end``: its ``>``, or the text's end)."""
     n = len(text)
     i = 0
     while (lt := next_start_tag(text, i)) >= 0:
-        # inside a start tag: walk until an unquoted '>'
         j = lt + 1
         quote = ""
-        stack: list[int] = []
-        spread = False
         while j < n:
             c = text[j]
             if quote:
@@ -77,39 +67,68 @@ def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]
                     quote = c
                 j += 1
                 continue
-            two = text[j:j + 2]
-            if two in _CONSTRUCT_END and not (kind == "hbs" and two != "{{"):
-                close = _CONSTRUCT_END[two]
-                if kind == "hbs" and text.startswith("{{!--", j):
-                    close = "--}}"
-                end = text.find(close, j + 2)
-                end = n if end < 0 else end + len(close)
-                body = text[j:end]
-                if chars is None:
-                    chars = list(text)
-                _blank(chars, j, end)
-                if kind == "hbs":
-                    if body.startswith("{{#"):
-                        stack.append(end)
-                    elif body.startswith("{{/") and stack:
-                        ranges.append((stack.pop(), j))
-                    elif not body.startswith(("{{!", "{{else", "{{^")):
-                        spread = True
-                else:
-                    if _OPEN_JINJA.match(body):
-                        stack.append(end)
-                    elif _CLOSE_JINJA.match(body) and stack:
-                        ranges.append((stack.pop(), j))
-                    elif two == "{{" or _OUTPUT_STATEMENT.match(body):
-                        spread = True
-                j = end
-                continue
-            j += 1
-        for s in stack:  # unclosed construct: dynamic to the end of the tag
-            ranges.append((s, j))
-        if spread:
-            ranges.append((lt, j))
+            j = on_brace(lt, j) if c == "{" else j + 1
+        if on_end is not None:
+            on_end(lt, j)
         i = j + 1
+
+
+def blank_template_tags(text: str, kind: str) -> tuple[str, list[tuple[int, int]]]:
+    """Blank template constructs that sit inside start tags but outside attribute values.
+
+    Returns (blanked text, dynamic ranges): the ranges between an opening construct
+    (`{% if … %}`, `{% for … %}`, `{{#…}}`) and its closing construct within the same start tag;
+    annotation attributes whose names start inside a range are dynamic. A construct that writes
+    attributes itself (`{{ attrs|xmlattr }}`, `{{ attrs }}`, `{% include %}`: an expression where an
+    attribute name may stand) can override every annotation of the tag: the whole tag is one range.
+    """
+    if "{" not in text:
+        return text, []
+    chars: list[str] | None = None
+    ranges: list[tuple[int, int]] = []
+    n = len(text)
+    stack: list[int] = []  # of the tag being walked
+    spread = False
+
+    def construct(lt: int, j: int) -> int:
+        nonlocal chars, spread
+        two = text[j:j + 2]
+        if two not in _CONSTRUCT_END or (kind == "hbs" and two != "{{"):
+            return j + 1
+        close = _CONSTRUCT_END[two]
+        if kind == "hbs" and text.startswith("{{!--", j):
+            close = "--}}"
+        end = text.find(close, j + 2)
+        end = n if end < 0 else end + len(close)
+        body = text[j:end]
+        if chars is None:
+            chars = list(text)
+        _blank(chars, j, end)
+        if kind == "hbs":
+            if body.startswith("{{#"):
+                stack.append(end)
+            elif body.startswith("{{/") and stack:
+                ranges.append((stack.pop(), j))
+            elif not body.startswith(("{{!", "{{else", "{{^")):
+                spread = True
+        else:
+            if _OPEN_JINJA.match(body):
+                stack.append(end)
+            elif _CLOSE_JINJA.match(body) and stack:
+                ranges.append((stack.pop(), j))
+            elif two == "{{" or _OUTPUT_STATEMENT.match(body):
+                spread = True
+        return end
+
+    def tag_end(lt: int, end: int) -> None:
+        nonlocal spread
+        ranges.extend((s, end) for s in stack)  # unclosed construct: dynamic to the end of the tag
+        if spread:
+            ranges.append((lt, end))
+        stack.clear()
+        spread = False
+
+    walk_start_tags(text, construct, tag_end)
     return ("".join(chars) if chars is not None else text), sorted(ranges)
 
 
