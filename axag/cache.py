@@ -31,12 +31,11 @@ from typing import TYPE_CHECKING, Any
 import xxhash
 
 from axag import __version__, regular
+from axag.cache_location import DIR_NAME, named_folder
 
 if TYPE_CHECKING:
     from axag.lint.engine import FileOutcome
 
-DIR_NAME = ".axag_cache"
-ENV_VAR = "AXAG_CACHE_DIR"
 MAX_BYTES = 256 << 20  # the size bound of the entries together
 _MAGIC = b"axag-cache/1\n"
 _HEAD = len(_MAGIC) + 16 + 16  # magic, key digest, content digest
@@ -86,10 +85,8 @@ def cache_dir(option: str | None, no_cache: bool, project_root: Path, cwd: Path)
     ``.axag_cache`` in the project root (relative values are taken from the current directory)."""
     if no_cache:
         return None
-    chosen = option if option else os.environ.get(ENV_VAR) or None
-    if chosen is None:
-        return project_root / DIR_NAME
-    return cwd / os.path.expanduser(chosen)
+    named = named_folder(option, str(cwd))
+    return project_root / DIR_NAME if named is None else Path(named)
 
 
 class ResultCache:

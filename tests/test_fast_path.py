@@ -266,12 +266,22 @@ def test_the_run_without_click_prints_what_the_cli_prints(tmp_path: Path, args: 
     assert ("click" in got["modules"]) == (not click_free or reference["code"] == 2), args
 
 
-def test_records_live_where_the_result_cache_does() -> None:
-    """The console script finds the cache folder without importing `axag.cache`: the same names."""
+def test_records_live_where_the_result_cache_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The console script finds the cache folder without importing `axag.cache`: where `cache.cache_dir` puts
+    it, for ``--cache-dir``, ``AXAG_CACHE_DIR`` and the default ``.axag_cache``."""
     from axag import cache
     from axag.config import CONFIG_NAMES
 
-    assert (records.CACHE_DIR_NAME, records.CACHE_ENV) == (cache.DIR_NAME, cache.ENV_VAR)
+    monkeypatch.delenv("AXAG_CACHE_DIR", raising=False)
+    cwd = str(tmp_path)
+    assert cache.cache_dir(None, False, tmp_path, tmp_path) == tmp_path / ".axag_cache"
+    for option in ("c", "~/c", "/abs/c"):
+        assert records.cache_folders(cwd, {"--cache-dir": [option]}, {}) == (
+            str(cache.cache_dir(option, False, tmp_path, tmp_path)),)
+    assert records.cache_folders(cwd, {"--isolated": []}, {}) == (str(cache.cache_dir(None, False, tmp_path, tmp_path)),)
+    monkeypatch.setenv("AXAG_CACHE_DIR", "~/elsewhere")
+    assert records.cache_folders(cwd, {"--isolated": []}, {}) == (str(cache.cache_dir(None, False, tmp_path, tmp_path)),)
+    assert "AXAG_CACHE_DIR" in records.ENV_READ
     assert records.WATCHED[:3] == CONFIG_NAMES
 
 

@@ -23,13 +23,12 @@ import sys
 import xxhash
 
 from axag import __version__
+from axag.cache_location import DIR_NAME, ENV_VAR, named_folder
 from axag.regular import read_regular
 
 MAGIC = b"axag-run/1\n"
 RUNS = "runs"  # the folder of the records inside the cache folder
-CACHE_DIR_NAME = ".axag_cache"  # as cache.DIR_NAME
-CACHE_ENV = "AXAG_CACHE_DIR"  # as cache.ENV_VAR
-ENV_READ = ("NO_COLOR", "FORCE_COLOR", CACHE_ENV, "HOME")  # the environment a lint run's output depends on
+ENV_READ = ("NO_COLOR", "FORCE_COLOR", ENV_VAR, "HOME")  # the environment a lint run's output depends on
 FLAGS = frozenset({"-q", "--quiet", "--isolated", "--statistics", "--exit-zero", "--force-exclude",
                    "--no-respect-gitignore", "--no-cache"})
 VALUED = frozenset({"--config", "--color", "-j", "--jobs", "--select", "--ignore", "--extend-select", "--level",
@@ -141,9 +140,9 @@ def cache_folders(cwd: str, values: dict[str, list[str]], pyprojects: dict[str, 
     """Where the run's result cache may be (`cache.cache_dir` over `config.Resolver.project_root`), without
     reading TOML: a pyproject.toml that mentions axag may hold ``[tool.axag]``, so its folder is a candidate
     before those above it. The record is checked whatever folder it is found in."""
-    chosen = (values.get("--cache-dir") or [""])[-1] or os.environ.get(CACHE_ENV) or None
-    if chosen is not None:
-        return (os.path.join(cwd, os.path.expanduser(chosen)),)
+    named = named_folder((values.get("--cache-dir") or [""])[-1], cwd)
+    if named is not None:
+        return (named,)
     if "--isolated" in values:
         roots = [cwd]
     elif values.get("--config"):
@@ -163,7 +162,7 @@ def cache_folders(cwd: str, values: dict[str, list[str]], pyprojects: dict[str, 
             folder = parent
         if cwd not in roots:
             roots.append(cwd)
-    return tuple(os.path.join(root, CACHE_DIR_NAME) for root in roots)
+    return tuple(os.path.join(root, DIR_NAME) for root in roots)
 
 
 def installed() -> list[str]:
