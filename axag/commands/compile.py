@@ -135,22 +135,24 @@ def run_compile(opts: dict[str, Any]) -> int:
     run, merged = _check(job)
     tools = _tools(job, run, merged)
     findings = run.findings()
-    _report(run, findings, opts, job.to_stdout)
+    if not opts["check"] or opts["output_format"]:  # --check leaves the findings to `axag lint`
+        _report(run, findings, opts, job.to_stdout)
     if run.internal_error:
         return exit_status(findings, internal_error=True)
-    if any(f.severity is Severity.ERROR for f in findings) and not opts["keep_going"]:
+    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    if errors and not opts["keep_going"] and not opts["check"]:
         _refuse(job, findings)
         return exit_status(findings)
     written = _document(job, tools)
     if written is None:  # the output failed self-validation
         return exit_status(findings, internal_error=True)
     doc, pieces, count = written
-    stale = _write_output(job, pieces, count)
+    stale = _write_output(job, pieces, count, errors)
     if opts["catalogue"] and not opts["check"]:
         _write_catalogue(_mcp_document(job, doc, tools), opts["catalogue"], job.output, root)
     if job.guards_dir:
         stale = _write_guards(job, _mcp_document(job, doc, tools)) or stale
-    return exit_status(findings, stale=stale)
+    return exit_status(findings, stale=stale or bool(opts["check"] and errors))
 
 
 _NOTHING_TO_CHECK = "\0nothing to check"
@@ -327,17 +329,28 @@ def _document(job: _Job, tools: _Tools) -> tuple[dict[str, Any] | None, Iterable
     return doc, dumps_pieces(doc), len(doc.get("tools", doc.get("actions", [])))
 
 
-def _write_output(job: _Job, pieces: Iterable[str], count: int) -> bool:
-    """Write (or with --check compare) the tools; True when the checked file is stale."""
+def _write_output(job: _Job, pieces: Iterable[str], count: int, errors: int) -> bool:
+    """Write (or with --check compare) the tools; True when the checked file is stale. --check says only
+    whether the file is stale, which tools changed and the command that updates it: the findings (``errors``
+    of them are errors, whose actions are left out) are `axag lint`'s to list."""
     output = job.output
     if job.opts["check"]:
+        from axag.commands.check_advice import changed_tools
         from axag.fsio import check
 
         assert output is not None
-        ok, diff = check(output, "".join(pieces))
-        if not ok:
+        text = "".join(pieces)
+        ok, diff = check(output, text)
+        fix = f"fix the {plural(errors, 'error')} `axag lint` reports, then " if errors else ""
+        if not ok and not errors:  # with errors the diff would show what they leave out, not the change
             click.echo(diff, nl=False, err=True)
-            click.echo(f"axag: {output} is stale; run axag compile to update it", err=True)
+        if not ok:
+            left_out = " with the actions that have errors left out" if errors else ""
+            click.echo(f"axag: {output} is stale ({changed_tools(output, text)}{left_out}); {fix}update it with: "
+                       f"{update_command(job)}", err=True)
+        elif errors:
+            click.echo(f"axag: {output} is up to date except for the actions that have errors: {fix}update it "
+                       f"with: {update_command(job)}", err=True)
         return not ok
     if job.to_stdout:
         write_or_print(None, pieces)
@@ -371,8 +384,30 @@ def _write_guards(job: _Job, mcp_doc: dict[str, Any]) -> bool:
         click.echo(f"axag: warning: {w}", err=True)
     for rel, diff in stale:
         click.echo(diff, nl=False, err=True)
-        click.echo(f"axag: guard file {rel} is stale", err=True)
+        click.echo(f"axag: guard file {rel} is stale; update it with: {update_command(job)}", err=True)
     return bool(stale)
+
+
+def update_command(job: _Job) -> str:
+    """The command that writes what this run checked: its inputs, output, target and the options that change
+    the output, quoted for a POSIX shell."""
+    import shlex
+
+    opts = job.opts
+    words = ["axag", "compile", *(opts["paths"] or [_shown(Path(os.path.abspath(p)), job.cwd) for p in job.paths])]
+    words += ["-o", _shown(Path(os.path.abspath(str(job.output))), job.cwd)]
+    if job.target != "mcp" or opts["target"]:
+        words += ["--target", job.target]
+    if job.strict:
+        words.append("--strict")
+    for flag, key in (("--root", "root"), ("--config", "config"), ("--openapi", "openapi"),
+                      ("--guards", "guards_dir"), ("--guards-lang", "guards_lang")):
+        if opts.get(key):
+            words += [flag, str(opts[key])]
+    for flag, key in (("--isolated", "isolated"), ("--no-harvest", "no_harvest")):
+        if opts.get(key):
+            words.append(flag)
+    return shlex.join(words)
 
 
 def _write_catalogue(doc: dict[str, Any], page: str, output: str | None, root: Path) -> None:
