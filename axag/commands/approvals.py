@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from axag.commands.common import fail, guard_errors
-from axag.commands.serve_settings import DEFAULT_STATE, host_port, open_store
+from axag.commands.serve_settings import DEFAULT_STATE, host_port, open_store, serve_settings, state_path
+from axag.plural import plural
 
 if TYPE_CHECKING:
     from axag.serve.approvals import ApprovalDesk
@@ -92,10 +94,20 @@ def _state_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _desk(state: str | None) -> ApprovalDesk:
     """The approval desk on the database `axag serve` uses: ``state``, else [tool.axag.serve] state, else the
-    default."""
+    default. It must exist: these commands never create one (a mistyped --state or the wrong folder would
+    otherwise read an empty new database and say nothing)."""
     from axag.serve.approvals import ApprovalDesk
 
-    return ApprovalDesk(open_store(state))
+    path = _existing_state(state)
+    return ApprovalDesk(open_store(path))
+
+
+def _existing_state(state: str | None) -> str:
+    path = state_path(state, serve_settings(None, False))
+    if not Path(path).is_file():
+        raise fail(f"no state database at {path} (axag serve creates it; give --state FILE, or set state in "
+                   "[tool.axag.serve], to read another)")
+    return path
 
 
 @approvals.command("list")
@@ -104,8 +116,13 @@ def _desk(state: str | None) -> ApprovalDesk:
 @_state_option
 @guard_errors
 def list_cmd(status: str | None, as_json: bool, state: str | None) -> None:
-    """The requests, oldest first."""
-    for req in _desk(state).list(status):
+    """The requests, oldest first (the database read and their number on stderr)."""
+    desk = _desk(state)
+    requests = desk.list(status)
+    kind = f"{status} approval request" if status else "approval request"
+    click.echo(f"axag: {plural(len(requests), kind) if requests else 'no ' + kind + 's'} in {desk.store.path}",
+               err=True)
+    for req in requests:
         if as_json:
             click.echo(json.dumps(req.summary(), ensure_ascii=False, sort_keys=True))
         else:
@@ -119,9 +136,10 @@ def list_cmd(status: str | None, as_json: bool, state: str | None) -> None:
 @guard_errors
 def show_cmd(request_id: str, state: str | None) -> None:
     """One request as JSON (its decisions included; never a link)."""
-    req = _desk(state).get(request_id)
+    desk = _desk(state)
+    req = desk.get(request_id)
     if req is None:
-        raise fail(f"no approval request {request_id}")
+        raise fail(f"no approval request {request_id} in {desk.store.path}")
     click.echo(json.dumps(req.summary(), ensure_ascii=False, indent=2, sort_keys=True))
 
 

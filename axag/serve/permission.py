@@ -126,6 +126,13 @@ class DeskToolServer(ToolServer):
             envelope["guidance"] = (f"{head}. Nobody has been asked yet: call {REQUEST_PERMISSION} with this tool, "
                                     "the same arguments and a reason (1-500 characters) to ask an approver. Do not "
                                     "try to approve it yourself.")
+        elif (rid is not None and permission == "approval_required" and isinstance(info, Mapping)
+              and info.get("status") == "approved"):  # approved, and the approved call has run: used up
+            head = str(envelope["guidance"]).split(". ", 1)[0]
+            envelope["guidance"] = (f"{head}. (Approval request {rid}: its {info['approvals']} of {info['needed']} "
+                                    "approvals were used by the call they approved; an approval lets a call run "
+                                    f"once. To run it again, call {REQUEST_PERMISSION} with this tool, the same "
+                                    "arguments and a reason, and an approver decides again.)")
         elif rid is not None and permission in ("approval_required", "expired", "denied") and isinstance(info,
                                                                                                         Mapping):
             envelope["guidance"] = (f"{envelope['guidance']} (Approval request {rid}: {info['approvals']} of "
