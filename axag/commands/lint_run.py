@@ -224,11 +224,17 @@ def _emit(report: Any, opts: dict[str, Any], configured: str, *, fix_stdin: bool
     to_stdout = [f for f, p in formats if p is None]
     if len(to_stdout) > 1:
         raise fail("at most one --output-format may go to stdout")
-    if not to_stdout and not machine_only and (not fix_stdin or not formats):  # with - and --fix the default report goes to stderr
+    summary_only = bool(formats) and not to_stdout and not machine_only and not fix_stdin
+    if not to_stdout and not machine_only and not formats:  # with - and --fix the default report goes to stderr
         formats.append((default if default in ("full", "concise") else "full", None))
     for fmt, path in formats:
         if path is not None:
             write_or_print(path, render_chunks(fmt, report, quiet=opts["quiet"]))
+    if summary_only and not opts["quiet"]:  # every format went to a file: stdout has the summary alone
+        from axag.report import emit, summary_lines
+
+        color = use_color(opts["color"], sys.stdout)
+        echo(emit([[(line, "bold")] for line in summary_lines(report)], color=color), nl=False, color=color)
     for fmt, path in formats:
         if path is None:
             err = fix_stdin
