@@ -159,6 +159,8 @@ def lint_report(run: Run, rules: Iterable[Any], version: str) -> RunReport:
         suppressed=run.suppressed(),
         rules=sorted(rules, key=lambda r: r.code),
         files=run.files,
+        elements=sum(o.elements for o in run.outcomes),
+        actions=sum(o.actions for o in run.outcomes),
         paths=sorted({o.repo_path for o in run.outcomes}),
         tool_version=version,
     )

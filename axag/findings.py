@@ -166,6 +166,8 @@ class RunReport:
     suppressed: list[Finding] = field(default_factory=list)  # inline or baseline suppressed
     rules: list[RuleInfo] = field(default_factory=list)  # the selected rules, sorted by code
     files: int = 0
+    elements: int = 0  # annotated elements seen
+    actions: int = 0  # actions seen
     paths: list[str] = field(default_factory=list)  # repo-relative paths of every file linted
     fixed: int = 0
     baseline_stale: int = 0

@@ -96,7 +96,7 @@ def test_duplicate_intent_with_different_risk_fails_and_keeps_output(tmp_path: P
     findings = [f for f in json.loads(res.stdout)["findings"] if f["code"] == "AXAG-LINT-121"]
     assert [(f["path"], f["line"], f["column"]) for f in findings] == [("b.html", 2, 2)]
     assert findings[0]["message"] == (
-        '"cart.clear" is also declared at a.html:1:1 with a different contract (/description)')
+        '"cart.clear" is also declared at a.html:1:2 with a different contract (/description)')
 
 
 def test_identical_duplicates_merge_with_all_sources(tmp_path: Path) -> None:

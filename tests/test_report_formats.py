@@ -220,7 +220,8 @@ def test_statistics_sorted_by_count_then_code() -> None:
 
 def test_json_and_json_lines() -> None:
     doc = json.loads(render("json", sample_run()))
-    assert doc["summary"] == {"errors": 2, "warnings": 1, "infos": 1, "fixable": 2, "files": 4, "suppressed": 1}
+    assert doc["summary"] == {"errors": 2, "warnings": 1, "infos": 1, "fixable": 2, "files": 4, "elements": 0, "actions": 0,
+                              "suppressed": 1}
     assert json.loads(render("json", RunReport()))["findings"] == []
     out = render("json-lines", hostile_run())
     assert len(out.splitlines()) == 1 and out.count("\n") == 1

@@ -67,7 +67,7 @@ _B = ('<p>x</p>\n  <button axag-intent="room.book" axag-action-type="write"\n'
 def test_lint_only_error_does_not_hide_121(tmp_path: Path, args: tuple[str, ...]) -> None:
     (tmp_path / "a.html").write_text(_A, encoding="utf-8")
     (tmp_path / "b.html").write_text(_B, encoding="utf-8")
-    msg = ('"room.book" is also declared at a.html:1:1 with a different contract '
+    msg = ('"room.book" is also declared at a.html:1:2 with a different contract '
            "(/description)")
     got = _lint121(tmp_path, "--level", "full", *args)
     # the span is the later declaration's tag name (line 2, columns 4-10), so `full` shows a snippet
@@ -94,7 +94,7 @@ def test_lint_names_files_relative_to_the_compile_root(tmp_path: Path) -> None:
     comp = run_axag(["compile", "--output-format", "json", "-o", str(tmp_path / "t.json"), "."], cwd=pages)
     lint_f, comp_f = (_site121(json.loads(r.stdout)["findings"]) for r in (lint, comp))
     assert [f[-1] for f in lint_f] == [
-        '"room.book" is also declared at pages/a.html:1:1 with a different contract (/description)']
+        '"room.book" is also declared at a.html:1:2 with a different contract (/description)']
     assert lint_f == comp_f
 
 

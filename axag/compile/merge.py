@@ -454,7 +454,9 @@ def merge_index(run: Any) -> tuple[list[Finding], list[MergedTool]]:
     for intent, variants in sorted(index.by_intent.items()):
         # the first element: the smallest (file, line, column) of all
         first_key, (packed, first_sources) = min(variants.items(), key=lambda kv: min(s for s, _ in kv[1][1]))
-        f = min(s for s, _ in first_sources)
+        f_src, f_where = min(first_sources)
+        # named as every finding names its place: the display path and the tag name's column
+        f = (f_where[0], f_src[1], f_src[2] + 1)
         if len(variants) > 1:
             base = _without_sources(packed.unpack().tool)
             later: list[tuple[tuple[str, int, int], tuple[str, str], str]] = []
@@ -479,7 +481,7 @@ def merge_index(run: Any) -> tuple[list[Finding], list[MergedTool]]:
             tools.append(items[0])
             continue
         items.sort(key=lambda it: it.sources[0])
-        fs = items[0].sources[0]
+        fs = (items[0].where.display, items[0].sources[0][1], items[0].sources[0][2] + 1)
         for item in items[1:]:
             findings.append(tool_name_collision(item.where.display, item.where.repo_path, item.sources[0],
                                                 name=item.name, intent=item.packed.intent,

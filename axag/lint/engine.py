@@ -72,6 +72,8 @@ class FileOutcome:
     contracts: list[tuple[Any, bool]] = field(default_factory=list)
     dynamic_actions: list[tuple[str, int, str]] = field(default_factory=list)
     excluded_actions: int = 0
+    elements: int = 0  # annotated elements seen
+    actions: int = 0  # actions seen
     read_error: bool = False  # 191/192: the file contributes nothing
     internal_error: bool = False  # 199
     text: str | None = None
@@ -221,6 +223,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
     load_rules()
     harvest = settings.harvest if request.harvest is None else request.harvest
     model = build_model(pf, harvest=harvest)
+    out.elements, out.actions = len(model.annotated), len(model.actions)
     ctx = RuleCtx(model, enabled, request.manifest, request.manifest_name, request.enforced_intents,
                   openapi=request.openapi, openapi_name=request.openapi_name)
     problems = run_rules(ctx)

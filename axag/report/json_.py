@@ -62,6 +62,8 @@ def document(run: RunReport, findings: Any = None) -> dict[str, Any]:
             "infos": c["infos"],
             "fixable": c["fixable"],
             "files": run.files,
+            "elements": run.elements,
+            "actions": run.actions,
             "suppressed": len(run.suppressed),
         },
     }
