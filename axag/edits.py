@@ -88,16 +88,22 @@ def insert_attribute_after(element: Element, after: Attr | None, name: str, valu
     rendered = f"{name}={quote_value(value, None)}"
     if line_ending is None:
         line_ending = "\r\n" if "\r\n" in text[element.start:element.end] else "\n"
-    one_per_line = False
-    if element.raw is not None and len(element.raw.attrs) > 1:
-        starts = [a.name_start for a in element.raw.attrs]
-        lines = [text.count("\n", element.start, s) for s in starts]
-        one_per_line = len(set(lines)) == len(lines) and lines[0] > 0
-    if one_per_line and after is not None:
-        line_start = text.rfind("\n", 0, anchor_start) + 1
-        indent = text[line_start:anchor_start]
-        if indent.strip() == "":
-            return Edit(pos, pos, f"{line_ending}{indent}{rendered}")
+    if element.raw is not None and after is not None and element.raw.attrs:
+        attrs = element.raw.attrs
+        lines = [text.count("\n", element.start, a.name_start) for a in attrs]
+        if max(lines) > 0:  # the attributes wrap: the new one goes on a line of its own, as they are laid out
+            here = text.count("\n", element.start, anchor_start)
+            # indented like the first attribute of ``after``'s line, or of the first wrapped line when
+            # ``after`` shares the tag name's line
+            ref_line = here if here > 0 else min(n for n in lines if n > 0)
+            ref = attrs[lines.index(ref_line)].name_start
+            indent = text[text.rfind("\n", 0, ref) + 1:ref]
+            if indent.strip() == "":
+                same_line = [a for a, n in zip(attrs, lines, strict=True) if n == here and a.name_start >= anchor_start]
+                if same_line:  # after the last attribute of that line, so that no line is split
+                    pos = max(pos, max(a.value_end + (1 if a.quote in ('"', "'") and a.closed else 0)
+                                       if a.quote is not None else a.name_end for a in same_line))
+                return Edit(pos, pos, f"{line_ending}{indent}{rendered}")
     return Edit(pos, pos, f" {rendered}")
 
 
