@@ -66,6 +66,9 @@ if TYPE_CHECKING:  # imported when a compile runs (the command's options load wi
 @click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
               help=f"Diagnostics format, one of {', '.join(FORMATS)}; :PATH writes it to a file. Repeatable.")
 @click.option("--catalogue", default=None, metavar="FILE", help="Also write the page of what agents will see to FILE.")
+@click.option("--show-files", is_flag=True, help="List the files that would be compiled, one a line; write nothing.")
+@click.option("--show-settings", is_flag=True,
+              help="Print the settings of the run (root, output, target) and of its first file; write nothing.")
 @cache_options
 @common_options
 @guard_errors
@@ -132,6 +135,8 @@ def run_compile(opts: dict[str, Any]) -> int:
     if not _choose_target(job):  # --check of a file made for another target
         return exit_status((), stale=True)
     job.paths = _inputs(job)
+    if opts["show_files"] or opts["show_settings"]:
+        return _show(job)
     run, merged = _check(job)
     tools = _tools(job, run, merged)
     findings = run.findings()
@@ -226,6 +231,30 @@ def _inputs(job: _Job) -> list[Path]:
     if outside:
         raise fail(_outside_message(outside[0], paths, root, cwd))
     return paths
+
+
+def _show(job: _Job) -> int:
+    """--show-files: the files this compile would read; --show-settings: the settings of the first of them,
+    with what the run resolved (root, inputs, output, target). Nothing is compiled or written."""
+    from axag.commands.show import show_files, show_settings
+    from axag.discover import discover
+    from axag.lint.engine import display_path
+
+    files = discover([str(p) for p in job.paths], job.resolver, cwd=job.cwd)
+    for p, msg in files.problems:
+        click.echo(f"axag: {p}: {msg}", err=True)
+    if job.opts["show_files"]:
+        show_files(files, job.cwd)
+    if job.opts["show_settings"]:
+        first = files[0] if files else Path(os.path.abspath(job.paths[0]))
+        harvest = {"harvest": False} if job.opts["no_harvest"] else {}
+        settings = job.resolver.resolve(first).with_overrides(**harvest)
+        show_settings(display_path(first, job.cwd), settings, {
+            "compile_paths": tuple(Path(os.path.abspath(p)) for p in job.paths), "compile_output": job.output or "-",
+            "compile_target": job.target, "compile_strict": job.strict, "compile_root": job.root,
+            "compile_guards": job.guards_dir, "compile_guards_lang": job.opts["guards_lang"] or
+            job.settings.compile_guards_lang})
+    return exit_status(())
 
 
 def _check(job: _Job) -> tuple[Run, list[MergedTool]]:

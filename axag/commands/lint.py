@@ -46,6 +46,9 @@ __all__ = ["lint", "run_lint"]
 @click.option("--force-exclude", is_flag=True,
               help="Apply exclude and .gitignore also to paths named on the command line (for pre-commit).")
 @click.option("--no-respect-gitignore", is_flag=True, help="Do not read .gitignore files.")
+@click.option("--show-files", is_flag=True, help="List the files that would be linted, one a line; lint nothing.")
+@click.option("--show-settings", is_flag=True,
+              help="Print the settings that apply to the first file (and the rules that run); lint nothing.")
 @cache_options
 @guard_errors
 def lint(**opts: Any) -> None:

@@ -136,6 +136,8 @@ def run_lint(opts: dict[str, Any]) -> int:
                       compile_root=Path(run_settings.compile_root or cwd))
     files: Any = discover(paths, resolver, force_exclude=opts["force_exclude"],
                      respect_gitignore=False if opts["no_respect_gitignore"] else None, cwd=cwd) if paths else []
+    if opts.get("show_files") or opts.get("show_settings"):
+        return _show(opts, files, paths, resolver, request, cwd)
     if not files and stdin_data is None:
         if getattr(files, "problems", None):
             for p, msg in files.problems:
@@ -198,6 +200,29 @@ def run_lint(opts: dict[str, Any]) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(run.stdin_fixed)  # type: ignore[attr-defined]  # bytes in the file's encoding
     return exit_code
+
+
+def _show(opts: dict[str, Any], files: Any, paths: list[str], resolver: Any, request: Any, cwd: Path) -> int:
+    """--show-files: the files a lint would read; --show-settings: the settings of the first of them (else of
+    the first path named) with the command line's overrides and the rules that run. Nothing is linted."""
+    from axag.commands.show import show_files, show_settings
+    from axag.lint.engine import display_path, enabled_codes
+
+    for p, msg in getattr(files, "problems", []):
+        echo(f"axag: {p}: {msg}", err=True)
+    if opts.get("show_files"):
+        show_files(files, cwd)
+    if opts.get("show_settings"):
+        first = files[0] if files else cwd / (paths[0] if paths else ".")
+        settings = resolver.resolve(first)
+        if opts["fail_on"]:
+            settings = settings.with_overrides(fail_on=Severity(opts["fail_on"]))
+        if opts["level"]:
+            from axag.findings import Level
+
+            settings = settings.with_overrides(level=Level(opts["level"]))
+        show_settings(display_path(Path(first), cwd), settings, {"rules": enabled_codes(settings, request, first)})
+    return exit_status(())
 
 
 def _check_cli_codes(opts: dict[str, Any]) -> None:
