@@ -95,6 +95,10 @@ def test_a_used_approval_says_so_and_how_to_ask_again(backend: object, tmp_path:
 
     asyncio.run(go())
     rid, text = texts
+    shown = run_axag(["approvals", "show", rid, "--state", str(state)])
+    assert shown.exit_code == 0 and shown.stderr == f"axag: approval request {rid} in {state}\n"
+    listed = run_axag(["approvals", "list", "--state", str(state)])
+    assert listed.stderr == f"axag: 2 approval requests in {state}\n" and rid in listed.stdout
     assert "A person is handling the request" not in text and "2 of 2 approvals given" not in text
     assert text.endswith(f"(Approval request {rid}: its 2 of 2 approvals were used by the call they approved; an "
                          "approval lets a call run once. To run it again, call request_permission with this tool, "

@@ -140,6 +140,7 @@ def show_cmd(request_id: str, state: str | None) -> None:
     req = desk.get(request_id)
     if req is None:
         raise fail(f"no approval request {request_id} in {desk.store.path}")
+    click.echo(f"axag: approval request {request_id} in {desk.store.path}", err=True)
     click.echo(json.dumps(req.summary(), ensure_ascii=False, indent=2, sort_keys=True))
 
 
