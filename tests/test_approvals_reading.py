@@ -5,7 +5,6 @@ client session against `axag serve` and a loopback backend."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,12 +18,7 @@ from tests.conftest import run_axag
 def test_reading_commands_never_create_a_database(tmp_path: Path, command: list[str]) -> None:
     site = tmp_path / "site"
     site.mkdir()
-    old = Path.cwd()
-    os.chdir(site)
-    try:
-        res = run_axag(["approvals", *command])
-    finally:
-        os.chdir(old)
+    res = run_axag(["approvals", *command], cwd=site)
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == ("Error: no state database at .axag/state.sqlite (axag serve creates it; give --state FILE, "
                           "or set state in [tool.axag.serve], to read another)\n")

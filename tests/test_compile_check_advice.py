@@ -17,12 +17,7 @@ BAD = '<button axag-intent="cart.clear" axag-action-type="Delete">Clear</button>
 
 
 def axag(cwd: Path, *args: str) -> tuple[int, str, str]:
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        res = run_axag(list(args))
-    finally:
-        os.chdir(old)
+    res = run_axag(list(args), cwd=cwd)
     return res.exit_code, res.stdout, res.stderr
 
 

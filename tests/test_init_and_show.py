@@ -21,12 +21,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def axag(cwd: Path, *args: str) -> tuple[int, str, str]:
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        res = run_axag(list(args))
-    finally:
-        os.chdir(old)
+    res = run_axag(list(args), cwd=cwd)
     return res.exit_code, res.stdout, res.stderr
 
 

@@ -5,7 +5,6 @@ findings name places as every other finding does, and the JSON summary counts fi
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -18,12 +17,7 @@ BUTTON = ('<button type="button" axag-intent="cart.clear" axag-action-type="dele
 
 
 def axag(cwd: Path, *args: str) -> tuple[int, str, str]:
-    old = Path.cwd()
-    os.chdir(cwd)
-    try:
-        res = run_axag(list(args))
-    finally:
-        os.chdir(old)
+    res = run_axag(list(args), cwd=cwd)
     return res.exit_code, res.stdout, res.stderr
 
 

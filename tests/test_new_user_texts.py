@@ -5,7 +5,6 @@ attribute layout."""
 from __future__ import annotations
 
 import copy
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -95,12 +94,7 @@ WRAPPED = """<form action="/account" method="post">
 
 def test_006_fix_follows_the_attribute_layout(tmp_path: Path) -> None:
     (tmp_path / "a.html").write_text(WRAPPED)
-    old = Path.cwd()
-    os.chdir(tmp_path)
-    try:
-        res = run_axag(["lint", "--isolated", "--no-cache", "--select", "AXAG-LINT-006", "--fix", "a.html"])
-    finally:
-        os.chdir(old)
+    res = run_axag(["lint", "--isolated", "--no-cache", "--select", "AXAG-LINT-006", "--fix", "a.html"], cwd=tmp_path)
     assert res.exit_code == 0, res.output
     assert (tmp_path / "a.html").read_text() == WRAPPED.replace(
         'axag-scope="user"\n', 'axag-scope="user"\n          axag-confirmation-required="true"\n')
