@@ -6,7 +6,12 @@ one entry per file and run configuration. An entry is used only when everything 
 the same: the file's bytes (their XXH3-128 digest), its paths (absolute, displayed, repository-relative), the
 effective settings (rule selection, severity overrides, harvesting, per-file ignores), the run's request
 (mode, manifest, enforced intents, OpenAPI operations, compile root) and axag itself (version plus the size and
-mtime of every module of the package, so that an edited checkout never reads results of older code).
+mtime of every module of the package, so that an edited checkout never reads results of older code); and every
+other file the result was read from (`axag.depends`: the modules a component's spec objects are imported from,
+found or looked for) is listed in the entry with its digest and compared when the entry is read (issue 25).
+Each entry carries a MAC made with the user's secret (`axag.cache_secret`): the folder is in the project, which
+a checkout may fill, so an entry this user did not write is a miss (one written with another secret is said
+once).
 
 Entries are written atomically (a temporary file renamed over the entry), so two runs at once never see a
 half-written entry; a run that checks many files writes its new entries as one bundle per process instead

@@ -7,9 +7,10 @@ A record is keyed by everything that output depends on: axag's code (version, si
 the Python version, the arguments, the working directory, the environment variables axag reads, whether stdout
 and stderr are terminals and their encodings, the bytes of every named file, and the state (absent, or the digest
 of the bytes) of each file that configuration, ``.gitignore`` and repository discovery may read in the folders
-above the named files and the working directory. Files named by the configuration or the options (``--config``,
-baseline, manifest, enforced intents, OpenAPI) are listed in the record with their digests and compared when it
-is read. Only named regular files are keyed (no folder, glob, ``-`` or component file, whose relative imports
+above the named files and the working directory. Every other file the run read (``--config``, baseline,
+manifest, enforced intents, OpenAPI, configuration files: `axag.depends`) is listed in the record with its digest
+and compared when it is read. A record carries a MAC made with the user's secret (`axag.cache_secret`), and a
+replay writes only the report files its command line names. Only named regular files are keyed (no folder, glob, ``-`` or component file, whose relative imports
 are read too), with the options in ``FLAGS`` and ``VALUED`` (``--no-cache`` is parsed but never keyed).
 This module imports only the standard library's built-in modules and ``xxhash``.
 """
