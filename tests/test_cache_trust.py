@@ -16,26 +16,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO, run_axag
+from tests.test_fast_path import RUNNER  # the console script in a subprocess, which says what it imported
 
 BAD = '<button axag-intent="cart.clear" axag-entity="cart" axag-action-type="delete">Clear</button>\n'
 WARNING = "was written with another cache key"
-
-# the console script in a subprocess (the run records are the console script's); prints which modules it loaded
-RUNNER = """
-import json, sys
-side = sys.argv.pop(1)
-sys.argv[0] = "axag"
-from axag.commands.entry import main
-try:
-    code = main()
-except SystemExit as exc:
-    code = exc.code
-sys.stdout.flush()
-sys.stderr.flush()
-with open(side, "w") as fh:
-    json.dump(sorted(sys.modules), fh)
-sys.exit(code)
-"""
 
 # what an attacker with the same install runs to plant a record: the key is reproducible from the invocation
 PLANT = """
@@ -66,7 +50,7 @@ def _env(home: Path, **extra: str) -> dict[str, str]:
 
 def _axag(args: list[str], cwd: Path, env: dict[str, str]) -> dict[str, Any]:
     side = cwd.parent / f"modules-{os.getpid()}.json"
-    done = subprocess.run([sys.executable, "-c", RUNNER, str(side), *args], cwd=cwd, env=env,
+    done = subprocess.run([sys.executable, "-c", RUNNER, str(side), "entry", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120, check=False)
     modules = set(json.loads(side.read_text())) if side.exists() else set()
     side.unlink(missing_ok=True)
