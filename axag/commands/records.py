@@ -10,8 +10,9 @@ of the bytes) of each file that configuration, ``.gitignore`` and repository dis
 above the named files and the working directory. Every other file the run read (``--config``, baseline,
 manifest, enforced intents, OpenAPI, configuration files: `axag.depends`) is listed in the record with its digest
 and compared when it is read. A record carries a MAC made with the user's secret (`axag.cache_secret`), and a
-replay writes only the report files its command line names. Only named regular files are keyed (no folder, glob, ``-`` or component file, whose relative imports
-are read too), with the options in ``FLAGS`` and ``VALUED`` (``--no-cache`` is parsed but never keyed).
+replay writes only the report files its command line names. Only named regular files are keyed (no folder,
+glob, ``-`` or component file, whose relative imports are read too), with the options in ``FLAGS`` and
+``VALUED`` (``--no-cache`` is parsed but never keyed).
 This module imports only the standard library's built-in modules and ``xxhash``.
 """
 
