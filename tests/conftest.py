@@ -132,6 +132,8 @@ SLOW_TESTS = frozenset({
     "tests/test_precommit.py",
     "tests/test_robust_fuzz.py",
     "tests/test_robust_scaling.py",
+    "tests/test_cache_dependencies.py::test_a_run_record_is_not_replayed_after_a_dependency_changes",
+    "tests/test_cache_dependencies.py::test_warm_equals_cold_after_any_dependency_changes",
     "tests/test_guards_injection.py::test_generated_module_with_arbitrary_texts",
     "tests/test_guards_python.py::test_generated_python_passes_ruff_mypy_and_parses_as_3_10",
     "tests/test_interrupt.py::test_ctrl_c_with_worker_processes",

@@ -12,7 +12,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -163,7 +162,6 @@ def test_a_module_that_appears_is_in_the_key(tmp_path: Path) -> None:
     assert "spec.ts" in warm.stdout
 
 
-@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=st.lists(st.sampled_from([(name, i) for name, texts in VARIANTS.items()
                                        for i in range(len(texts))]), min_size=1, max_size=3))
@@ -182,7 +180,6 @@ def test_warm_equals_cold_after_any_dependency_changes(edits: list[tuple[str, in
                 assert _outputs(root, COMPILE) == _outputs(root, COMPILE, "--no-cache"), (name, i)
 
 
-@pytest.mark.slow
 def test_a_run_record_is_not_replayed_after_a_dependency_changes(tmp_path: Path) -> None:
     """The console script's run record of ``axag lint page.html ...`` (replayed without click) lists the files
     the run read: after an edit of each, the output is the cold run's."""
