@@ -6,7 +6,12 @@ one entry per file and run configuration. An entry is used only when everything 
 the same: the file's bytes (their XXH3-128 digest), its paths (absolute, displayed, repository-relative), the
 effective settings (rule selection, severity overrides, harvesting, per-file ignores), the run's request
 (mode, manifest, enforced intents, OpenAPI operations, compile root) and axag itself (version plus the size and
-mtime of every module of the package, so that an edited checkout never reads results of older code).
+mtime of every module of the package, so that an edited checkout never reads results of older code); and every
+other file the result was read from (`axag.depends`: the modules a component's spec objects are imported from,
+found or looked for) is listed in the entry with its digest and compared when the entry is read (issue 25).
+Each entry carries a MAC made with the user's secret (`axag.cache_secret`): the folder is in the project, which
+a checkout may fill, so an entry this user did not write is a miss (one written with another secret is said
+once).
 
 Entries are written atomically (a temporary file renamed over the entry), so two runs at once never see a
 half-written entry; a run that checks many files writes its new entries as one bundle per process instead
@@ -30,15 +35,16 @@ from typing import TYPE_CHECKING, Any
 
 import xxhash
 
-from axag import __version__, regular
+from axag import __version__, cache_secret, depends, regular
 from axag.cache_location import DIR_NAME, named_folder
+from axag.cache_secret import ID_SIZE, TAG_SIZE
 
 if TYPE_CHECKING:
     from axag.lint.engine import FileOutcome
 
 MAX_BYTES = 256 << 20  # the size bound of the entries together
-_MAGIC = b"axag-cache/1\n"
-_HEAD = len(_MAGIC) + 16 + 16  # magic, key digest, content digest
+_MAGIC = b"axag-cache/2\n"
+_HEAD = len(_MAGIC) + ID_SIZE + 16 + 16  # magic, the secret's id, key digest, content digest
 _TMP_AGE = 3600.0  # seconds after which a left-over temporary file (a killed run) is removed
 _PRUNED = "pruned"  # its mtime: when the cache was last scanned for pruning
 _PRUNE_EVERY = 3600.0  # seconds between the scans of runs that wrote little
@@ -93,8 +99,10 @@ class ResultCache:
     """The cache of one run. ``lookup`` before checking a file, ``store`` after; ``close`` at the end of the run
     (pruning). Picklable: worker processes store the outcomes they make themselves."""
 
-    def __init__(self, directory: Path, *, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(self, directory: Path, secret: bytes, *, max_bytes: int = MAX_BYTES) -> None:
         self.directory = directory
+        self.secret = secret  # authenticates the entries (`axag.cache_secret`)
+        self._id = cache_secret.key_id(secret)
         self.entries = directory / "entries"
         self._entries = os.fspath(self.entries)
         self.max_bytes = max_bytes
@@ -238,28 +246,40 @@ class ResultCache:
         return self._outcome_of(blob, key, content)
 
     def _outcome_of(self, blob: bytes, key: bytes, content: bytes | Callable[[], bytes | None]) -> Any:
+        """The outcome an entry holds, when the entry is whole, is for ``key`` and the file's digest, was made
+        with this user's secret (its MAC) and every other file it was made from is unchanged; else None."""
         made = content() if callable(content) else content
-        if made is None or len(blob) < _HEAD + 8 or blob[:_HEAD] != _MAGIC + key + made:
+        start = len(_MAGIC) + ID_SIZE
+        if made is None or len(blob) < _HEAD + TAG_SIZE or blob[:len(_MAGIC)] != _MAGIC:
             return None
-        payload, check = blob[_HEAD:-8], blob[-8:]
-        if xxhash.xxh3_64_digest(payload) != check:
+        if blob[len(_MAGIC):start] != self._id:
+            cache_secret.foreign(os.fspath(self.directory))
             return None
+        if blob[start:_HEAD] != key + made \
+                or not cache_secret.equal(cache_secret.tag(self.secret, blob[:-TAG_SIZE]), blob[-TAG_SIZE:]):
+            return None  # another file's bytes; or damaged, or forged
         from axag.pickles import loads_only
 
         try:
-            outcome = loads_only(payload, ENTRY_CLASSES)
-        except Exception:  # noqa: BLE001 - a damaged or forged entry is a miss, whatever unpickling raises
+            files, outcome = loads_only(blob[_HEAD:-TAG_SIZE], ENTRY_CLASSES)
+            files = dict(files)
+        except Exception:  # noqa: BLE001 - a damaged entry is a miss, whatever unpickling raises
             return None
         from axag.lint.engine import FileOutcome
 
-        return outcome if isinstance(outcome, FileOutcome) else None
+        if not isinstance(outcome, FileOutcome) or (files and not depends.unchanged(files)):
+            return None
+        depends.note_all(files)
+        return outcome
 
-    def store(self, key: bytes, content: bytes, outcome: Any) -> None:
-        """Write the entry of an outcome whose contracts are packed (`pack_outcome`). Never raises."""
+    def store(self, key: bytes, content: bytes, outcome: Any, files: depends.Digests | None = None) -> None:
+        """Write the entry of an outcome whose contracts are packed (`pack_outcome`), with the other ``files``
+        it was made from (`axag.depends`: path -> digest). Never raises."""
         if not self.writable or outcome.internal_error or outcome.read_error or outcome.text is not None:
             return
-        payload = pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
-        data = b"".join((_MAGIC, key, content, payload, xxhash.xxh3_64_digest(payload)))
+        payload = pickle.dumps((tuple(sorted((files or {}).items())), outcome), pickle.HIGHEST_PROTOCOL)
+        data = b"".join((_MAGIC, self._id, key, content, payload))
+        data += cache_secret.tag(self.secret, data)
         if self.bundling:
             self._bundle_entry(key, data)
         else:
@@ -492,7 +512,8 @@ def check_and_store(path: Path, display: str, repo_path: str, settings: Any, req
     if data is None:  # unreadable or not a regular file: checked (and reported) as usual, never stored
         result: FileOutcome = check(path, display, repo_path, settings, request)
         return result
-    outcome: FileOutcome = check(path, display, repo_path, settings, request, data=data)
+    with depends.Collector() as files:  # the modules its spec objects are imported from, ...
+        outcome: FileOutcome = check(path, display, repo_path, settings, request, data=data)
     pack_outcome(outcome, fragments=request.mode == "compile")
-    cache.store(key, digest(data), outcome)
+    cache.store(key, digest(data), outcome, files)
     return outcome

@@ -388,6 +388,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    from axag.depends import note
+
+    note(path, data)  # a result made with it depends on it (issue 25)
     text = decode_utf8(data, path, "configuration file", ConfigError)
     try:
         return tomllib.loads(text)

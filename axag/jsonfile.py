@@ -77,6 +77,9 @@ def read_json(path: str | Path, what: str) -> Any:
         data = target.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read {what} {target}: {exc.strerror or exc}") from exc
+    from axag.depends import note
+
+    note(target, data)  # a result made from it depends on it (issue 25)
     return loads(data, target, what)
 
 

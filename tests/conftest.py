@@ -34,6 +34,13 @@ def _result_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     subprocesses it starts): runs on the repository's fixtures never write `.axag_cache` into the repository,
     and no test sees entries another test made."""
     monkeypatch.setenv("AXAG_CACHE_DIR", str(tmp_path_factory.mktemp("axag-cache", numbered=True)))
+    # the per-user secret that authenticates the cache (issue 25) is made in a temporary user cache folder,
+    # never in the real ~/.cache, and no test inherits AXAG_CACHE_KEY or a secret read by an earlier test
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache", numbered=True)))
+    monkeypatch.delenv("AXAG_CACHE_KEY", raising=False)
+    from axag import cache_secret
+
+    cache_secret.reset()
 
 
 def shared_or_skip(sub: str = "") -> Path:
@@ -125,6 +132,8 @@ SLOW_TESTS = frozenset({
     "tests/test_precommit.py",
     "tests/test_robust_fuzz.py",
     "tests/test_robust_scaling.py",
+    "tests/test_cache_dependencies.py::test_a_run_record_is_not_replayed_after_a_dependency_changes",
+    "tests/test_cache_dependencies.py::test_warm_equals_cold_after_any_dependency_changes",
     "tests/test_guards_injection.py::test_generated_module_with_arbitrary_texts",
     "tests/test_guards_python.py::test_generated_python_passes_ruff_mypy_and_parses_as_3_10",
     "tests/test_interrupt.py::test_ctrl_c_with_worker_processes",

@@ -16,6 +16,8 @@ import pytest
 
 from tests.conftest import FIXTURES, REPO, run_axag, shared_or_skip
 
+SECRET = bytes(range(32))  # authenticates the entries (`axag.cache_secret`)
+
 # in fixtures/site/admin.html: a second declaration of an intent of index.html that differs (121), and a tool
 # name that collides with one of booking.html (122): run-wide findings that a warm run must rebuild
 CHANGE = (b'\n<button axag-intent="room.compare" axag-entity="room" axag-action-type="read" '
@@ -211,9 +213,9 @@ def _store(cache: Any, name: str, size: int, age: float) -> Path:
 def test_pruning_removes_the_entries_used_least_recently(tmp_path: Path) -> None:
     from axag.cache import ResultCache
 
-    old = ResultCache(tmp_path / "c", max_bytes=10_000)
+    old = ResultCache(tmp_path / "c", SECRET, max_bytes=10_000)
     oldest = [_store(old, f"old{i}", 1_000, 3600 + i) for i in range(8)]
-    cache = ResultCache(tmp_path / "c", max_bytes=10_000)
+    cache = ResultCache(tmp_path / "c", SECRET, max_bytes=10_000)
     fresh = [_store(cache, f"new{i}", 1_000, 0) for i in range(4)]
     stale_tmp = cache.entries / ".left-over.123.tmp"
     stale_tmp.write_bytes(b"x")
@@ -232,7 +234,7 @@ def test_pruning_removes_the_entries_used_least_recently(tmp_path: Path) -> None
 def test_no_pruning_scan_when_nothing_was_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from axag.cache import ResultCache
 
-    cache = ResultCache(tmp_path / "c", max_bytes=1)
+    cache = ResultCache(tmp_path / "c", SECRET, max_bytes=1)
     called: list[int] = []
     monkeypatch.setattr(ResultCache, "prune", lambda self: called.append(1))
     cache.close()
@@ -247,7 +249,7 @@ def test_the_key_covers_paths_settings_and_request(tmp_path: Path) -> None:
     from axag.config import Settings
     from axag.lint.engine import Request
 
-    cache = ResultCache(tmp_path / "c")
+    cache = ResultCache(tmp_path / "c", SECRET)
     s = Settings(base=tmp_path)
     r = Request(mode="lint")
     p = tmp_path / "a.html"

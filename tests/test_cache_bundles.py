@@ -13,6 +13,8 @@ import pytest
 
 from tests.conftest import FIXTURES, run_axag
 
+SECRET = bytes(range(32))  # authenticates the entries (`axag.cache_secret`)
+
 
 def _site(tmp_path: Path) -> Path:
     """A site of 48 pages (copies of the fixture pages under other names), above `api.BUNDLE_FILES`."""
@@ -77,7 +79,7 @@ def test_damaged_and_unfinished_bundles_are_ignored(tmp_path: Path, parses: list
     os.utime(unfinished, (old, old))
     from axag.cache import ResultCache
 
-    ResultCache(tmp_path / "cache").prune()
+    ResultCache(tmp_path / "cache", SECRET).prune()
     assert not unfinished.exists()  # left-over temporary files go after an hour
 
 
@@ -88,7 +90,7 @@ def test_many_bundles_are_read_with_few_descriptors(tmp_path: Path, monkeypatch:
     from axag.cache_bundle import BundleWriter
 
     monkeypatch.setattr(cache_mod, "_OPEN_BUNDLES", 4)
-    store = ResultCache(tmp_path / "c")
+    store = ResultCache(tmp_path / "c", SECRET)
     store._create()
     keys = []
     for i in range(12):  # twelve bundles of one entry each
@@ -97,7 +99,7 @@ def test_many_bundles_are_read_with_few_descriptors(tmp_path: Path, monkeypatch:
         writer.add(key, b"x" * 100)
         assert writer.finish()
         keys.append(key)
-    reader = ResultCache(tmp_path / "c")
+    reader = ResultCache(tmp_path / "c", SECRET)
     for key in keys:
         assert reader.lookup(key, b"\0" * 16) is None  # not entries of real files: misses, but each one read
         assert len(reader._open) <= 4

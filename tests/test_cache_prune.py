@@ -12,6 +12,8 @@ import pytest
 
 from axag.cache import ResultCache
 
+SECRET = bytes(range(32))  # authenticates the entries (`axag.cache_secret`)
+
 
 def _run(directory: Path, monkeypatch: pytest.MonkeyPatch, size: int, *, workers: bool = False) -> list[int]:
     """A run that writes ``size`` bytes of entries (its workers wrote them, with ``workers``); the scans it made."""
@@ -23,7 +25,7 @@ def _run(directory: Path, monkeypatch: pytest.MonkeyPatch, size: int, *, workers
         real(self)
 
     monkeypatch.setattr(ResultCache, "_prune", counting)
-    cache = ResultCache(directory, max_bytes=1 << 30)
+    cache = ResultCache(directory, SECRET, max_bytes=1 << 30)
     if workers:
         cache.wrote = True
     else:

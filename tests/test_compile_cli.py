@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -129,7 +130,8 @@ def test_deterministic_across_runs_directories_and_jobs(tmp_path: Path) -> None:
     outs.append(out)
     # in a subprocess (a fresh interpreter, hash seed differs)
     proc = subprocess.run([sys.executable, "-m", "axag", "compile", "--isolated", "site", "-j", "2", "-o", "-"],
-                          cwd=tmp_path, capture_output=True, env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin"},
+                          cwd=tmp_path, capture_output=True, env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin",
+                                                                  "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]},
                           check=False)
     assert proc.returncode == 0, proc.stderr
     outs.append(proc.stdout.decode("utf-8"))

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from axag.cache_secret import secret
 from axag.commands import entry, records
 from axag.commands.run_record import prune
 from axag.report import FORMATS
@@ -288,18 +289,18 @@ def test_records_live_where_the_result_cache_does(tmp_path: Path, monkeypatch: p
 def test_a_record_of_another_shape_is_ignored(tmp_path: Path) -> None:
     import marshal
 
-    import xxhash
+    from axag.cache_secret import key_id, tag
 
-    key = bytes(16)
-    good = records.encode_record(key, [("a", "-")], [(records.STDOUT, "x", "")], 1)
+    key, secret = bytes(16), bytes(range(32))
+    good = records.encode_record(key, secret, [("a", "-")], [(records.STDOUT, "x", "")], 1)
     (tmp_path / "r").write_bytes(good)
-    assert records.read_record(str(tmp_path / "r"), key) == ((("a", "-"),), ((0, "x", ""),), 1)
-    assert records.read_record(str(tmp_path / "r"), bytes([1] * 16)) is None
+    assert records.read_record(str(tmp_path / "r"), key, secret) == ((("a", "-"),), ((0, "x", ""),), 1)
+    assert records.read_record(str(tmp_path / "r"), bytes([1] * 16), secret) is None
     for payload in [(1, 2, 3), ((), ((7, "x", ""),), 0), ((), (), "0"), ((), ((0, b"x", ""),), 0), ((), (), 300),
                     (("ab",), (), 0), 5]:
-        data = marshal.dumps(payload)
-        (tmp_path / "r").write_bytes(records.MAGIC + key + data + xxhash.xxh3_64_digest(data))
-        assert records.read_record(str(tmp_path / "r"), key) is None, payload
+        data = records.MAGIC + key_id(secret) + key + marshal.dumps(payload)
+        (tmp_path / "r").write_bytes(data + tag(secret, data))
+        assert records.read_record(str(tmp_path / "r"), key, secret) is None, payload
 
 
 def test_a_failed_run_leaves_no_record(tmp_path: Path) -> None:
@@ -353,7 +354,7 @@ def test_what_a_recorded_run_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         return body
 
     assert record_run(key, opts, run(lambda: None)) == 1
-    assert records.read_record(str(record), key) == (
+    assert records.read_record(str(record), key, secret()) == (
         (), ((records.STDERR, "warn\n", ""), (records.STDOUT, "ab\n", ""), (records.FILE, "{}", "out/r.json")), 1)
     assert (tmp_path / "out" / "r.json").read_text() == "{}"
     for spoil in (lambda: setattr(Progress, "drawn", Progress.drawn + 1), lambda: sys.stdout.buffer):

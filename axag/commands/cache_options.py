@@ -21,8 +21,11 @@ def cache_options(fn: F) -> F:
 
 
 def open_cache(opts: dict[str, Any], resolver: Any, cwd: Path) -> Any:
-    """The run's `cache.ResultCache`, or None with ``--no-cache``."""
+    """The run's `cache.ResultCache`, or None with ``--no-cache`` (or when this user has no secret to
+    authenticate its entries with, `axag.cache_secret`)."""
     from axag.cache import ResultCache, cache_dir
+    from axag.cache_secret import secret
 
     directory = cache_dir(opts["cache_dir"], opts["no_cache"], Path(resolver.project_root), cwd)
-    return ResultCache(directory) if directory is not None else None
+    key = secret() if directory is not None else None  # no secret to authenticate entries with: no cache
+    return ResultCache(directory, key) if directory is not None and key is not None else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
+from axag.cache_secret import secret
 from axag.commands import choices
 from axag.commands.records import (
     FILE,
@@ -62,17 +63,30 @@ def serve(argv: list[str]) -> int | None:
     if plan is None:
         return None
     key, folders = plan
+    mac_key = secret()
+    if mac_key is None:  # no secret to check a record with: none is read or left
+        return None
     for folder in folders:
-        record = read_record(os.path.join(folder, RUNS, key.hex()), key)
+        record = read_record(os.path.join(folder, RUNS, key.hex()), key, mac_key)
         if record is None:
             continue
         inputs, ops, code = record
-        if all(state_of(path) == want for path, want in inputs) and replay(ops):
+        if all(state_of(path) == want for path, want in inputs) and replay(ops, report_files(argv)):
             _touch(os.path.join(folder, RUNS, key.hex()))
             return int(code)
         break
     expect_record(key)  # the run leaves the record for next time
     return None
+
+
+def report_files(argv: list[str]) -> frozenset[str]:
+    """The report files ``argv`` names (``--output-file FILE``, ``--output-format FORMAT:FILE``), as the run
+    names them: the only paths a replay may write."""
+    parsed = parse_args(argv)
+    values = parsed[1] if parsed is not None else {}
+    named = set(values.get("--output-file", [])[-1:])
+    named.update(v.partition(":")[2] for v in values.get("--output-format", []) if ":" in v)
+    return frozenset(named)
 
 
 # ---------------------------------------------------------------------------------------------- options
@@ -124,10 +138,13 @@ def lint_options(argv: list[str]) -> dict[str, Any] | None:
 
 
 # ---------------------------------------------------------------------------------------------- replay
-def replay(ops: Any) -> bool:
-    """Write the record's report files (False when one cannot be written: the CLI then redoes the run and
-    reports the error as it does), then its stdout and stderr text in order."""
+def replay(ops: Any, allowed: frozenset[str]) -> bool:
+    """Write the record's report files (False when one cannot be written, or is not one of the ``allowed``
+    paths the command line names: the CLI then redoes the run and reports what it does), then its stdout and
+    stderr text in order."""
     files = [op for op in ops if op[0] == FILE]
+    if any(path not in allowed for _, _, path in files):
+        return False
     if files:
         from pathlib import Path
 

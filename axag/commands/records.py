@@ -7,10 +7,12 @@ A record is keyed by everything that output depends on: axag's code (version, si
 the Python version, the arguments, the working directory, the environment variables axag reads, whether stdout
 and stderr are terminals and their encodings, the bytes of every named file, and the state (absent, or the digest
 of the bytes) of each file that configuration, ``.gitignore`` and repository discovery may read in the folders
-above the named files and the working directory. Files named by the configuration or the options (``--config``,
-baseline, manifest, enforced intents, OpenAPI) are listed in the record with their digests and compared when it
-is read. Only named regular files are keyed (no folder, glob, ``-`` or component file, whose relative imports
-are read too), with the options in ``FLAGS`` and ``VALUED`` (``--no-cache`` is parsed but never keyed).
+above the named files and the working directory. Every other file the run read (``--config``, baseline,
+manifest, enforced intents, OpenAPI, configuration files: `axag.depends`) is listed in the record with its digest
+and compared when it is read. A record carries a MAC made with the user's secret (`axag.cache_secret`), and a
+replay writes only the report files its command line names. Only named regular files are keyed (no folder,
+glob, ``-`` or component file, whose relative imports are read too), with the options in ``FLAGS`` and
+``VALUED`` (``--no-cache`` is parsed but never keyed).
 This module imports only the standard library's built-in modules and ``xxhash``.
 """
 
@@ -24,9 +26,10 @@ import xxhash
 
 from axag import __version__
 from axag.cache_location import DIR_NAME, ENV_VAR, named_folder
+from axag.cache_secret import ID_SIZE, TAG_SIZE, equal, foreign, key_id, tag
 from axag.regular import read_regular
 
-MAGIC = b"axag-run/1\n"
+MAGIC = b"axag-run/2\n"
 RUNS = "runs"  # the folder of the records inside the cache folder
 ENV_READ = ("NO_COLOR", "FORCE_COLOR", ENV_VAR, "HOME")  # the environment a lint run's output depends on
 FLAGS = frozenset({"-q", "--quiet", "--isolated", "--statistics", "--exit-zero", "--force-exclude",
@@ -220,19 +223,23 @@ def state_of(path: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- records
-def read_record(path: str, key: bytes) -> tuple[Any, Any, int] | None:
-    """(inputs, operations, exit code) of a record, or None (missing, truncated, corrupt, for another key or
-    not of this format)."""
+def read_record(path: str, key: bytes, secret: bytes) -> tuple[Any, Any, int] | None:
+    """(inputs, operations, exit code) of a record, or None (missing, truncated, corrupt, for another key, not of
+    this format, or not made with ``secret``: its MAC does not match; one made with another secret is said once,
+    `cache_secret.foreign`)."""
     try:
         with open(path, "rb") as fh:
             blob = fh.read()
     except OSError:
         return None
-    head = len(MAGIC) + len(key)
-    if len(blob) < head + 8 or blob[:head] != MAGIC + key:
+    head = len(MAGIC) + ID_SIZE + len(key)
+    if len(blob) < head + TAG_SIZE or blob[:len(MAGIC)] != MAGIC or blob[head - len(key):head] != key:
         return None
-    payload = blob[head:-8]
-    if xxhash.xxh3_64_digest(payload) != blob[-8:]:
+    if blob[len(MAGIC):head - len(key)] != key_id(secret):
+        foreign(os.path.dirname(os.path.dirname(path)))
+        return None
+    payload = blob[head:-TAG_SIZE]
+    if not equal(tag(secret, blob[:-TAG_SIZE]), blob[-TAG_SIZE:]):
         return None
     try:
         inputs, ops, code = marshal.loads(payload)
@@ -250,9 +257,11 @@ def _strings(item: Any, n: int) -> bool:
     return type(item) is tuple and len(item) == n and all(type(x) is str for x in item)
 
 
-def encode_record(key: bytes, inputs: list[tuple[str, str]], ops: list[tuple[int, str, str]], code: int) -> bytes:
-    payload = marshal.dumps((tuple(inputs), tuple(ops), code))
-    return b"".join((MAGIC, key, payload, xxhash.xxh3_64_digest(payload)))
+def encode_record(key: bytes, secret: bytes, inputs: list[tuple[str, str]], ops: list[tuple[int, str, str]],
+                  code: int) -> bytes:
+    """A record: magic, the secret's id, the key, the payload and the MAC of all of them."""
+    body = b"".join((MAGIC, key_id(secret), key, marshal.dumps((tuple(inputs), tuple(ops), code))))
+    return body + tag(secret, body)
 
 
 # ---------------------------------------------------------------------------------------------- streams

@@ -90,25 +90,35 @@ class _Tee:
 
 
 def record_run(key: bytes, opts: dict[str, Any], run: Callable[[dict[str, Any]], int]) -> int:
-    """``run(opts)`` with its output logged, then the record written under ``key``; returns the exit code."""
-    try:
-        folder, inputs = _where_and_inputs(opts)
-    except Exception:  # noqa: BLE001 - the run itself reports any configuration problem
-        folder = None
-    if folder is None:
-        return run(opts)
-    log = _Log()
-    drawn = Progress.drawn
-    saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Tee(saved[0], STDOUT, log), _Tee(saved[1], STDERR, log)
-    common.recording = log
-    try:
-        code = run(opts)
-    finally:
-        sys.stdout, sys.stderr = saved
-        common.recording = None
-    if code in (0, 1) and not log.dirty and Progress.drawn == drawn:
-        write_record(folder, key, encode_record(key, inputs, log.operations(), code))
+    """``run(opts)`` with its output logged, then the record written under ``key``; returns the exit code. The
+    record lists every file the run read beside the named ones (`axag.depends`) with its digest."""
+    from axag import cache_secret, depends
+
+    secret = cache_secret.secret()
+    with depends.Collector() as read:
+        try:
+            folder, inputs = _where_and_inputs(opts)
+        except Exception:  # noqa: BLE001 - the run itself reports any configuration problem
+            folder = None
+        if folder is None or secret is None:
+            return run(opts)
+        log = _Log()
+        drawn = Progress.drawn
+        said = cache_secret.said()
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = _Tee(saved[0], STDOUT, log), _Tee(saved[1], STDERR, log)
+        common.recording = log
+        try:
+            code = run(opts)
+        finally:
+            sys.stdout, sys.stderr = saved
+            common.recording = None
+    # a run that said the cache was another secret's says what its next run will not: not recorded
+    if code in (0, 1) and not log.dirty and Progress.drawn == drawn and cache_secret.said() == said:
+        states = dict(inputs)
+        for path, made in read.items():
+            states.setdefault(path, "-" if made is None else made.hex())
+        write_record(folder, key, encode_record(key, secret, sorted(states.items()), log.operations(), code))
     return code
 
 

@@ -24,9 +24,13 @@ def load_openapi(path: str | Path) -> dict[str, Any]:
     """The parsed and validated OpenAPI document; `InputError` when unreadable or invalid."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read the OpenAPI document {p}: {exc}") from exc
+    from axag.depends import note
+
+    note(p, data)  # the operations bound depend on it (issue 25)
     try:
         if p.suffix.lower() in (".yaml", ".yml"):
             import yaml

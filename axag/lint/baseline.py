@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from axag.depends import note
 from axag.errors import InputError
 from axag.findings import Finding
 
@@ -41,12 +42,14 @@ def load(path: str | os.PathLike[str], *, missing_ok: bool = False) -> set[Entry
         raw = target.read_bytes()
     except FileNotFoundError:
         if missing_ok:
+            note(target, None)
             return set()
         raise InputError(f"baseline file {target} does not exist (create it with --update-baseline)") from None
     except OSError as exc:
         raise InputError(f"cannot read baseline file {target}: {exc.strerror or exc}") from exc
     from axag.jsonfile import loads
 
+    note(target, raw)
     return parse(loads(raw, target, "malformed baseline file"), str(target))
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from axag.depends import note
 from axag.parse import jsxtree as T
 
 Node = Any
@@ -156,18 +157,23 @@ class Loader:
         self._cache: dict[Path, Module | None] = {}
 
     def load(self, directory: Path, spec: str) -> Module | None:
+        """The module ``spec`` names from ``directory``; each candidate looked at is noted (`axag.depends`),
+        found or not, so that a result made from it is a cache miss once it changes or appears."""
         for cand in candidates(directory, spec):
             if cand in self._cache:
                 return self._cache[cand]
             if cand.is_file():
                 try:
-                    text = cand.read_bytes().decode("utf-8", "replace")
+                    data = cand.read_bytes()
                 except OSError:
+                    note(cand, None)
                     self._cache[cand] = None
                     return None
-                mod = module_of(cand, text, T.grammar_for(cand))
+                note(cand, data)
+                mod = module_of(cand, data.decode("utf-8", "replace"), T.grammar_for(cand))
                 self._cache[cand] = mod
                 return mod
+            note(cand, None)
         return None
 
 
