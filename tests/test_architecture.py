@@ -198,7 +198,7 @@ LAYERS = {
     5: ("axag.model",),
     6: ("axag.rules",),
     7: ("axag.compile",),
-    8: ("axag.guards", "axag.context", "axag.report"),
+    8: ("axag.guards", "axag.context", "axag.report", "axag.vocabulary_export"),
     9: ("axag.config",),
     10: ("axag.discover",),
     11: ("axag.lint",),
