@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "serve": "axag.commands.serve:serve",
     "approvals": "axag.commands.approvals:approvals",
     "vocabulary": "axag.commands.vocabulary:vocabulary",
+    "lsp": "axag.commands.lsp:lsp",
 }
 
 
