@@ -90,7 +90,7 @@ async def until(check: Callable[[], bool], timeout: float = 60.0, what: str = ""
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what or check}")
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.005)
 
 
 def utf16(text: str) -> int:
