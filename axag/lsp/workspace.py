@@ -117,9 +117,7 @@ class Workspace:
     def scan(self) -> None:
         """Read every file of the workspace (within the configured paths and excludes) for the run-wide checks
         and the intents it uses; documents open in the editor count with their text instead."""
-        from axag.api import check_document
         from axag.discover import discover
-        from axag.regular import read_regular
 
         generation = self._generation
         try:
@@ -128,25 +126,21 @@ class Workspace:
             files = []
         repo_cache: dict[Path, Path] = {}
         for path in files:
-            path = Path(path).absolute()
             if generation != self._generation:
                 return  # the configuration changed: a new scan runs
-            with self._lock:
-                if path in self._open:
-                    continue
-            try:
-                data = read_regular(path)
-            except OSError:
-                continue
-            if data is None:
-                continue
-            outcome = check_document(path, data, self.resolver, self.request, cwd=self.root, repo_cache=repo_cache)
-            self._keep(path, outcome, generation)
+            self._read(Path(path).absolute(), generation, repo_cache)
         if generation == self._generation:
             self.scanned.set()
 
     def file_changed(self, path: Path) -> None:
         """A file changed on disk (or was created or deleted): read it again unless it is open."""
+        from axag.source import is_read
+
+        if is_read(path):
+            self._read(path, self._generation, {})
+
+    def _read(self, path: Path, generation: int, repo_cache: dict[Path, Path]) -> None:
+        """Check a file of the workspace as it is on disk (unless it is open); one that is gone is forgotten."""
         from axag.api import check_document
         from axag.regular import read_regular
 
@@ -162,11 +156,8 @@ class Workspace:
                 self._files.pop(path, None)
                 self._intents.pop(path, None)
             return
-        from axag.source import is_read
-
-        if is_read(path):
-            self._keep(path, check_document(path, data, self.resolver, self.request, cwd=self.root),
-                       self._generation)
+        outcome = check_document(path, data, self.resolver, self.request, cwd=self.root, repo_cache=repo_cache)
+        self._keep(path, outcome, generation)
 
     def _keep(self, path: Path, outcome: FileOutcome, generation: int) -> None:
         text = outcome.text or ""
