@@ -16,7 +16,8 @@ from typing import Any
 from axag.findings import Finding
 from axag.lint.engine import FileOutcome, Request
 
-_INTENT_VALUE = re.compile(r"""(?:axag-intent\s*=\s*\{?\s*["']|\bintent\s*:\s*["'])([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)""")
+# `axag-intent="…"` and the `intent: "…"` of spec objects; a literal first, which the regex engine scans for fast
+_INTENT_VALUE = re.compile(r"""intent(?:\s*=\s*\{?\s*|\s*:\s*)["']([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)["']""")
 
 
 @dataclass
@@ -30,10 +31,19 @@ class DocumentLint:
 
 @dataclass
 class _Others:
-    """What `sitewide_findings` reads of a run (`engine.RunOutcomes`)."""
+    """What `sitewide_findings` reads of a run (`engine.RunOutcomes`), with the index of its contracts (as
+    `api.Run` keeps it: lint's, whose contracts are not compressed)."""
 
     outcomes: list[FileOutcome]
     run_findings: list[Finding] = field(default_factory=list)
+    contracts: Any = None
+
+    def __post_init__(self) -> None:
+        from axag.compile.merge import ContractIndex
+
+        self.contracts = ContractIndex(fragments=False)
+        for outcome in self.outcomes:
+            self.contracts.add(copy.copy(outcome), squeeze=False)  # the index empties what it reads: copies
 
 
 class Workspace:
@@ -211,8 +221,7 @@ class Workspace:
         others[path] = outcome
         if len(others) == 1:
             return []
-        # the merge empties the contracts of the outcomes it reads: it reads copies
-        found = sitewide_findings(_Others([copy.copy(o) for o in others.values()]), self.request)
+        found = sitewide_findings(_Others(list(others.values())), self.request)
         return _tag_spans([f for f in found if f.path == outcome.display], outcome.text or "")
 
 
