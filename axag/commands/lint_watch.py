@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from axag.commands.common import echo, fail
+from axag.exit_codes import EXIT_OK
 
 _RESTART = frozenset({".axag.toml", "axag.toml", "pyproject.toml", ".gitignore"})
 
@@ -87,7 +88,7 @@ def watch(opts: dict[str, Any], run_lint: Any) -> int:
         echo(f"axag: {len(paths)} file{'s' if len(paths) != 1 else ''} changed, linting again", err=True)
         _run(opts, run_lint)
         echo("axag: watching for changes (Ctrl-C to stop)", err=True)
-    return 0
+    return EXIT_OK  # the watch ends only with Ctrl-C (130), or should the watcher ever stop by itself
 
 
 def _run(opts: dict[str, Any], run_lint: Any) -> None:
