@@ -78,6 +78,26 @@ def repo_root_of(path: Path, fallback: Path, cache: dict[Path, Path]) -> Path:
     return root
 
 
+def file_task(path: Path, project: Path, cwd: Path, repo_cache: dict[Path, Path]) -> tuple[Path, str, str]:
+    """(path, display path, repository-relative path) of a file to check."""
+    repo = repo_root_of(path, project, repo_cache)
+    try:
+        repo_rel = relpath_posix(path, repo)
+    except ValueError:
+        repo_rel = path.as_posix()
+    return path, display_path(path, cwd), repo_rel
+
+
+def check_document(path: Path, data: bytes, resolver: Any, request: Request, *, cwd: Path,
+                   repo_cache: dict[Path, Path] | None = None) -> FileOutcome:
+    """One document given as its bytes (an editor's buffer, `axag lsp`), checked as `check_files` checks a file
+    of a run: the settings that apply to ``path``, its path shown relative to ``cwd``, its fingerprints relative
+    to its repository."""
+    project = resolver.project_root if hasattr(resolver, "project_root") else cwd
+    task = file_task(path, Path(project), cwd, {} if repo_cache is None else repo_cache)
+    return check_file(path, task[1], task[2], resolver.resolve(path), request, data=data)
+
+
 def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: Path, jobs: int = 1,
                 stdin: tuple[Path, bytes] | None = None, progress: Any = None, cache: Any = None) -> Run:
     """Run the engine over ``files`` (in-process, or with worker processes when it pays). ``cache``: a
@@ -98,14 +118,7 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
                  stdin: tuple[Path, bytes] | None, progress: Any, cache: Any) -> Run:
     project = resolver.project_root if hasattr(resolver, "project_root") else cwd
     repo_cache: dict[Path, Path] = {}
-    tasks = []
-    for f in files:
-        repo = repo_root_of(f, Path(project), repo_cache)
-        try:
-            repo_rel = relpath_posix(f, repo)
-        except ValueError:
-            repo_rel = f.as_posix()
-        tasks.append((f, display_path(f, cwd), repo_rel))
+    tasks = [file_task(f, Path(project), cwd, repo_cache) for f in files]
     run = Run(files=len(tasks) + (1 if stdin else 0), tool_texts=request.mode == "compile")
     if stdin is not None:
         spath, data = stdin

@@ -21,6 +21,8 @@ COMMANDS: dict[str, str] = {
     "serve": "axag.commands.serve:serve",
     "approvals": "axag.commands.approvals:approvals",
     "init": "axag.commands.init:init",
+    "vocabulary": "axag.commands.vocabulary:vocabulary",
+    "lsp": "axag.commands.lsp:lsp",
 }
 
 

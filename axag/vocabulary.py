@@ -139,6 +139,161 @@ ATTRIBUTES: Final[dict[str, AttrSpec]] = {
     )
 }
 
+# ---------------------------------------------------------------- documentation (docs/vocabulary.md, the
+# editor data of `axag vocabulary`, the language server's hover and completion): Markdown, one line each
+# value kind -> the form its values take
+VALUE_FORMS: Final[dict[str, str]] = {
+    "macro": "macro (see below)",
+    "intent": "intent: `entity.action` in lower case letters, digits and `_` (`cart.add_item`)",
+    "entity": "entity: lower case letters, digits and `_`",
+    "enum": "one of the values below",
+    "text": "text (not empty)",
+    "tool_name": "tool name: a letter or `_`, then up to 63 letters, digits, `_` or `-`",
+    "param_list": "JSON array of parameter names or parameter objects",
+    "params_from": "`#` and the id of an element in the same file",
+    "schema_ref": "`zod:PATH[#EXPORT]`, `openapi:PATH#OPERATION_ID` or `openapi:OPERATION_ID`",
+    "param_name": "parameter name: a letter or `_`, then up to 63 letters, digits or `_`",
+    "boolean": "`true` or `false`",
+    "json_array": "JSON array",
+    "json_or_text": "text for a `string` parameter, else a JSON value",
+    "number": "JSON number",
+    "nonneg_int": "whole number ≥ 0",
+    "positive_int": "whole number ≥ 1",
+    "regex": "regular expression (the subset Python and JavaScript read alike)",
+    "json_object": "JSON object (a parameter fragment)",
+    "string_array": "JSON array of non-empty strings",
+    "rate": "`COUNT/PERIOD`, e.g. `100/minute`",
+    "duration": "number and unit `ms`, `s`, `m`, `h` or `d`, e.g. `30s`",
+    "workflow_id": "a letter or digit, then letters, digits, `_`, `.`, `:` or `-`",
+    "intent_ref": "an intent",
+    "version": "`MAJOR.MINOR` or `MAJOR.MINOR.PATCH`",
+}
+
+# attribute -> what it means
+MEANINGS: Final[dict[str, str]] = {
+    "axag": "shorthand for several attributes at once",
+    "axag-intent": "what the action does; names the tool (`.` becomes `_`)",
+    "axag-entity": "the thing acted on; defaults to the part of the intent before the `.`",
+    "axag-action-type": "kind of action; always required",
+    "axag-description": "first line of the tool description",
+    "axag-operation-id": "tool name instead of the one made from the intent",
+    "axag-required-parameters": "parameters the caller must give",
+    "axag-optional-parameters": "parameters the caller may give",
+    "axag-params-from": "the form or container whose controls become parameters",
+    "axag-schema": "reference to a Zod or OpenAPI definition (copied to the tool metadata)",
+    "axag-parameter": "parameter name of a form control (instead of `name` or `id`)",
+    "axag-parameter-type": "parameter type of a form control",
+    "axag-parameter-required": "whether the control's parameter is required",
+    "axag-parameter-description": "description of the control's parameter",
+    "axag-parameter-format": "string format of the control's parameter",
+    "axag-parameter-enum": "allowed values",
+    "axag-parameter-const": "the only allowed value",
+    "axag-parameter-default": "default value",
+    "axag-parameter-examples": "example values",
+    "axag-parameter-min": "smallest allowed number",
+    "axag-parameter-max": "largest allowed number",
+    "axag-parameter-exclusive-min": "the number must be greater than this",
+    "axag-parameter-exclusive-max": "the number must be less than this",
+    "axag-parameter-multiple-of": "the number must be a multiple of this",
+    "axag-parameter-min-length": "shortest allowed text",
+    "axag-parameter-max-length": "longest allowed text",
+    "axag-parameter-min-items": "fewest list items",
+    "axag-parameter-max-items": "most list items",
+    "axag-parameter-unique-items": "list items must differ",
+    "axag-parameter-pattern": "regular expression the text must match (not anchored)",
+    "axag-parameter-items": "schema of each list item",
+    "axag-preconditions": "what must hold before the call; relations between parameters are checked "
+                          "(see [preconditions](preconditions.md))",
+    "axag-postconditions": "what holds after the call",
+    "axag-side-effects": "effects outside the application (emails, payments, …)",
+    "axag-risk-level": "how much harm a wrong call can do",
+    "axag-confirmation-required": "the user must confirm each call",
+    "axag-confirmation-message": "question shown to the user; `{{param}}` inserts a parameter",
+    "axag-approval-required": "another person must approve each call",
+    "axag-approval-roles": "roles that can approve (any one of them)",
+    "axag-approval-count": "number of approvers needed (default 1)",
+    "axag-idempotent": "calling twice has the same effect as calling once",
+    "axag-async": "a successful call means the work was accepted, not finished",
+    "axag-rate-limit": "most calls per period",
+    "axag-cooldown": "least time between calls",
+    "axag-scope": "whose data the action touches; inherited by contained actions",
+    "axag-tenant-boundary": "whether the action may cross tenants; inherited",
+    "axag-required-roles": "roles the caller must hold (all of them); inherited",
+    "axag-role-escalation": "the action grants roles",
+    "axag-visible": "whether the control is visible",
+    "axag-operable": "whether the control can be used now",
+    "axag-operability-reason": "why it cannot be used",
+    "axag-workflow-id": "workflow the action belongs to",
+    "axag-workflow-step": "its step in the workflow",
+    "axag-workflow-total-steps": "number of steps of the workflow",
+    "axag-workflow-next": "intent of the next step",
+    "axag-workflow-previous": "intent of the previous step",
+    "axag-version": "version of the action",
+    "axag-since": "version that introduced it",
+    "axag-deprecated": "the action is deprecated",
+    "axag-deprecated-replacement": "intent to use instead",
+}
+
+# enumeration -> value -> what it means (SPEC §2.4)
+VALUE_MEANINGS: Final[dict[str, dict[str, str]]] = {
+    "action_type": {
+        "read": "reads data; changes nothing",
+        "write": "creates or changes data",
+        "delete": "removes data",
+        "navigate": "goes to another page or view; changes nothing",
+    },
+    "risk_level": {
+        "none": "a wrong call does no harm",
+        "low": "a wrong call is a small, easily undone nuisance",
+        "medium": "a wrong call costs time or money to undo",
+        "high": "a wrong call does serious harm; confirm each call",
+        "critical": "a wrong call does harm that cannot be undone; needs approval",
+    },
+    "scope": {
+        "public": "data anyone may see",
+        "user": "the calling user's own data",
+        "tenant": "the data of the user's organisation (tenant)",
+        "global": "data across every tenant (administrators)",
+    },
+    "tenant_boundary": {
+        "strict": "the action never crosses tenants",
+        "relaxed": "the action may reach other tenants",
+    },
+    "parameter_type": {
+        "string": "text", "number": "any JSON number", "integer": "a whole number", "boolean": "true or false",
+        "array": "a list", "object": "a JSON object",
+    },
+    "parameter_format": {
+        "email": "an e-mail address", "uri": "an absolute URI", "url": "an absolute URI (alias of uri)",
+        "date": "a date (2026-12-01)", "date-time": "a date and time (RFC 3339)",
+        "datetime": "a date and time (alias of date-time)", "time": "a time of day",
+        "uuid": "a UUID", "ipv4": "an IPv4 address", "ipv6": "an IPv6 address", "hostname": "a host name",
+    },
+    "boolean": {"true": "yes", "false": "no"},
+}
+
+
+def attribute_values(spec: AttrSpec) -> tuple[str, ...]:
+    """The values an attribute takes when they can be listed: its enumeration, or ``true``/``false``."""
+    if spec.kind == "enum" and spec.enum is not None:
+        return ENUMS[spec.enum]
+    if spec.kind == "boolean":
+        return ("true", "false")
+    return ()
+
+
+def value_meaning(spec: AttrSpec, value: str) -> str | None:
+    """What ``value`` means for an attribute of an enumerated or boolean kind (None: not one of its values)."""
+    table = VALUE_MEANINGS.get((spec.enum or "") if spec.kind == "enum" else spec.kind, {})
+    return table.get(value)
+
+
+def spec_key(name: str) -> str:
+    """The camelCase key of ``axag={…}`` spec objects for an attribute: ``axag-risk-level`` -> ``riskLevel``."""
+    head, *rest = name.removeprefix("axag-").split("-")
+    return head + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
 CONTEXT_ATTRIBUTES: Final = ("axag-scope", "axag-tenant-boundary", "axag-required-roles")
 ACTION_ATTRIBUTES: Final = tuple(n for n, s in ATTRIBUTES.items() if s.category == "action")
 CONTROL_ATTRIBUTES: Final = tuple(n for n, s in ATTRIBUTES.items() if s.category == "control")

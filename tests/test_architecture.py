@@ -198,13 +198,13 @@ LAYERS = {
     5: ("axag.model",),
     6: ("axag.rules",),
     7: ("axag.compile",),
-    8: ("axag.guards", "axag.context", "axag.report"),
+    8: ("axag.guards", "axag.context", "axag.report", "axag.vocabulary_export"),
     9: ("axag.config",),
     10: ("axag.discover",),
     11: ("axag.lint",),
     12: ("axag.parallel", "axag.tasks", "axag.cache"),
     13: ("axag.api",),
-    14: ("axag.catalogue", "axag.serve"),
+    14: ("axag.catalogue", "axag.serve", "axag.lsp"),
     15: ("axag.cli", "axag.commands", "axag.__main__"),
 }
 

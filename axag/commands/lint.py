@@ -28,6 +28,7 @@ __all__ = ["lint", "run_lint"]
               help="Lowest severity that makes the exit code 1 (default: error; info never fails).")
 @click.option("--fix", is_flag=True, help="Apply fixes, then report what remains.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option("--watch", is_flag=True, help="Lint again on every change (only the changed files); Ctrl-C stops.")
 @click.option("--statistics", is_flag=True, help="One line per rule instead of findings.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings.")
 @click.option("--output-format", "output_format", multiple=True, metavar="FMT[:PATH]",
@@ -53,6 +54,10 @@ __all__ = ["lint", "run_lint"]
 @guard_errors
 def lint(**opts: Any) -> None:
     """Lint AXAG annotations in HTML and template files."""
+    if opts.get("watch"):
+        from axag.commands.lint_watch import watch
+
+        sys.exit(watch(opts, run_lint))
     sys.exit(run_recorded(opts))
 
 

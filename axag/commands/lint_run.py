@@ -97,7 +97,7 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
 
 
 def run_lint(opts: dict[str, Any]) -> int:
-    from axag.api import check_files, lint_report
+    from axag.api import Run, check_files, lint_report
     from axag.config import Resolver
     from axag.discover import discover, missing_paths
     from axag.lint.engine import Request
@@ -151,8 +151,9 @@ def run_lint(opts: dict[str, Any]) -> int:
 
     bar = Progress(len(files), quiet=opts["quiet"], label="linting")
     try:
-        run = check_files(list(files), resolver, request, cwd=cwd, jobs=jobs, stdin=stdin_data, progress=bar,
-                          cache=open_cache(opts, resolver, cwd))
+        check: Any = opts.get("_check_files") or check_files  # `lint --watch`: only the changed files (`lint_watch`)
+        run: Run = check(list(files), resolver, request, cwd=cwd, jobs=jobs, stdin=stdin_data, progress=bar,
+                         cache=open_cache(opts, resolver, cwd))
     finally:
         bar.close()
     from axag.lint.sitewide import sitewide_findings

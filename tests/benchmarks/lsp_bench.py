@@ -1,0 +1,118 @@
+"""The language server's latency (issue 30 §1): the time from `didChange` to `publishDiagnostics` (median of
+``--rounds`` edits) for the median-size page of the bench site (built as /work/shared/bench/make_site.py builds it,
+by `bench.build_site`: the Python documentation of Debian's python3.11-doc when installed, else generated pages),
+served in a workspace holding the whole site (so the run-wide checks cover every page), and for two 5,000-line
+pages (documentation text with the site's annotations; 1,000 annotated forms), beside an in-process
+`axag.api.lint_text` of the same text: the ratio is the server's overhead. Targets: <= 50 ms and <= 250 ms.
+
+    python tests/benchmarks/lsp_bench.py [--rounds N] [--pages N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from tests.lsp_client import change_doc, open_doc, published, start, stop, until
+
+
+def big_page(lines: int = 5000) -> str:
+    rows = ['<!doctype html><html><body>']
+    i = 0
+    while len(rows) < lines - 1:
+        rows += [f'<form id="f{i}" axag-intent="item.update_{i}" axag-action-type="write" axag-risk-level="low"',
+                 f'      axag-description="Update item {i}" axag-idempotent="true">',
+                 f'  <label for="n{i}">Name</label><input id="n{i}" name="name" required>',
+                 '  <button type="submit">Save</button>', '</form>']
+        i += 1
+    rows.append("</body></html>")
+    return "\n".join(rows[:lines]) + "\n"
+
+
+def bench_site(out: Path, pages: int) -> list[Path]:
+    """The bench site's pages, smallest first."""
+    from tests.benchmarks.bench import build_site, docs_sources, generated_sources
+
+    src = "/usr/share/doc/python3.11/html"
+    sources = docs_sources(src) if os.path.isdir(src) else generated_sources(pages=pages, total_bytes=pages * 100_000)
+    build_site(str(out), sources, 1)
+    return sorted(out.rglob("*.html"), key=lambda p: (p.stat().st_size, str(p)))
+
+
+def doc_page(pages: list[Path], lines: int = 5000) -> str:
+    """The largest pages of the site, one after another, cut to ``lines`` lines."""
+    rows: list[str] = []
+    for page in reversed(pages):
+        rows += page.read_text(encoding="utf-8", errors="replace").splitlines()
+        if len(rows) >= lines:
+            break
+    return "\n".join(rows[:lines]) + "\n"
+
+
+async def server_ms(text: str, rounds: int, tmp: Path, root: Path, name: str) -> list[float]:
+    client = await start(root, tmp, options={"debounceMs": 0})
+    try:
+        await asyncio.sleep(2.0)  # the background read of the workspace
+        uri = open_doc(client, root / name, text)
+        await until(lambda: published(client, uri) == 1, 60)
+        times = []
+        for version in range(2, rounds + 2):
+            edited = text + f"<!-- edit {version} -->\n"
+            t0 = time.perf_counter()
+            change_doc(client, uri, version, edited)
+            await until(lambda v=version: published(client, uri) == v, 60)
+            times.append((time.perf_counter() - t0) * 1000)
+        return times
+    finally:
+        await stop(client)
+
+
+def in_process_ms(text: str, rounds: int) -> list[float]:
+    from axag.api import lint_text
+
+    lint_text(text)
+    times = []
+    for version in range(2, rounds + 2):
+        t0 = time.perf_counter()
+        lint_text(text + f"<!-- edit {version} -->\n")
+        times.append((time.perf_counter() - t0) * 1000)
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--pages", type=int, default=60, help="pages to generate when python3.11-doc is absent")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="axag-lsp-bench-") as work:
+        tmp = Path(work)
+        site = tmp / "site"
+        pages = bench_site(site, args.pages)
+        median = pages[len(pages) // 2]
+        empty = tmp / "empty"
+        empty.mkdir()
+        print(f"bench site: {len(pages)} pages; median page {median.relative_to(site)} "
+              f"({median.stat().st_size:,} bytes)")
+        print(f"{'page':<34}{'lines':>7}{'server ms':>11}{'lint_text ms':>14}{'ratio':>8}{'target ms':>11}")
+        cases = (("site median page (in the site)", median.read_text(encoding="utf-8"), site,
+                  str(median.relative_to(site)), 50),
+                 ("5,000-line documentation page", doc_page(pages), empty, "doc.html", 250),
+                 ("5,000-line page, 1,000 forms", big_page(), empty, "forms.html", 250))
+        for label, text, root, name, target in cases:
+            served = statistics.median(asyncio.run(server_ms(text, args.rounds, tmp, root, name)))
+            local = statistics.median(in_process_ms(text, args.rounds))
+            print(f"{label:<34}{text.count(chr(10)):>7}{served:>11.1f}{local:>14.1f}{served / local:>8.2f}"
+                  f"{target:>11}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
