@@ -28,7 +28,7 @@ from axag.serve.state import SqliteStore, hash_token
 __all__ = ["ApprovalDesk", "ApprovalRequest", "Decision", "DeskRefusal"]
 
 _COLUMNS = ("id, tool, arguments, fingerprint, reason, actor, created, expires, status, decided, approval_count, "
-            "approval_roles, notified")
+            "approval_roles, notified, spent")
 
 
 _SESSIONS = 32  # page sessions kept per request (each opening of a link makes one)
@@ -63,6 +63,7 @@ class ApprovalRequest:
     roles: tuple[str, ...]
     notified: bool
     decisions: tuple[Decision, ...]
+    spent: bool = False  # its approvals let the call run once; what lasts of them is remembered by the store
 
     @property
     def granted(self) -> int:
@@ -143,9 +144,9 @@ class ApprovalDesk:
         now = time.time() if now is None else now
         rid = "r" + uuid.uuid4().hex[:12]
         with self.store._tx() as db:
-            db.execute(f"INSERT INTO approval_requests ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute(f"INSERT INTO approval_requests ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (rid, tool, json.dumps(arguments, sort_keys=True, ensure_ascii=False), fingerprint, reason,
-                        actor, now, now + ttl, "pending", None, count, json.dumps(list(roles)), 0))
+                        actor, now, now + ttl, "pending", None, count, json.dumps(list(roles)), 0, None))
         found = self.get(rid)
         assert found is not None
         return found
@@ -155,6 +156,13 @@ class ApprovalDesk:
         with self._reader() as db:
             return int(db.execute("SELECT count(*) FROM approval_requests WHERE actor IS ? AND status = 'pending'",
                                   (actor,)).fetchone()[0])
+
+    def spend(self, request_id: str) -> None:
+        """The call ran on this request's approvals: they are not offered again (approved values live on only as
+        the store's remembered approval, which expires and can be revoked)."""
+        with self.store._tx() as db:
+            db.execute("UPDATE approval_requests SET spent = ? WHERE id = ? AND spent IS NULL", (time.time(),
+                                                                                                 request_id))
 
     def mark_notified(self, request_id: str) -> None:
         with self.store._tx() as db:
@@ -204,7 +212,8 @@ class ApprovalDesk:
                                fingerprint=str(row[3]), reason=str(row[4]), actor=row[5], created=float(row[6]),
                                expires=float(row[7]), status=str(row[8]),
                                decided=None if row[9] is None else float(row[9]), count=int(row[10]),
-                               roles=tuple(json.loads(row[11])), notified=bool(row[12]), decisions=decisions)
+                               roles=tuple(json.loads(row[11])), notified=bool(row[12]), decisions=decisions,
+                               spent=row[13] is not None)
 
     def decide(self, request_id: str, approver: str, roles: Sequence[str], *, granted: bool,
                scope: str = "call") -> ApprovalRequest:

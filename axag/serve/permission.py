@@ -100,8 +100,24 @@ class DeskToolServer(ToolServer):
 
     # ------------------------------------------------------------------ approvals of direct calls
     def _approvals(self, req: ApprovalRequest) -> tuple[Any, ...]:
-        return tuple(self.guard_module.Approval(d.approver, d.roles, req.fingerprint, d.granted, d.scope, id=req.id,
-                                                expires=req.approvals_valid_until) for d in req.decisions)
+        """The request's decisions as the guard's approvals, until a call ran on them; approved values last no
+        longer than --value-approval-ttl."""
+        if req.spent:
+            return ()
+        return tuple(self.guard_module.Approval(
+            d.approver, d.roles, req.fingerprint, d.granted, d.scope, id=req.id,
+            expires=req.approvals_valid_until if d.scope == "call" else min(
+                req.approvals_valid_until, d.at + self.desk_config.value_ttl)) for d in req.decisions)
+
+    async def _guarded(self, ctx: Any, params: types.CallToolRequestParams, tool: Mapping[str, Any], guard: Any,
+                       caller: Caller, arguments: dict[str, Any]
+                       ) -> types.InputRequiredResult | tuple[dict[str, Any], int | None]:
+        outcome = await super()._guarded(ctx, params, tool, guard, caller, arguments)
+        if guard.approval_required and isinstance(outcome, tuple) and "result" in outcome[0]:
+            req = self.desk.latest(guard.tool, self.guard_module.fingerprint(guard.tool, arguments), caller.actor)
+            if req is not None and req.status == "approved":
+                self.desk.spend(req.id)
+        return outcome
 
     def _info(self, req: ApprovalRequest, link: str | None = None) -> dict[str, Any]:
         status = req.status

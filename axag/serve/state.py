@@ -74,6 +74,7 @@ CREATE TABLE remembered (id TEXT PRIMARY KEY, tool TEXT NOT NULL, fingerprint TE
 CREATE INDEX remembered_call ON remembered (tool, fingerprint, actor, expires);
 CREATE INDEX approval_requests_actor ON approval_requests (actor, status);
 CREATE INDEX tokens_name ON tokens (name);
+ALTER TABLE approval_requests ADD COLUMN spent REAL;
 """,
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION + 1
