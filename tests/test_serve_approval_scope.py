@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sys
@@ -99,7 +100,8 @@ def test_approved_values_belong_to_the_actor_who_asked_and_to_the_current_policy
         async with recorded_client(args_for(state, backend), [], errfile) as client:
             rid.append(request_id(await ask(client, ARGS)))
             for name in ("bob", "carol"):
-                res = decide(monkeypatch, tokens[name], "approve", rid[0], "--scope", "value", "--state", str(state))
+                res = decide(monkeypatch, tokens[name], "approve", rid[0], "--as", name, "--scope", "value",
+                             "--state", str(state))
                 assert res.exit_code == 0, res.output
             first = env_of(await client.call_tool(TOOL, ARGS))
             assert (first["permission"], first["success"]) == ("approved", True)
@@ -108,11 +110,6 @@ def test_approved_values_belong_to_the_actor_who_asked_and_to_the_current_policy
 
     run(as_alice)
     assert len(backend.calls("/refunds")) == before + 2
-    (row,) = remembered(state)
-    assert (row["tool"], row["actor"], row["approvers"]) == (TOOL, "alice", {"bob": ["finance"],
-                                                                           "carol": ["audit", "finance"]})
-    expires = time.mktime(time.strptime(row["expires"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
-    assert abs(expires - (time.time() + 24 * 3600)) < 120  # --value-approval-ttl defaults to 24h
 
     async def as_zoe() -> None:  # another actor, never asked
         async with recorded_client(args_for(state, backend, actor="zoe"), [], errfile) as client:
@@ -130,6 +127,11 @@ def test_approved_values_belong_to_the_actor_who_asked_and_to_the_current_policy
 
     run(tightened)
     assert len(backend.calls("/refunds")) == before + 2
+    (row,) = remembered(state)
+    assert (row["tool"], row["actor"], row["approvers"]) == (TOOL, "alice", {"bob": ["finance"],
+                                                                           "carol": ["audit", "finance"]})
+    expires = time.mktime(time.strptime(row["expires"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+    assert abs(expires - (time.time() + 24 * 3600)) < 120  # --value-approval-ttl defaults to 24h
 
     res = run_axag(["serve", "approver", "revoke", "bob", "--state", str(state)])
     assert (res.exit_code, res.stdout) == (0, "revoked approver bob\n")
@@ -151,13 +153,16 @@ def test_approved_values_belong_to_the_actor_who_asked_and_to_the_current_policy
 
 def test_approved_values_end_after_the_value_approval_ttl(backend: Backend, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Item 1: --value-approval-ttl ends a remembered approval (and the request's own value decisions)."""
+    """Item 1: the value-approval TTL (here item 10's [serve] value-approval-ttl) ends a remembered approval (and
+    the request's own value decisions)."""
     state = tmp_path / "state.sqlite"
     tokens = approvers(state)
     errfile = (tmp_path / "stderr.txt").open("w+")
+    config = tmp_path / "axag.toml"
+    config.write_text('[serve]\nvalue-approval-ttl = "2s"\n', encoding="utf-8")
 
     async def go() -> None:
-        async with recorded_client(args_for(state, backend, "--value-approval-ttl", "2s"), [], errfile) as client:
+        async with recorded_client(args_for(state, backend, "--config", str(config)), [], errfile) as client:
             rid = request_id(await ask(client, ARGS))
             for name in ("bob", "carol"):
                 res = decide(monkeypatch, tokens[name], "approve", rid, "--scope", "value", "--state", str(state))
@@ -181,8 +186,9 @@ def test_approve_this_call_is_not_remembered(backend: Backend, tmp_path: Path,
     async def go() -> None:
         async with recorded_client(args_for(state, backend), [], errfile) as client:
             rid = request_id(await ask(client, ARGS))
-            assert decide(monkeypatch, tokens["bob"], "approve", rid, "--state", str(state)).exit_code == 0
-            assert decide(monkeypatch, tokens["carol"], "approve", rid, "--scope", "value",
+            assert decide(monkeypatch, tokens["bob"], "approve", rid, "--as", "bob", "--state",
+                          str(state)).exit_code == 0
+            assert decide(monkeypatch, tokens["carol"], "approve", rid, "--as", "carol", "--scope", "value",
                           "--state", str(state)).exit_code == 0
             assert env_of(await client.call_tool(TOOL, ARGS))["permission"] == "approved"
             assert env_of(await client.call_tool(TOOL, ARGS))["permission"] == "approval_required"
@@ -240,8 +246,12 @@ def test_the_terminal_prompts_for_the_token(tmp_path: Path) -> None:
     seen = b""
     deadline = time.monotonic() + 60
     while b"token" not in seen and time.monotonic() < deadline:
-        seen += os.read(fd, 1024)
-    os.write(fd, token.encode() + b"\n")
+        try:
+            seen += os.read(fd, 1024)
+        except OSError:  # the child is gone
+            break
+    with contextlib.suppress(OSError):
+        os.write(fd, token.encode() + b"\n")
     while True:
         try:
             chunk = os.read(fd, 1024)
@@ -259,16 +269,13 @@ def test_the_terminal_prompts_for_the_token(tmp_path: Path) -> None:
 
 def test_opening_a_link_is_repeatable_and_link_reissues(backend: Backend, tmp_path: Path) -> None:
     """Item 4: an unfurler's GET does not burn the link; deciding needs the CSRF token and the approver's token;
-    `axag approvals link ID` prints a fresh link and retires the old one. Item 10: [serve] value-approval-ttl."""
+    `axag approvals link ID` prints a fresh link and retires the old one. The page shows the value-approval TTL."""
     state = tmp_path / "state.sqlite"
     tokens = approvers(state)
     notified = tmp_path / "notified.jsonl"
-    config = tmp_path / "axag.toml"
-    config.write_text('[serve]\nvalue-approval-ttl = "90m"\n', encoding="utf-8")
     port = free_port()
     errfile = (tmp_path / "stderr.txt").open("w+")
-    args = args_for(state, backend, "--desk-http", f"127.0.0.1:{port}", "--config", str(config),
-                    "--notify-command", f"{sys.executable} -c \"{NOTIFY}\" {notified}")
+    args = args_for(state, backend, "--desk-http", f"127.0.0.1:{port}", "--notify-command", f"{sys.executable} -c \"{NOTIFY}\" {notified}")
 
     async def go() -> None:
         async with recorded_client(args, [], errfile) as client:
@@ -282,7 +289,6 @@ def test_opening_a_link_is_repeatable_and_link_reissues(backend: Backend, tmp_pa
                 assert opened.status_code == 303
                 page = await web.get(f"http://127.0.0.1:{port}{opened.headers['location']}")
                 assert page.status_code == 200 and "Approve refund_issue?" in page.text
-                assert "alice's later calls with exactly these values run without asking, for 90 min" in page.text
                 csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
                 url = f"http://127.0.0.1:{port}/approvals/{rid}"
                 forged = await web.post(url, data={"token": tokens["bob"], "action": "approve_call"})
@@ -297,6 +303,7 @@ def test_opening_a_link_is_repeatable_and_link_reissues(backend: Backend, tmp_pa
                 reopened = await web.get(fresh)  # a new page session (and CSRF token) for this browser
                 assert reopened.status_code == 303
                 page = await web.get(f"http://127.0.0.1:{port}{reopened.headers['location']}")
+                assert "alice's later calls with exactly these values run without asking, for 24 h" in page.text
                 csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
                 done = await web.post(url, data={"csrf": csrf, "token": tokens["bob"], "action": "approve_call"})
                 assert done.status_code == 200 and "Recorded: bob approved this call" in done.text

@@ -223,9 +223,11 @@ def test_a_bad_value_approval_ttl_is_refused(tmp_path: Path) -> None:
                    cwd=tmp_path)
     assert res.exit_code == 2 and "--value-approval-ttl a day: expected a duration such as 90s, 15m or 2h" in (
         res.output)
-    res = run_axag(["serve", str(SITE), "--base-url", "http://127.0.0.1:9", "--state", str(tmp_path / "s.sqlite"),
-                    "--max-pending", "0"], cwd=tmp_path)
-    assert res.exit_code == 2 and "--max-pending" in res.output
+    for flag, value in (("--max-pending", "0"), ("--value-approval-ttl", "soon")):
+        res = run_axag(["serve", str(SITE), "--base-url", "http://127.0.0.1:9", "--state",
+                        str(tmp_path / "s.sqlite"), "--isolated", flag, value])
+        assert res.exit_code == 2 and flag in res.output, res.output
+    assert "--value-approval-ttl soon: expected a duration such as 90s, 15m or 2h" in res.output
 
 
 def test_remembered_lists_as_json(tmp_path: Path) -> None:
