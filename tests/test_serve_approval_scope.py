@@ -19,12 +19,14 @@ import httpx
 import pytest
 from serve_backend import Backend, free_port, running_backend
 
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, need
 from tests.conftest import run_axag
 from tests.test_serve_approvals import (  # the serve extra is checked (and the module skipped) there
     ARGS,
     NOTIFY,
     SITE,
     TOOL,
+    _decide,
     _wait_port,
     approvers,
     env_of,
@@ -421,3 +423,43 @@ def test_request_permission_for_an_unimplemented_precondition_is_an_envelope(bac
 
     run(go)
     assert run_axag(["approvals", "list", "--state", str(state)]).stdout == ""
+
+
+def test_in_chromium_a_prefetched_link_still_opens_and_caller_text_is_inert(backend: Backend, tmp_path: Path) -> None:
+    """Items 4 and 6 in a browser: a link an unfurler fetched first opens in Chromium; the hostile reason is shown
+    as visible escapes (no bidi override reorders the page's text), and bob decides."""
+    from playwright.async_api import async_playwright
+
+    need(CHROMIUM, "Chromium (apt-get install -y chromium)")
+    state = tmp_path / "state.sqlite"
+    tokens = approvers(state)
+    notified = tmp_path / "notified.jsonl"
+    port = free_port()
+    errfile = (tmp_path / "stderr.txt").open("w+")
+    args = args_for(state, backend, "--desk-http", f"127.0.0.1:{port}",
+                    "--notify-command", f"{sys.executable} -c \"{NOTIFY}\" {notified}")
+
+    async def go() -> None:
+        async with recorded_client(args, [], errfile) as client:
+            rid = request_id(await ask(client, ARGS, HOSTILE))
+            await _wait_port(port)
+            link = json.loads(notified.read_text())["link"]
+            async with httpx.AsyncClient() as unfurler:
+                assert (await unfurler.get(link)).status_code == 303
+            async with async_playwright() as pw:
+                browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                try:
+                    page = await (await browser.new_context()).new_page()
+                    response = await page.goto(link)
+                    assert response is not None and response.status == 200 and "code=" not in page.url
+                    text = await page.inner_text("main")
+                    assert "Refund.\\x1b[2K\\x0d\\x1b[1Adenied by bob \\u202egnp.exe\\u2066 \\x07\\x9b" in text
+                    assert not any(c in text for c in "\x1b\r\x07\x9b\u202e\u2066")
+                    assert await _decide(page, tokens["bob"], "approve_call") == (
+                        200, "Recorded: bob approved this call (1 of 2 approvals; the request is pending).")
+                finally:
+                    await browser.close()
+            shown = json.loads(run_axag(["approvals", "show", rid, "--state", str(state)]).stdout)
+            assert shown["reason"] == HOSTILE and [d["approver"] for d in shown["decisions"]] == ["bob"]
+
+    run(go)
