@@ -98,7 +98,7 @@ class SqliteStore:
             with contextlib.suppress(OSError):  # a read-only place fails below with its own message
                 (folder / ".gitignore").write_text("# created by axag serve\n*\n", encoding="utf-8")
         if not self.path.exists():  # the signing secret, arguments, audit log: readable by its owner only
-            with contextlib.suppress(FileExistsError):
+            with contextlib.suppress(OSError):  # made meanwhile, or a read-only place (SQLite then says so)
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         self._local = threading.local()
         self._migrate()
