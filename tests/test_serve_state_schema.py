@@ -243,3 +243,24 @@ def test_remembered_lists_as_json(tmp_path: Path) -> None:
     assert (row["tool"], row["actor"], row["approvers"], row["fingerprint"]) == (
         "refund_issue", "alice", {"bob": ["finance"]}, "f" * 64)
     assert row["id"].startswith("m") and row["expires"].endswith("Z")
+
+
+def test_a_guard_package_of_an_older_axag_is_refused(tmp_path: Path) -> None:
+    """The GuardStore protocol changed (issue 24): `axag serve --guards DIR` with a package whose runtime predates
+    it exits 2 asking to regenerate it, instead of failing on the first approval."""
+    from axag.api import render_guards
+    from axag.compile.serialize import dumps
+
+    doc = json.loads(run_axag(["compile", str(SITE), "--root", str(SITE), "--isolated", "-o", "-"]).stdout)
+    (tmp_path / "tools.json").write_text(dumps(doc), encoding="utf-8")
+    out = tmp_path / "guards"
+    for rel, text in render_guards(doc).items():
+        if rel.endswith("runtime.py"):  # the runtime as it was: no remember_seconds in the context
+            text = text.replace("    remember_seconds: float | None = None", "")
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_text(text, encoding="utf-8")
+    res = run_axag(["serve", str(tmp_path / "tools.json"), "--base-url", "http://127.0.0.1:9", "--state",
+                    str(tmp_path / "s.sqlite"), "--guards", str(out), "--isolated"])
+    assert res.exit_code == 2
+    assert f"{out}: the guard package was made by an older axag" in res.output
+    assert "regenerate it with `axag guards`" in res.output
