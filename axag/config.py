@@ -61,6 +61,8 @@ KEYS: Final[dict[str, str]] = {
     "serve.actor": "text",
     "serve.roles": "names",
     "serve.state": "path",
+    "serve.value-approval-ttl": "text",
+    "serve.max-pending": "count",
 }
 TABLES: Final = ("lint", "compile", "jsx", "serve")
 _ENUMS: Final[dict[str, tuple[str, ...]]] = {
@@ -325,6 +327,12 @@ def _validate_value(where: str, key: str, kind: str, value: object) -> object:
         if not isinstance(value, str):
             raise _type_error(where, key, "a string", value)
         return value
+    if kind == "count":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _type_error(where, key, "a whole number", value)
+        if value < 1:
+            raise ConfigError(f'{where}: "{key}" must be at least 1, not {value}')
+        return value
     if kind == "codes":
         return _codes(where, key, value)
     if kind in _ENUMS or kind in _REGISTRY_ENUMS:
@@ -471,6 +479,8 @@ class Settings:
     serve_actor: str | None = None
     serve_roles: tuple[str, ...] = ()
     serve_state: Path | None = None
+    serve_value_approval_ttl: str | None = None
+    serve_max_pending: int | None = None
 
     def __post_init__(self) -> None:
         if self.compile_root is None:
@@ -532,6 +542,8 @@ class Settings:
             "serve_actor": v.get("serve.actor"),
             "serve_roles": v.get("serve.roles", ()),
             "serve_state": path("serve.state"),
+            "serve_value_approval_ttl": v.get("serve.value-approval-ttl"),
+            "serve_max_pending": v.get("serve.max-pending"),
         }
         return cls(base=base, config_path=raw.path, **kwargs)
 

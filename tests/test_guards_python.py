@@ -474,12 +474,12 @@ def test_value_scoped_approval_remembered_not_by_check(tmp_path: Path) -> None:
     fp = mod.fingerprint("account-close", CLOSE)
     value_pair = (_approval(mod, fp, "bob", scope="value"), _approval(mod, fp, "erin", scope="value"))
     admin = frozenset({"admin"})
-    assert guard.check(CLOSE, mod.GuardContext(roles=admin, approvals=value_pair, now=0)).permission == "approved"
-    assert guard.check(CLOSE, mod.GuardContext(roles=admin, now=0)).permission == "approval_required"
-    assert guard.run(_book, CLOSE, mod.GuardContext(roles=admin, approvals=value_pair, now=0)).success
-    later = guard.run(_book, CLOSE, mod.GuardContext(roles=admin, now=100))
+    assert guard.check(CLOSE, mod.GuardContext(actor="ann", roles=admin, approvals=value_pair, now=0)).permission == "approved"
+    assert guard.check(CLOSE, mod.GuardContext(actor="ann", roles=admin, now=0)).permission == "approval_required"
+    assert guard.run(_book, CLOSE, mod.GuardContext(actor="ann", roles=admin, approvals=value_pair, now=0)).success
+    later = guard.run(_book, CLOSE, mod.GuardContext(actor="ann", roles=admin, now=100))
     assert later.success and later.permission == "approved"
-    other = guard.check({"account_id": "DE999"}, mod.GuardContext(roles=admin, now=200))
+    other = guard.check({"account_id": "DE999"}, mod.GuardContext(actor="ann", roles=admin, now=200))
     assert other.permission == "approval_required"
 
 
@@ -721,12 +721,12 @@ def test_custom_store_receives_protocol_calls(tmp_path: Path) -> None:
             self.calls.append(("acquire", intent, str(actor), str(record)))
             return self._for(actor).acquire(intent, actor, now, limit, window_seconds, cooldown_seconds, record)
 
-        def remember_approval(self, tool: str, fingerprint: str) -> None:
+        def remember_approval(self, tool: str, fingerprint: str, actor: str, approvers: Any, expires: float) -> None:
             self.calls.append(("remember", tool))
-            self._for(None).remember_approval(tool, fingerprint)
+            self._for(None).remember_approval(tool, fingerprint, actor, approvers, expires)
 
-        def approved_before(self, tool: str, fingerprint: str) -> bool:
-            return bool(self._for(None).approved_before(tool, fingerprint))
+        def approved_before(self, tool: str, fingerprint: str, actor: str, now: float) -> Any:
+            return self._for(None).approved_before(tool, fingerprint, actor, now)
 
         def consume(self, tool: str, fingerprint: str, key: str) -> bool:
             self.calls.append(("consume", tool, key))
@@ -736,12 +736,13 @@ def test_custom_store_receives_protocol_calls(tmp_path: Path) -> None:
     guard = mod.make_guards(store)["account-close"]
     fp = mod.fingerprint("account-close", CLOSE)
     approvals = (_approval(mod, fp, "bob", id="1"), _approval(mod, fp, "erin", scope="value", id="2"))
-    for actor in ("alice", "zoe"):
+    # issue 24: erin's remembered approval is alice's; for zoe, bob's call approval is spent
+    for actor, permission in (("alice", "approved"), ("zoe", "approval_required")):
         ctx = mod.GuardContext(actor=actor, roles=frozenset({"admin"}), approvals=approvals, now=0)
         res = guard.run(_book, CLOSE, ctx)
-        assert res.permission == "approved", res.to_dict()
+        assert res.permission == permission, res.to_dict()
     assert store.calls == [
-        ("remember", "account-close"), ("acquire", "account.close", "alice", "True"),
-        ("consume", "account-close", "approval:bob:1"),
-        ("acquire", "account.close", "zoe", "True"),
+        ("acquire", "account.close", "alice", "True"), ("consume", "account-close", "approval:bob:1"),
+        ("remember", "account-close"),
+        ("acquire", "account.close", "zoe", "True"), ("consume", "account-close", "approval:bob:1"),
     ]

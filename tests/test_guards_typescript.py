@@ -199,6 +199,8 @@ class PyGuards:
             kwargs["now"] = spec["now"]
         if "null_as_absent" in spec and spec["null_as_absent"] != "default":
             kwargs["null_as_absent"] = spec["null_as_absent"]
+        if "remember_seconds" in spec:
+            kwargs["remember_seconds"] = spec["remember_seconds"]
         if spec.get("confirmation"):
             c = dict(spec["confirmation"])
             c["fingerprint"] = fix(c["fingerprint"])

@@ -566,8 +566,8 @@ def test_state_store_buckets_by_actor_and_is_shared_between_processes(tmp_path: 
     assert store.acquire("a.b", "ann", 161.0, 1, 60.0, None, True) is None
     assert store.acquire("c.d", "ann", 10.0, None, None, 30.0, True) is None
     assert store.acquire("c.d", "ann", 20.0, None, None, 30.0, True) == pytest.approx(20.0)
-    store.remember_approval("t", "fp")
-    assert store.approved_before("t", "fp") and not store.approved_before("t", "other")
+    store.remember_approval("t", "fp", "ann", {"bob": ["x"]}, time.time() + 60)
+    assert store.approved_before("t", "fp", "ann", time.time()) == {}  # bob is not (or no longer) an approver
     code = ("import sys\nfrom axag.serve.state import SqliteStore\n"
             "s = SqliteStore(sys.argv[1])\n"
             "print(sum(s.consume('t', 'fp', f'confirmation:{i}') for i in range(40)))")
@@ -576,7 +576,7 @@ def test_state_store_buckets_by_actor_and_is_shared_between_processes(tmp_path: 
     wins = sum(int(p.communicate(timeout=60)[0]) for p in procs)
     assert wins == 40  # each key consumed exactly once across the three processes
     assert not store.consume("t", "fp", "confirmation:0")
-    assert SqliteStore(db).approved_before("t", "fp")
+    assert SqliteStore(db).remembered()[0]["approvers"] == {"bob": ["x"]}
 
 
 # ---------------------------------------------------------------------------------------------- light imports

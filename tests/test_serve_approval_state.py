@@ -66,15 +66,15 @@ def test_codes_sessions_and_tokens_are_hashed_and_single_use(tmp_path: Path) -> 
     assert d.approver_identity(token + "x") is None and d.approver_roles("zoe") is None
     rid = make(d, count=1)
     code, other = d.mint_code(rid), d.mint_code(rid)
-    assert d.redeem_code(rid, "wrong") is None
-    assert d.redeem_code("r000000000000", code) is None  # a code belongs to its request
-    spent = d.redeem_code(rid, code)
+    assert d.open_code(rid, "wrong") is None
+    assert d.open_code("r000000000000", code) is None  # a code belongs to its request
+    spent = d.open_code(rid, code)
     assert spent is not None
     session, csrf = spent
     assert d.session_csrf(rid, session) == csrf and d.session_csrf(rid, "nope") is None
-    assert d.redeem_code(rid, code) is None  # single use
+    assert d.open_code(rid, code) is not None  # opening is repeatable (issue 24)
     d.decide(rid, "bob", ("finance",), granted=True)
-    assert d.redeem_code(rid, other) is None  # dead once decided
+    assert d.open_code(rid, other) is None  # dead once decided
     stored = (tmp_path / "state.sqlite").read_bytes() + b"".join(
         p.read_bytes() for p in tmp_path.glob("state.sqlite-*"))
     for secret in (token, code, other, session):
@@ -96,24 +96,31 @@ def test_bad_approval_flags_exit_2(flags: list[str], message: str, tmp_path: Pat
     assert res.exit_code == 2 and message in res.output
 
 
-def test_approvals_cli_on_an_unknown_request(tmp_path: Path) -> None:
+def test_approvals_cli_on_an_unknown_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     state = str(tmp_path / "s.sqlite")
-    assert run_axag(["serve", "approver", "add", "bob", "--roles", "finance", "--state", state]).exit_code == 0
+    added = run_axag(["serve", "approver", "add", "bob", "--roles", "finance", "--state", state])
+    assert added.exit_code == 0
+    bob = added.stdout.strip()
     res = run_axag(["approvals", "show", "r404", "--state", state])
     assert res.exit_code == 2 and "no approval request r404" in res.output
+    monkeypatch.setenv("AXAG_APPROVER_TOKEN", "axap_nope")
     res = run_axag(["approvals", "approve", "r404", "--as", "zoe", "--state", state])
-    assert res.exit_code == 2 and "zoe is not an approver" in res.output
+    assert res.exit_code == 2 and "that approver token is not known" in res.output
+    monkeypatch.setenv("AXAG_APPROVER_TOKEN", bob)
     res = run_axag(["approvals", "deny", "r404", "--as", "bob", "--state", state])
     assert res.exit_code == 2 and "not recorded: no approval request r404" in res.output
 
 
-def test_approvals_cli_uses_the_state_database_of_the_configuration(tmp_path: Path) -> None:
+def test_approvals_cli_uses_the_state_database_of_the_configuration(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """`axag serve approver add` and `axag approvals` open the database `axag serve` uses: `[serve] state`."""
     (tmp_path / "axag.toml").write_text('[serve]\nstate = "var/axag.sqlite"\n')
     (tmp_path / "var").mkdir()
-    assert run_axag(["serve", "approver", "add", "bob", "--roles", "finance"], cwd=tmp_path).exit_code == 0
+    added = run_axag(["serve", "approver", "add", "bob", "--roles", "finance"], cwd=tmp_path)
+    assert added.exit_code == 0
     assert (tmp_path / "var" / "axag.sqlite").is_file()
     assert not (tmp_path / ".axag").exists()
+    monkeypatch.setenv("AXAG_APPROVER_TOKEN", added.stdout.strip())
     res = run_axag(["approvals", "deny", "r404", "--as", "bob"], cwd=tmp_path)
     assert res.exit_code == 2 and "not recorded: no approval request r404" in res.output
 

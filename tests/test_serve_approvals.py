@@ -197,7 +197,7 @@ def test_two_approvers_on_the_page_then_the_value_is_remembered(backend: Backend
     assert len(listing) == 1
     request = json.loads(listing[0])
     assert (request["status"], request["approvals"], request["actor"]) == ("approved", "2 of 2", "alice")
-    assert [(d["approver"], d["scope"]) for d in request["decisions"]] == [("bob", "call"), ("carol", "value")]
+    assert [(d["approver"], d["scope"]) for d in request["decisions"]] == [("bob", "value"), ("carol", "value")]
 
     # leak scan: the codes appear only in the URL elicitation (and the notifier's own message)
     sent = [json.loads(line) for line in notified.read_text().splitlines()]
@@ -242,8 +242,8 @@ async def browse(link: str, tokens: dict[str, str], tmp_path: Path) -> None:
             # a POST without the CSRF token is refused (the session cookie alone is not enough)
             forged = await context.request.post(page.url, form={"token": tokens["bob"], "action": "approve_call"})
             assert forged.status == 403
-            assert await _decide(page, tokens["bob"], "approve_call") == (
-                200, "Recorded: bob approved this call (1 of 2 approvals; the request is pending).")
+            assert await _decide(page, tokens["bob"], "approve_value") == (
+                200, "Recorded: bob approved these values (1 of 2 approvals; the request is pending).")
             status, note = await _decide(page, tokens["alice"], "approve_call")
             assert (status, note) == (403, ("Not recorded: alice asked for this call and cannot decide on it "
                                            "(no self-approval)."))
@@ -262,9 +262,9 @@ async def browse(link: str, tokens: dict[str, str], tmp_path: Path) -> None:
             await browser.close()
 
 
-def test_tell_mode_deny_and_cli(backend: Backend, tmp_path: Path) -> None:
+def test_tell_mode_deny_and_cli(backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     state = tmp_path / "state.sqlite"
-    approvers(state)
+    tokens = approvers(state)
     log: list[tuple[str, str]] = []
     errfile = (tmp_path / "stderr.txt").open("w+")
     before = len(backend.calls("/refunds"))
@@ -280,17 +280,21 @@ def test_tell_mode_deny_and_cli(backend: Backend, tmp_path: Path) -> None:
             found = re.search(r"Approval request (r[0-9a-f]{12}): 0 of 2 approvals given", told["guidance"])
             assert found is not None
             ids.append(found.group(1))
+            monkeypatch.setenv("AXAG_APPROVER_TOKEN", tokens["alice"])
             res = run_axag(["approvals", "approve", ids[0], "--as", "alice", "--state", str(state)])
             assert res.exit_code == 2 and "no self-approval" in res.output
+            monkeypatch.setenv("AXAG_APPROVER_TOKEN", tokens["bob"])
             res = run_axag(["approvals", "approve", ids[0], "--as", "bob", "--state", str(state)])
             assert res.exit_code == 0, res.output
             assert res.stdout == f"{ids[0]}: bob approved this call (1 of 2 approvals; the request is pending)\n"
             still = env_of(await client.call_tool(TOOL, ARGS))
             assert still["permission"] == "approval_required" and "1 of 2 approvals given" in still["guidance"]
+            monkeypatch.setenv("AXAG_APPROVER_TOKEN", tokens["carol"])
             res = run_axag(["approvals", "deny", ids[0], "--as", "carol", "--state", str(state)])
             assert res.exit_code == 0 and res.stdout.endswith("the request is denied)\n")
             denied = env_of(await client.call_tool(TOOL, ARGS))
             assert denied["permission"] == "denied" and "an approver refused the call" in denied["guidance"]
+            monkeypatch.setenv("AXAG_APPROVER_TOKEN", tokens["bob"])
             res = run_axag(["approvals", "approve", ids[0], "--as", "bob", "--state", str(state)])
             assert res.exit_code == 2 and "already denied" in res.output
             none = env_of(await client.call_tool("request_permission", {"tool": TOOL, "arguments": ARGS,
@@ -397,7 +401,7 @@ def test_http_mode_serves_the_page_on_its_own_port(backend: Backend, tmp_path: P
             assert "samesite=strict" in first.headers["set-cookie"].lower()
             page = web.get(first.headers["location"])
             assert page.status_code == 200 and 'name="csrf"' in page.text
-            assert web.get(link).status_code == 403  # single use
+            assert web.get(link).status_code == 303  # opening is repeatable until the request is decided (issue 24)
     finally:
         proc.kill()
         _, err = proc.communicate(timeout=10)
@@ -430,7 +434,7 @@ def test_2026_session_gets_the_link_as_an_input_required_url_elicitation(backend
     """2026-07-28 sessions take no mid-call requests: the URL elicitation travels in an `InputRequiredResult`, the
     client's retry (carrying the signed state) waits on the same request; two approvers decide with the CLI."""
     state = tmp_path / "state.sqlite"
-    approvers(state)
+    tokens = approvers(state)
     log: list[tuple[str, str]] = []
     errfile = (tmp_path / "stderr.txt").open("w+")
     links: list[str] = []
@@ -449,7 +453,8 @@ def test_2026_session_gets_the_link_as_an_input_required_url_elicitation(backend
         rid = re.search(r"/approvals/(r[0-9a-f]{12})", links[0]).group(1)  # type: ignore[union-attr]
         for name in ("bob", "carol"):
             done = await anyio.run_process([sys.executable, "-m", "axag", "approvals", "approve", rid, "--as", name,
-                                            "--state", str(state)], env=_env(), cwd=str(ROOT), check=False)
+                                            "--state", str(state)], env={**_env(), "AXAG_APPROVER_TOKEN": tokens[name]},
+                                           cwd=str(ROOT), check=False)
             assert done.returncode == 0, done.stderr
 
     async def go() -> None:

@@ -1,10 +1,15 @@
-"""`axag approvals list|show|approve|deny` on the state database of `axag serve`, and the approval options of
-`axag serve` (issue 15)."""
+"""`axag approvals list|show|approve|deny|link|remembered|revoke` on the state database of `axag serve`, and the
+approval options of `axag serve` (issues 15, 24).
+
+Deciding in the terminal needs the approver's own token (a hidden prompt on a terminal, else
+`AXAG_APPROVER_TOKEN`), checked as the page checks it: knowing an approver's name is not enough. Text that came
+from a caller is shown with its control and bidi characters escaped, `--json` included."""
 
 from __future__ import annotations
 
-import json
+import os
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +19,7 @@ import click
 from axag.commands.common import fail, guard_errors
 from axag.commands.serve_settings import DEFAULT_STATE, host_port, open_store, serve_settings, state_path
 from axag.plural import plural
+from axag.serve.escape import shown, shown_json
 
 if TYPE_CHECKING:
     from axag.serve.approvals import ApprovalDesk
@@ -23,11 +29,14 @@ __all__ = ["approval_options", "approvals", "make_server"]
 _TTL = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(s|m|h)?\s*$")
 
 
-def parse_ttl(text: str) -> float:
+TOKEN_VARIABLE = "AXAG_APPROVER_TOKEN"
+
+
+def parse_ttl(text: str, flag: str = "--approval-ttl") -> float:
     """`90`, `90s`, `15m` or `2h` → seconds (> 0)."""
     m = _TTL.match(text)
     if m is None or float(m.group(1)) <= 0:
-        raise fail(f"--approval-ttl {text}: expected a duration such as 90s, 15m or 2h")
+        raise fail(f"{flag} {text}: expected a duration such as 90s, 15m or 2h")
     return float(m.group(1)) * {"s": 1, "m": 60, "h": 3600}[m.group(2) or "s"]
 
 
@@ -36,6 +45,12 @@ def approval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--approval-mode", type=click.Choice(["wait", "tell"]), default="wait", show_default=True,
                      help="wait: request_permission stays open until a decision or expiry; tell: it answers at once."),
         click.option("--approval-ttl", default="15m", show_default=True, help="How long a request stays open."),
+        click.option("--value-approval-ttl", default=None,
+                     help="How long \"approve these values\" lasts for the caller who asked (default: "
+                          "serve.value-approval-ttl, else 24h)."),
+        click.option("--max-pending", default=None, type=click.IntRange(min=1),
+                     help="Distinct pending approval requests per caller; more answer rate_limited (default: "
+                          "serve.max-pending, else 5)."),
         click.option("--notify-webhook", default=None, metavar="URL",
                      help="POST each new approval request (JSON with a summary and the link) to URL."),
         click.option("--notify-command", default=None, metavar="CMD",
@@ -54,8 +69,10 @@ def _needs_approval(doc: dict[str, Any]) -> bool:
                for t in doc["tools"])
 
 
-def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tuple[str, int] | None) -> Any:
-    """A `ToolServer`, or a `DeskToolServer` when a tool needs approval or `--desk` is given."""
+def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tuple[str, int] | None,
+                settings: Any = None) -> Any:
+    """A `ToolServer`, or a `DeskToolServer` when a tool needs approval or `--desk` is given; options left out
+    come from ``settings`` ([serve] value-approval-ttl, max-pending)."""
     from axag.serve.app import ToolServer
 
     desk_http = approval.get("desk_http")
@@ -65,6 +82,9 @@ def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tup
     if webhook is not None and not webhook.startswith(("http://", "https://")):
         raise fail(f"--notify-webhook {webhook}: expected an http:// or https:// URL")
     ttl = parse_ttl(approval["approval_ttl"])
+    value_text = approval.get("value_approval_ttl") or getattr(settings, "serve_value_approval_ttl", None) or "24h"
+    value_ttl = parse_ttl(value_text, "--value-approval-ttl")
+    max_pending = approval.get("max_pending") or getattr(settings, "serve_max_pending", None) or 5
     if not approval.get("desk") and not _needs_approval(config.tools_doc):
         return ToolServer(config, store)
     from axag.serve.permission import DeskConfig, DeskToolServer
@@ -75,7 +95,8 @@ def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tup
         host = f"[{page[0]}]" if ":" in page[0] else page[0]
         page_url = f"http://{host}:{page[1]}"
     desk_config = DeskConfig(mode=approval["approval_mode"], ttl=ttl, notify_webhook=webhook,
-                             notify_command=approval.get("notify_command"), page_url=page_url)
+                             notify_command=approval.get("notify_command"), page_url=page_url, value_ttl=value_ttl,
+                             max_pending=int(max_pending))
     server = DeskToolServer(config, store, desk_config)
     if desk_http is not None:
         server.desk_http = page
@@ -84,7 +105,8 @@ def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tup
 
 @click.group("approvals", context_settings={"help_option_names": ["-h", "--help"]})
 def approvals() -> None:
-    """Approval requests of `axag serve`: list, show, approve, deny."""
+    """Approval requests of `axag serve`: list, show, approve, deny, link; remembered approvals: remembered,
+    revoke."""
 
 
 def _state_option(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -124,10 +146,10 @@ def list_cmd(status: str | None, as_json: bool, state: str | None) -> None:
                err=True)
     for req in requests:
         if as_json:
-            click.echo(json.dumps(req.summary(), ensure_ascii=False, sort_keys=True))
+            click.echo(shown_json(req.summary()))
         else:
-            click.echo(f"{req.id}  {req.status:<8}  {req.tool}  by {req.actor or '-'}  {req.granted}/{req.count}  "
-                       f"expires {req.summary()['expires']}  {req.reason}")
+            click.echo(shown(f"{req.id}  {req.status:<8}  {req.tool}  by {req.actor or '-'}  {req.granted}/{req.count}  "
+                             f"expires {req.summary()['expires']}  {req.reason}"))
 
 
 @approvals.command("show")
@@ -139,43 +161,118 @@ def show_cmd(request_id: str, state: str | None) -> None:
     desk = _desk(state)
     req = desk.get(request_id)
     if req is None:
-        raise fail(f"no approval request {request_id} in {desk.store.path}")
-    click.echo(f"axag: approval request {request_id} in {desk.store.path}", err=True)
-    click.echo(json.dumps(req.summary(), ensure_ascii=False, indent=2, sort_keys=True))
+        raise fail(f"no approval request {shown(request_id)} in {desk.store.path}")
+    click.echo(f"axag: approval request {shown(request_id)} in {desk.store.path}", err=True)
+    click.echo(shown_json(req.summary(), indent=2))
 
 
-def _decide(request_id: str, name: str, state: str | None, granted: bool, scope: str) -> None:
+def _approver_token() -> str:
+    """The approver's token: ``AXAG_APPROVER_TOKEN``, else a hidden prompt on a terminal; else a refusal."""
+    token = os.environ.get(TOKEN_VARIABLE, "").strip()
+    if token:
+        return token
+    if sys.stdin.isatty():
+        token = str(click.prompt("Your approver token", hide_input=True, err=True)).strip()
+        if token:
+            return token
+    raise fail(f"deciding needs your approver token: type it at the prompt (on a terminal) or set {TOKEN_VARIABLE} "
+               "(`axag serve approver add NAME` printed it)")
+
+
+def _decide(request_id: str, name: str | None, state: str | None, granted: bool, scope: str) -> None:
     from axag.serve.approvals import DeskRefusal
 
+    token = _approver_token()
     desk = _desk(state)
-    roles = desk.approver_roles(name)
-    if roles is None:
-        raise fail(f"{name} is not an approver (add one with `axag serve approver add {name} --roles ...`)")
+    who = desk.approver_identity(token)
+    if who is None:
+        raise fail("that approver token is not known (`axag serve approver list` shows the approvers)")
+    holder, roles = who
+    if name is not None and name != holder:
+        raise fail(f"--as {shown(name)}: the token is {shown(holder)}'s, not {shown(name)}'s")
     try:
-        req = desk.decide(request_id, name, roles, granted=granted, scope=scope)
+        req = desk.decide(request_id, holder, roles, granted=granted, scope=scope)
     except DeskRefusal as exc:
-        raise fail(f"not recorded: {exc}") from exc
+        raise fail(f"not recorded: {shown(str(exc))}") from exc
     what = "denied the call" if not granted else "approved " + ("these values" if scope == "value" else "this call")
-    click.echo(f"{request_id}: {name} {what} ({req.granted} of {req.count} approvals; the request is {req.status})")
+    click.echo(shown(f"{request_id}: {holder} {what} ({req.granted} of {req.count} approvals; the request is "
+                     f"{req.status})"))
+
+
+_AS = ("The approver's name; it must be the name of the token's approver (the token comes from a prompt or "
+       f"{TOKEN_VARIABLE}).")
 
 
 @approvals.command("approve")
 @click.argument("request_id")
-@click.option("--as", "name", required=True, help="The approver's name (`axag serve approver add`).")
+@click.option("--as", "name", default=None, help=_AS)
 @click.option("--scope", type=click.Choice(["call", "value"]), default="call", show_default=True,
-              help="call: this call once; value: later calls with the same values too.")
+              help="call: this call once; value: later calls by the same caller with the same values too.")
 @_state_option
 @guard_errors
-def approve_cmd(request_id: str, name: str, scope: str, state: str | None) -> None:
-    """Approve REQUEST_ID as NAME."""
+def approve_cmd(request_id: str, name: str | None, scope: str, state: str | None) -> None:
+    """Approve REQUEST_ID with your approver token."""
     _decide(request_id, name, state, True, scope)
 
 
 @approvals.command("deny")
 @click.argument("request_id")
-@click.option("--as", "name", required=True, help="The approver's name (`axag serve approver add`).")
+@click.option("--as", "name", default=None, help=_AS)
 @_state_option
 @guard_errors
-def deny_cmd(request_id: str, name: str, state: str | None) -> None:
-    """Deny REQUEST_ID as NAME."""
+def deny_cmd(request_id: str, name: str | None, state: str | None) -> None:
+    """Deny REQUEST_ID with your approver token."""
     _decide(request_id, name, state, False, "call")
+
+
+@approvals.command("link")
+@click.argument("request_id")
+@click.option("--url", default=None, metavar="ORIGIN",
+              help="Origin of the approval page (default: the one `axag serve` last announced in the database).")
+@_state_option
+@guard_errors
+def link_cmd(request_id: str, url: str | None, state: str | None) -> None:
+    """Print a fresh link to the page of pending request REQUEST_ID; its earlier links stop working."""
+    desk = _desk(state)
+    req = desk.get(request_id)
+    if req is None:
+        raise fail(f"no approval request {shown(request_id)}")
+    if req.status != "pending":
+        raise fail(f"request {req.id} is already {req.status}; there is nothing left to decide")
+    origin = url if url is not None else desk.store.setting("page_url")
+    if origin is None:
+        raise fail("no approval page is known: serve one (`axag serve --desk-http HOST:PORT` or `--http`), or "
+                   "give --url")
+    if not origin.startswith(("http://", "https://")):
+        raise fail(f"--url {shown(origin)}: expected an http:// or https:// origin")
+    click.echo(f"{origin.rstrip('/')}/approvals/{req.id}?code={desk.mint_code(req.id, retire=True)}")
+
+
+@approvals.command("remembered")
+@click.option("--json", "as_json", is_flag=True, help="JSON lines instead of a table.")
+@_state_option
+@guard_errors
+def remembered_cmd(as_json: bool, state: str | None) -> None:
+    """Approved values that are remembered (\"approve these values\"): who may call again, approved by whom,
+    until when; oldest first."""
+    from axag.serve.approvals import _iso
+
+    for row in _desk(state).store.remembered():
+        row = {**row, "created": _iso(row["created"]), "expires": _iso(row["expires"])}
+        if as_json:
+            click.echo(shown_json(row))
+        else:
+            by = ", ".join(f"{name} ({', '.join(roles) or 'no roles'})" for name, roles in sorted(row["approvers"].items()))
+            click.echo(shown(f"{row['id']}  {row['tool']}  for {row['actor']}  by {by}  expires {row['expires']}  "
+                             f"{row['fingerprint'][:16]}"))
+
+
+@approvals.command("revoke")
+@click.argument("remembered_id")
+@_state_option
+@guard_errors
+def revoke_cmd(remembered_id: str, state: str | None) -> None:
+    """Forget the remembered approval REMEMBERED_ID (`axag approvals remembered` lists them)."""
+    if not _desk(state).store.revoke_remembered(remembered_id):
+        raise fail(f"no remembered approval {shown(remembered_id)} (`axag approvals remembered` lists them)")
+    click.echo(f"{shown(remembered_id)}: revoked; those values need approval again")

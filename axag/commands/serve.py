@@ -158,7 +158,11 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     from axag.serve.run import serve_http, serve_stdio
     from axag.serve.state import SqliteStore
 
-    tools = make_server(serve_config, SqliteStore(state), approval, hostport)
+    store = SqliteStore(state)
+    exposed = store.exposure()
+    if exposed is not None:
+        click.echo(f"axag serve: warning: {exposed}", err=True)
+    tools = make_server(serve_config, store, approval, hostport, settings)
     if hostport is None:
         anyio.run(serve_stdio, tools)
     else:
@@ -167,7 +171,15 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
 
 @serve.group("token")
 def token() -> None:
-    """Bearer tokens of HTTP mode (stored hashed in the state database)."""
+    """Bearer tokens of HTTP mode (stored hashed in the state database): add, list, revoke."""
+
+
+def _listing(rows: list[dict[str, Any]]) -> None:
+    from axag.serve.approvals import _iso
+    from axag.serve.escape import shown
+
+    for row in rows:
+        click.echo(shown(f"{row['name']}  roles {','.join(row['roles']) or '-'}  created {_iso(row['created'])}"))
 
 
 @token.command("add")
@@ -176,17 +188,40 @@ def token() -> None:
 @state_options
 @guard_errors
 def token_add(name: str, roles: str, state: str | None, config: str | None, isolated: bool) -> None:
-    """Make a token for NAME; it is printed once and only its hash is kept."""
+    """Make a token for NAME (replacing NAME's earlier one); it is printed once and only its hash is kept."""
     if not name.strip():
         raise fail("the token needs a non-empty NAME")
     store = open_store(state, config, isolated)
+    replaced = any(row["name"] == name for row in store.tokens())
     click.echo(store.add_token(name, list(roles_of(roles))))
+    if replaced:
+        click.echo(f"axag serve: replaced the earlier token of {name}; it no longer works", err=True)
     store.close()
+
+
+@token.command("list")
+@state_options
+@guard_errors
+def token_list(state: str | None, config: str | None, isolated: bool) -> None:
+    """The token holders, their roles and when the token was made (never a token)."""
+    _listing(open_store(state, config, isolated).tokens())
+
+
+@token.command("revoke")
+@click.argument("name")
+@state_options
+@guard_errors
+def token_revoke(name: str, state: str | None, config: str | None, isolated: bool) -> None:
+    """Delete the token of NAME: it stops working at once."""
+    if open_store(state, config, isolated).revoke_token(name) == 0:
+        raise fail(f"no token for {name} (`axag serve token list` shows them)")
+    click.echo(f"revoked the token of {name}")
 
 
 @serve.group("approver")
 def approver() -> None:
-    """Approvers of the approval page and `axag approvals` (tokens stored hashed in the state database)."""
+    """Approvers of the approval page and `axag approvals` (tokens stored hashed in the state database): add,
+    list, revoke."""
 
 
 @approver.command("add")
@@ -201,5 +236,32 @@ def approver_add(name: str, roles: str, state: str | None, config: str | None, i
     if not name.strip():
         raise fail("the approver needs a non-empty NAME")
     store = open_store(state, config, isolated)
-    click.echo(ApprovalDesk(store).add_approver(name, list(roles_of(roles))))
+    desk = ApprovalDesk(store)
+    replaced = desk.approver_roles(name) is not None
+    click.echo(desk.add_approver(name, list(roles_of(roles))))
+    if replaced:
+        click.echo(f"axag serve: replaced the earlier token of approver {name}; it no longer works", err=True)
     store.close()
+
+
+@approver.command("list")
+@state_options
+@guard_errors
+def approver_list(state: str | None, config: str | None, isolated: bool) -> None:
+    """The approvers, their roles and when their token was made (never a token)."""
+    from axag.serve.approvals import ApprovalDesk
+
+    _listing(ApprovalDesk(open_store(state, config, isolated)).approvers())
+
+
+@approver.command("revoke")
+@click.argument("name")
+@state_options
+@guard_errors
+def approver_revoke(name: str, state: str | None, config: str | None, isolated: bool) -> None:
+    """Delete approver NAME: their token stops working, and values they approved stop counting."""
+    from axag.serve.approvals import ApprovalDesk
+
+    if not ApprovalDesk(open_store(state, config, isolated)).revoke_approver(name):
+        raise fail(f"{name} is not an approver (`axag serve approver list` shows them)")
+    click.echo(f"revoked approver {name}")

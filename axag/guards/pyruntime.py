@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 __all__ = [
+    "REMEMBER_SECONDS",
     "Approval",
     "ApprovalTicket",
     "Confirmation",
@@ -92,6 +93,9 @@ class ApprovalTicket:
     arguments: Mapping[str, object]
 
 
+REMEMBER_SECONDS = 86400.0  # how long approved values stay approved for the actor who asked, by default
+
+
 @dataclasses.dataclass(frozen=True)
 class GuardContext:
     """The caller's side of a call: identity, roles, confirmation, approvals, hooks, clock."""
@@ -103,6 +107,7 @@ class GuardContext:
     request_approval: Callable[[ApprovalTicket], Mapping[str, object]] | None = None
     now: float | None = None
     null_as_absent: bool | None = None  # None: the guard's default (true for OpenAI strict mode, else false)
+    remember_seconds: float | None = None  # how long approved values stay approved for the actor; None: 24 hours
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,9 +169,17 @@ class GuardStore(Protocol):
         record: bool,
     ) -> float | None: ...
 
-    def remember_approval(self, tool: str, fingerprint: str) -> None: ...
+    def remember_approval(self, tool: str, fingerprint: str, actor: str, approvers: Mapping[str, Collection[str]],
+                          expires: float) -> None:
+        """Remember that ``approvers`` (name -> their roles) approved these values for calls by ``actor``, until
+        ``expires`` (seconds since the epoch)."""
+        ...
 
-    def approved_before(self, tool: str, fingerprint: str) -> bool: ...
+    def approved_before(self, tool: str, fingerprint: str, actor: str, now: float) -> Mapping[str, Collection[str]]:
+        """The approvers (name -> roles) of the remembered approvals of these values for ``actor`` that have not
+        expired at ``now``; empty when there are none. The guard counts them against the tool's current approval
+        count and roles."""
+        ...
 
     def consume(self, tool: str, fingerprint: str, key: str) -> bool: ...
 
@@ -179,7 +192,7 @@ class InMemoryStore:
         self._lock = threading.Lock()
         self._calls: dict[tuple[str, str | None], list[float]] = {}
         self._last: dict[tuple[str, str | None], float] = {}
-        self._approved: set[tuple[str, str]] = set()
+        self._approved: dict[tuple[str, str, str], dict[str, tuple[tuple[str, ...], float]]] = {}
         self._used: set[tuple[str, str, str]] = set()
 
     def acquire(
@@ -213,13 +226,17 @@ class InMemoryStore:
                 self._last[bucket] = max(now, self._last.get(bucket, now))
             return None
 
-    def remember_approval(self, tool: str, fingerprint: str) -> None:
+    def remember_approval(self, tool: str, fingerprint: str, actor: str, approvers: Mapping[str, Collection[str]],
+                          expires: float) -> None:
         with self._lock:
-            self._approved.add((tool, fingerprint))
+            kept = self._approved.setdefault((tool, fingerprint, actor), {})
+            for name, roles in approvers.items():
+                kept[name] = (tuple(roles), expires)
 
-    def approved_before(self, tool: str, fingerprint: str) -> bool:
+    def approved_before(self, tool: str, fingerprint: str, actor: str, now: float) -> Mapping[str, Collection[str]]:
         with self._lock:
-            return (tool, fingerprint) in self._approved
+            kept = self._approved.get((tool, fingerprint, actor), {})
+            return {name: roles for name, (roles, expires) in kept.items() if expires > now}
 
     def consume(self, tool: str, fingerprint: str, key: str) -> bool:
         with self._lock:
@@ -1107,6 +1124,8 @@ def context_problem(ctx: object) -> str | None:
         return "now must be a finite number when given"
     if ctx.null_as_absent is not None and not isinstance(ctx.null_as_absent, bool):
         return "the null-as-absent switch must be a boolean when given"
+    if ctx.remember_seconds is not None and not (_is_number(ctx.remember_seconds) and ctx.remember_seconds > 0):
+        return "the time approved values are remembered must be a positive number when given"
     if ctx.request_approval is not None and not callable(ctx.request_approval):
         return "the approval hook must be a function when given"
     return None
@@ -1158,6 +1177,8 @@ class _Outcome:
         self.fp = fp
         self.approved = approved
         self.counting = counting
+        self.remembered: frozenset[str] = frozenset()  # approvers whose remembered approval counts
+        self.now = 0.0
 
 
 class ToolGuard:
@@ -1415,21 +1436,19 @@ class ToolGuard:
 
         # 6. approval
         if self.approval_required:
-            if self.store.approved_before(self.tool, fp):
-                outcome.approved = True
-            else:
-                counting = self._counting(ctx, fp)
-                if any(not a.granted for group in counting.values() for a in group):
-                    outcome.refusal = self._denied("an approver refused the call")
-                    return outcome
-                if len(counting) >= self.approval_count:
-                    outcome.approved = True
-                    outcome.counting = counting
-                    if execute and any(a.scope == "value" for group in counting.values() for a in group):
-                        self.store.remember_approval(self.tool, fp)
-                else:
-                    outcome.refusal = self._approval_refusal(args, fp, ctx, execute)
-                    return outcome
+            now = ctx.now if ctx.now is not None else time.time()
+            remembered = self._remembered(ctx, fp, now)
+            counting = self._counting(ctx, fp)
+            if any(not a.granted for group in counting.values() for a in group):
+                outcome.refusal = self._denied("an approver refused the call")
+                return outcome
+            if len(remembered.union(counting)) < self.approval_count:
+                outcome.refusal = self._approval_refusal(args, fp, ctx, execute)
+                return outcome
+            outcome.approved = True
+            outcome.counting = counting
+            outcome.remembered = remembered
+            outcome.now = now
 
         # 7. rate limit and cooldown
         if self.rate_count is not None or self.cooldown_seconds is not None:
@@ -1440,6 +1459,16 @@ class ToolGuard:
                 outcome.refusal = self._rate_refusal(ctx, now, wait)
                 return outcome
         return outcome
+
+    def _remembered(self, ctx: GuardContext, fp: str, now: float) -> frozenset[str]:
+        """The approvers whose remembered approval of these values for this actor still counts: not expired, not
+        the actor, holding one of the tool's approval roles as they are now (another actor's never count)."""
+        if ctx.actor is None:
+            return frozenset()
+        declared = set(self.approval_roles)
+        found = self.store.approved_before(self.tool, fp, ctx.actor, now) or {}
+        return frozenset(name for name, roles in found.items()
+                         if name != ctx.actor and (not declared or declared.intersection(roles)))
 
     def _counting(self, ctx: GuardContext, fp: str) -> dict[str, list[Approval]]:
         """Approvals that count, grouped by approver (each approver counts once)."""
@@ -1484,7 +1513,7 @@ class ToolGuard:
             if not self.store.consume(self.tool, fp, key):
                 return self._confirmation_refusal(outcome.arguments, fp)
         if outcome.counting:
-            remaining = 0
+            remaining = len(outcome.remembered.difference(outcome.counting))
             used: set[tuple[str, str]] = set()
             for approver, group in outcome.counting.items():
                 valid = any(a.scope == "value" for a in group)
@@ -1497,4 +1526,15 @@ class ToolGuard:
                 remaining += valid
             if remaining < self.approval_count:
                 return self._approval_refusal(outcome.arguments, fp, ctx, True, used)
+            self._remember(outcome, ctx)
         return None
+
+    def _remember(self, outcome: _Outcome, ctx: GuardContext) -> None:
+        """The call runs: remember the approvers who approved these values (for this actor only; a caller without
+        a name gets nothing remembered), for ``remember_seconds``."""
+        values = {name: tuple(r for a in group if a.scope == "value" for r in a.roles)
+                  for name, group in outcome.counting.items()
+                  if name not in outcome.remembered and any(a.scope == "value" for a in group)}
+        if values and ctx.actor is not None:
+            seconds = ctx.remember_seconds if ctx.remember_seconds is not None else REMEMBER_SECONDS
+            self.store.remember_approval(self.tool, outcome.fp, ctx.actor, values, outcome.now + seconds)

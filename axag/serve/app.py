@@ -25,7 +25,7 @@ import logging
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,13 +135,8 @@ class ToolServer:
             if params.name in self.unbound:
                 envelope = self._unbound_envelope(guard)
                 return _envelope_result(envelope)
-            try:
-                outcome = await self._guarded(ctx, params, tool, guard, caller, arguments)
-            except NotImplementedError as exc:
-                outcome = self._unimplemented_envelope(guard, str(exc)), None
-            except Exception as exc:  # a precondition or handler bug: the caller gets an error, the log the trace
-                log.exception("axag serve: %s failed", params.name)
-                outcome = self._internal_error(guard, exc), None
+            outcome = await self._as_envelope(guard, params.name,
+                                              self._guarded(ctx, params, tool, guard, caller, arguments))
             if isinstance(outcome, types.InputRequiredResult):
                 pending = "input_required"
                 return outcome
@@ -154,6 +149,17 @@ class ToolServer:
                                  permission=str(envelope["permission"]) if envelope else pending,
                                  backend_status=status, duration_ms=(time.monotonic() - started) * 1000.0,
                                  arguments=arguments if self.config.audit_arguments else None)
+
+    async def _as_envelope(self, guard: Any, name: str, work: Awaitable[Any]) -> Any:
+        """``work``'s outcome; an unimplemented precondition or a precondition or handler bug becomes the refusal
+        envelope (the caller gets an envelope, the log the trace), never a JSON-RPC error."""
+        try:
+            return await work
+        except NotImplementedError as exc:
+            return self._unimplemented_envelope(guard, str(exc)), None
+        except Exception as exc:
+            log.exception("axag serve: %s failed", name)
+            return self._internal_error(guard, exc), None
 
     async def _guarded(self, ctx: Any, params: types.CallToolRequestParams, tool: Mapping[str, Any], guard: Any,
                        caller: Caller, arguments: dict[str, Any]

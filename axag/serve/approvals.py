@@ -3,9 +3,11 @@
 A request records the call an agent asked permission for (tool, arguments and their fingerprint, reason, actor),
 when it was made and when it expires, its status (pending, approved, denied, expired) and each approver's
 decision (approver, roles, scope `call`/`value`, granted, time). Approvers sign in with their own token (made by
-`axag serve approver add`, shown once, stored as its SHA-256). An approval link carries a single-use code that is
-stored hashed and compared in constant time; opening it starts a page session (also stored hashed) with its own
-CSRF token. Codes and sessions die with the request: once it is decided or expired nothing can change it.
+`axag serve approver add`, shown once, stored as its SHA-256). An approval link carries a code that is stored
+hashed and compared in constant time; opening it (as often as one likes: a chat unfurler or a mail scanner may
+fetch it first) starts a page session (also stored hashed) with its own CSRF token, and deciding needs that
+token and the approver's own. `axag approvals link` makes a fresh code and retires the older ones. Codes and
+sessions die with the request: once it is decided or expired nothing can change it.
 """
 
 from __future__ import annotations
@@ -25,24 +27,11 @@ from axag.serve.state import SqliteStore, hash_token
 
 __all__ = ["ApprovalDesk", "ApprovalRequest", "Decision", "DeskRefusal"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS approval_requests (
-  id TEXT PRIMARY KEY, tool TEXT NOT NULL, arguments TEXT NOT NULL, fingerprint TEXT NOT NULL, reason TEXT NOT NULL,
-  actor TEXT, created REAL NOT NULL, expires REAL NOT NULL, status TEXT NOT NULL, decided REAL,
-  approval_count INTEGER NOT NULL, approval_roles TEXT NOT NULL, notified INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX IF NOT EXISTS approval_requests_call ON approval_requests (tool, fingerprint, created);
-CREATE TABLE IF NOT EXISTS approval_decisions (
-  request_id TEXT NOT NULL, approver TEXT NOT NULL, roles TEXT NOT NULL, scope TEXT NOT NULL, granted INTEGER NOT NULL,
-  at REAL NOT NULL, PRIMARY KEY (request_id, approver));
-CREATE TABLE IF NOT EXISTS approvers (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, roles TEXT NOT NULL,
-                                      created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS approval_codes (hash TEXT PRIMARY KEY, request_id TEXT NOT NULL, used REAL);
-CREATE TABLE IF NOT EXISTS desk_sessions (hash TEXT PRIMARY KEY, request_id TEXT NOT NULL, csrf TEXT NOT NULL,
-                                          created REAL NOT NULL);
-"""
-
 _COLUMNS = ("id, tool, arguments, fingerprint, reason, actor, created, expires, status, decided, approval_count, "
-            "approval_roles, notified")
+            "approval_roles, notified, spent")
+
+
+_SESSIONS = 32  # page sessions kept per request (each opening of a link makes one)
 
 
 class DeskRefusal(Exception):
@@ -74,6 +63,7 @@ class ApprovalRequest:
     roles: tuple[str, ...]
     notified: bool
     decisions: tuple[Decision, ...]
+    spent: bool = False  # its approvals let the call run once; what lasts of them is remembered by the store
 
     @property
     def granted(self) -> int:
@@ -115,7 +105,6 @@ class ApprovalDesk:
 
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
-        store._db().executescript(_SCHEMA)
 
     # ------------------------------------------------------------------ approvers
     def add_approver(self, name: str, roles: Sequence[str]) -> str:
@@ -135,6 +124,16 @@ class ApprovalDesk:
                 found = str(name), tuple(str(r) for r in json.loads(roles))
         return found
 
+    def approvers(self) -> list[dict[str, Any]]:
+        """The approvers (name, roles, created), by name; never a token or its hash."""
+        rows = self.store._db().execute("SELECT name, roles, created FROM approvers ORDER BY name").fetchall()
+        return [{"name": str(n), "roles": list(json.loads(r)), "created": float(c)} for n, r, c in rows]
+
+    def revoke_approver(self, name: str) -> bool:
+        """Delete approver ``name`` (their token stops working; approvals of values they gave stop counting)."""
+        with self.store._tx() as db:
+            return db.execute("DELETE FROM approvers WHERE name = ?", (name,)).rowcount == 1
+
     def approver_roles(self, name: str) -> tuple[str, ...] | None:
         row = self.store._db().execute("SELECT roles FROM approvers WHERE name = ?", (name,)).fetchone()
         return None if row is None else tuple(str(r) for r in json.loads(row[0]))
@@ -145,12 +144,25 @@ class ApprovalDesk:
         now = time.time() if now is None else now
         rid = "r" + uuid.uuid4().hex[:12]
         with self.store._tx() as db:
-            db.execute(f"INSERT INTO approval_requests ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute(f"INSERT INTO approval_requests ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (rid, tool, json.dumps(arguments, sort_keys=True, ensure_ascii=False), fingerprint, reason,
-                        actor, now, now + ttl, "pending", None, count, json.dumps(list(roles)), 0))
+                        actor, now, now + ttl, "pending", None, count, json.dumps(list(roles)), 0, None))
         found = self.get(rid)
         assert found is not None
         return found
+
+    def pending_count(self, actor: str | None) -> int:
+        """How many requests of ``actor`` are pending (not yet decided, not expired)."""
+        with self._reader() as db:
+            return int(db.execute("SELECT count(*) FROM approval_requests WHERE actor IS ? AND status = 'pending'",
+                                  (actor,)).fetchone()[0])
+
+    def spend(self, request_id: str) -> None:
+        """The call ran on this request's approvals: they are not offered again (approved values live on only as
+        the store's remembered approval, which expires and can be revoked)."""
+        with self.store._tx() as db:
+            db.execute("UPDATE approval_requests SET spent = ? WHERE id = ? AND spent IS NULL", (time.time(),
+                                                                                                 request_id))
 
     def mark_notified(self, request_id: str) -> None:
         with self.store._tx() as db:
@@ -200,7 +212,8 @@ class ApprovalDesk:
                                fingerprint=str(row[3]), reason=str(row[4]), actor=row[5], created=float(row[6]),
                                expires=float(row[7]), status=str(row[8]),
                                decided=None if row[9] is None else float(row[9]), count=int(row[10]),
-                               roles=tuple(json.loads(row[11])), notified=bool(row[12]), decisions=decisions)
+                               roles=tuple(json.loads(row[11])), notified=bool(row[12]), decisions=decisions,
+                               spent=row[13] is not None)
 
     def decide(self, request_id: str, approver: str, roles: Sequence[str], *, granted: bool,
                scope: str = "call") -> ApprovalRequest:
@@ -235,33 +248,40 @@ class ApprovalDesk:
                                                 (request_id,)).fetchone())
 
     # ------------------------------------------------------------------ link codes and page sessions
-    def mint_code(self, request_id: str) -> str:
-        """A fresh single-use code for a link to ``request_id`` (only its hash is stored)."""
+    def mint_code(self, request_id: str, *, retire: bool = False) -> str:
+        """A fresh code for a link to ``request_id`` (only its hash is stored); ``retire``: the request's earlier
+        codes stop working."""
         code = secrets.token_urlsafe(24)
         with self.store._tx() as db:
+            if retire:
+                db.execute("UPDATE approval_codes SET used = ? WHERE request_id = ? AND used IS NULL",
+                           (time.time(), request_id))
             db.execute("INSERT INTO approval_codes (hash, request_id, used) VALUES (?, ?, NULL)",
                        (hash_token(code), request_id))
         return code
 
-    def redeem_code(self, request_id: str, code: str) -> tuple[str, str] | None:
-        """Spend ``code``: a new page session (session secret, CSRF token), or None when the code is unknown,
-        used, or its request is no longer pending."""
+    def open_code(self, request_id: str, code: str) -> tuple[str, str] | None:
+        """Open a link: a new page session (session secret, CSRF token), or None when the code is unknown or
+        retired, or its request is no longer pending. Opening does not spend the code (GET is safe and
+        repeatable); a request keeps its newest `_SESSIONS` sessions."""
         wanted = hash_token(code)
         now = time.time()
         with self.store._tx() as db:
             self._expire(db, now)
             status = db.execute("SELECT status FROM approval_requests WHERE id = ?", (request_id,)).fetchone()
-            match = None
+            match = False
             for stored, used in db.execute("SELECT hash, used FROM approval_codes WHERE request_id = ?",
                                            (request_id,)).fetchall():
                 if hmac.compare_digest(str(stored), wanted) and used is None:
-                    match = str(stored)
-            if match is None or status is None or status[0] != "pending":
+                    match = True
+            if not match or status is None or status[0] != "pending":
                 return None
-            db.execute("UPDATE approval_codes SET used = ? WHERE hash = ?", (now, match))
             session, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
             db.execute("INSERT INTO desk_sessions (hash, request_id, csrf, created) VALUES (?, ?, ?, ?)",
                        (hash_token(session), request_id, csrf, now))
+            db.execute("DELETE FROM desk_sessions WHERE request_id = ? AND rowid NOT IN (SELECT rowid FROM "
+                       "desk_sessions WHERE request_id = ? ORDER BY created DESC, rowid DESC LIMIT ?)",
+                       (request_id, request_id, _SESSIONS))
         return session, csrf
 
     def session_csrf(self, request_id: str, session: str) -> str | None:

@@ -1,9 +1,11 @@
 """The approval page of `axag serve` (issue 15): `/approvals/<id>?code=<secret>`.
 
 Server-rendered with jinja2 (autoescaped), no external assets, no JavaScript, a strict Content-Security-Policy
-(the one inline style block is allowed by its hash). Opening a link spends its single-use code and starts a page
-session (an HttpOnly, SameSite=Strict cookie for that request only) and redirects to the page without the code.
-A decision is a POST with the session's CSRF token and the approver's own token.
+(the one inline style block is allowed by its hash). Opening a link (GET: safe and repeatable until the request is
+decided or expires, so a link preview does not burn it) starts a page session (an HttpOnly, SameSite=Strict
+cookie for that request only) and redirects to the page without the code. A decision is a POST with the
+session's CSRF token and the approver's own token. Every text shown has its control and bidi characters
+escaped (`axag.serve.escape`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from axag.serve.approvals import ApprovalRequest, DeskRefusal
+from axag.serve.escape import shown
 
 if TYPE_CHECKING:
     from axag.serve.permission import DeskToolServer
@@ -51,9 +54,19 @@ _CSP = ("default-src 'none'; style-src 'sha256-"
 _HEADERS = {"Content-Security-Policy": _CSP, "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
             "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 _ENV = Environment(loader=FileSystemLoader(str(Path(__file__).with_name("templates"))),
-                   autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
-_INVALID = ("This approval link is not valid: it was already used, or its request was decided or has expired. "
-            "Ask for a new link (`axag approvals show ID` shows the request) or decide with `axag approvals`.")
+                   autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True,
+                   finalize=lambda v: shown(v) if type(v) is str else v)  # every text printed, caller text included
+_INVALID = ("This approval link is not valid: it was replaced by a newer link, or its request was decided or has "
+            "expired. Ask for a new link (`axag approvals link ID`) or decide with `axag approvals`.")
+
+
+def duration(seconds: float) -> str:
+    """``86400`` -> ``24 h``, ``5400`` -> ``90 min``, ``45`` -> ``45 s``."""
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return f"{int(seconds // 3600)} h"
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{int(seconds // 60)} min"
+    return f"{seconds:g} s"
 
 
 def _time_left(req: ApprovalRequest) -> str:
@@ -95,7 +108,8 @@ def desk_app(server: DeskToolServer) -> Any:
                 "risk": meta.get("risk_level", "not declared"), "side_effects": meta.get("side_effects", []),
                 "preconditions": [p.get("text", "") for p in meta.get("preconditions", [])],
                 "roles": ("one of the roles " + ", ".join(roles)) if roles else "any role",
-                "arguments": _arguments(req), "time_left": _time_left(req)})
+                "arguments": _arguments(req), "time_left": _time_left(req),
+                "value_ttl": duration(server.desk_config.value_ttl)})
         return HTMLResponse(_ENV.get_template("approval.html.j2").render(**values), status_code=status,
                             headers=_HEADERS)
 
@@ -107,7 +121,7 @@ def desk_app(server: DeskToolServer) -> Any:
         rid = request.path_params["rid"]
         code = request.query_params.get("code")
         if code is not None:
-            spent = desk.redeem_code(rid, code)
+            spent = desk.open_code(rid, code)
             if spent is None:
                 return page(None, status=403, message=_INVALID, kind="error")
             session, _ = spent

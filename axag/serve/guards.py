@@ -51,6 +51,10 @@ def load_guards(tools_doc: Mapping[str, Any], guards_dir: str | None, store: Any
         write_guards(tools_doc, tmp, "python")
         module = _import_package(tmp)
         shutil.rmtree(tmp, ignore_errors=True)  # imported: the files are no longer needed
+    fields = getattr(getattr(module, "GuardContext", None), "__dataclass_fields__", {})
+    if "remember_seconds" not in fields:  # its GuardStore protocol predates issue 24: serve's store would not fit
+        raise InputError(f"{guards_dir}: the guard package was made by an older axag (remembered approvals have no "
+                         "actor and expiry there); regenerate it with `axag guards`")
     guards = module.make_guards(store)
     missing = [t["name"] for t in tools_doc["tools"] if t["name"] not in guards]
     if missing:

@@ -44,6 +44,8 @@ class DeskConfig:
     notify_command: str | None = None
     page_url: str | None = None  # origin of the approval page, e.g. http://127.0.0.1:8765; None: no page
     poll: float = 0.2
+    value_ttl: float = 86400.0  # how long "approve these values" lasts, for the actor who asked
+    max_pending: int = 5  # distinct pending requests per actor
 
 
 def permission_tool(gated: list[str]) -> dict[str, Any]:
@@ -84,6 +86,11 @@ class DeskToolServer(ToolServer):
         self.gated = sorted(name for name, g in self.guards.items() if g.approval_required)
         self._listed.append(types.Tool.model_validate(permission_tool(self.gated), by_alias=True))
         self.desk_http: tuple[str, int] | None = None  # stdio mode: where the approval page listens
+        if desk_config.page_url is not None:  # `axag approvals link` makes its links from it
+            store.set_setting("page_url", desk_config.page_url)
+
+    def _context(self, caller: Caller, confirmation: Any, **extra: Any) -> Any:
+        return super()._context(caller, confirmation, remember_seconds=self.desk_config.value_ttl, **extra)
 
     def wrap_asgi(self, app: Any) -> Any:
         """HTTP mode: the approval page on the server's own port."""
@@ -93,8 +100,24 @@ class DeskToolServer(ToolServer):
 
     # ------------------------------------------------------------------ approvals of direct calls
     def _approvals(self, req: ApprovalRequest) -> tuple[Any, ...]:
-        return tuple(self.guard_module.Approval(d.approver, d.roles, req.fingerprint, d.granted, d.scope, id=req.id,
-                                                expires=req.approvals_valid_until) for d in req.decisions)
+        """The request's decisions as the guard's approvals, until a call ran on them; approved values last no
+        longer than --value-approval-ttl."""
+        if req.spent:
+            return ()
+        return tuple(self.guard_module.Approval(
+            d.approver, d.roles, req.fingerprint, d.granted, d.scope, id=req.id,
+            expires=req.approvals_valid_until if d.scope == "call" else min(
+                req.approvals_valid_until, d.at + self.desk_config.value_ttl)) for d in req.decisions)
+
+    async def _guarded(self, ctx: Any, params: types.CallToolRequestParams, tool: Mapping[str, Any], guard: Any,
+                       caller: Caller, arguments: dict[str, Any]
+                       ) -> types.InputRequiredResult | tuple[dict[str, Any], int | None]:
+        outcome = await super()._guarded(ctx, params, tool, guard, caller, arguments)
+        if guard.approval_required and isinstance(outcome, tuple) and "result" in outcome[0]:
+            req = self.desk.latest(guard.tool, self.guard_module.fingerprint(guard.tool, arguments), caller.actor)
+            if req is not None and req.status == "approved":
+                self.desk.spend(req.id)
+        return outcome
 
     def _info(self, req: ApprovalRequest, link: str | None = None) -> dict[str, Any]:
         status = req.status
@@ -162,7 +185,8 @@ class DeskToolServer(ToolServer):
                                   "Nothing was requested.")
                 return _envelope_result(envelope)
             fp = str(self.guard_module.fingerprint(name, arguments))
-            outcome = await self._request(ctx, params, caller, name, guard, arguments, str(args["reason"]), fp)
+            outcome = await self._as_envelope(guard, REQUEST_PERMISSION, self._request(
+                ctx, params, caller, name, guard, arguments, str(args["reason"]), fp))
             if isinstance(outcome, types.InputRequiredResult):
                 return outcome
             envelope, status = outcome
@@ -219,6 +243,9 @@ class DeskToolServer(ToolServer):
                 self.desk.mark_notified(req.id)  # the client's user was shown the link
             req = self.desk.get(req.id) or req
         elif req is None or req.status != "pending":  # else: the same call's pending request, asked again
+            pending = self.desk.pending_count(caller.actor)
+            if pending >= self.desk_config.max_pending:
+                return self._too_many(name, pending), None
             req = self.desk.create(tool=name, arguments=arguments, fingerprint=fp, reason=reason, actor=caller.actor,
                                    ttl=self.desk_config.ttl, count=guard.approval_count, roles=guard.approval_roles)
             modern = self._url_elicits(ctx) and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
@@ -235,6 +262,17 @@ class DeskToolServer(ToolServer):
         if req.status == "approved":
             return await self._run_now(ctx, params, guard, caller, arguments)
         return self._refusal(guard, await guard.arun(_never, arguments, self._bypass(caller, fp, req))), None
+
+    def _too_many(self, name: str, pending: int) -> dict[str, Any]:
+        limit = self.desk_config.max_pending
+        message = (f"{REQUEST_PERMISSION} allows at most {limit} pending approval requests per caller; {pending} are "
+                   "pending.")
+        violation = {"field": None, "constraint": "max_pending", "expected": limit, "actual": pending,
+                     "message": message}
+        return {"success": False, "permission": "rate_limited", "violations": [violation],
+                "guidance": (f"{message} Nothing was requested and nobody was notified. Wait until an approver has "
+                             "decided on the pending requests (or they expire) before asking for more; do not "
+                             "repeat the request."), "tool": name}
 
     async def _run_now(self, ctx: Any, params: types.CallToolRequestParams, guard: Any, caller: Caller,
                        arguments: dict[str, Any]) -> tuple[dict[str, Any], int | None]:

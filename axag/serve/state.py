@@ -6,6 +6,10 @@ keyed by (intent, actor), so two actors never share a bucket. The database runs 
 read-modify-write is one `BEGIN IMMEDIATE` transaction, so several server processes on one machine can share a
 file. Connections are per thread (the guard calls the store from the event loop thread; tests and tools may
 call it from others).
+
+This module and `axag.serve.approvals.ApprovalDesk` (approval requests, approvers, link codes, page sessions)
+are the only code that reads or writes the database: its schema is the versioned `_MIGRATIONS` here
+(`PRAGMA user_version`), created and upgraded when a store opens. The file is made 0600 (its folder 0700).
 """
 
 from __future__ import annotations
@@ -13,18 +17,30 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import secrets
 import sqlite3
+import stat
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+import uuid
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from axag.errors import InputError
+
 __all__ = ["SqliteStore", "hash_token"]
 
-_SCHEMA = """
+SCHEMA_VERSION = 1
+"""The version of the state database's schema this axag makes (kept in SQLite's `PRAGMA user_version`)."""
+
+# Each step upgrades the schema from its index to the next version. Version 0 is the schema of axag before
+# versioning (every table `IF NOT EXISTS`, so it also lays out an empty file); step 1 gives remembered approvals
+# their actor, approvers and expiry: the old `approved` rows have no actor, so they are dropped.
+_MIGRATIONS: tuple[str, ...] = (
+    """
 CREATE TABLE IF NOT EXISTS calls (intent TEXT NOT NULL, actor TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS calls_key ON calls (intent, actor, at);
 CREATE TABLE IF NOT EXISTS last_call (intent TEXT NOT NULL, actor TEXT NOT NULL, at REAL NOT NULL,
@@ -37,7 +53,31 @@ CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, actor TEXT, tool TEXT NOT NULL,
                                   fingerprint TEXT, permission TEXT NOT NULL, backend_status INTEGER,
                                   duration_ms REAL NOT NULL, arguments TEXT);
-"""
+CREATE TABLE IF NOT EXISTS approval_requests (
+  id TEXT PRIMARY KEY, tool TEXT NOT NULL, arguments TEXT NOT NULL, fingerprint TEXT NOT NULL, reason TEXT NOT NULL,
+  actor TEXT, created REAL NOT NULL, expires REAL NOT NULL, status TEXT NOT NULL, decided REAL,
+  approval_count INTEGER NOT NULL, approval_roles TEXT NOT NULL, notified INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS approval_requests_call ON approval_requests (tool, fingerprint, created);
+CREATE TABLE IF NOT EXISTS approval_decisions (
+  request_id TEXT NOT NULL, approver TEXT NOT NULL, roles TEXT NOT NULL, scope TEXT NOT NULL, granted INTEGER NOT NULL,
+  at REAL NOT NULL, PRIMARY KEY (request_id, approver));
+CREATE TABLE IF NOT EXISTS approvers (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, roles TEXT NOT NULL,
+                                      created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS approval_codes (hash TEXT PRIMARY KEY, request_id TEXT NOT NULL, used REAL);
+CREATE TABLE IF NOT EXISTS desk_sessions (hash TEXT PRIMARY KEY, request_id TEXT NOT NULL, csrf TEXT NOT NULL,
+                                          created REAL NOT NULL);
+""",
+    """
+DROP TABLE approved;
+CREATE TABLE remembered (id TEXT PRIMARY KEY, tool TEXT NOT NULL, fingerprint TEXT NOT NULL, actor TEXT NOT NULL,
+                         approvers TEXT NOT NULL, created REAL NOT NULL, expires REAL NOT NULL);
+CREATE INDEX remembered_call ON remembered (tool, fingerprint, actor, expires);
+CREATE INDEX approval_requests_actor ON approval_requests (actor, status);
+CREATE INDEX tokens_name ON tokens (name);
+ALTER TABLE approval_requests ADD COLUMN spent REAL;
+""",
+)
+assert len(_MIGRATIONS) == SCHEMA_VERSION + 1
 
 
 def hash_token(token: str) -> str:
@@ -54,11 +94,45 @@ class SqliteStore:
         self.path = Path(path)
         folder = self.path.parent
         if not folder.exists():
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             with contextlib.suppress(OSError):  # a read-only place fails below with its own message
                 (folder / ".gitignore").write_text("# created by axag serve\n*\n", encoding="utf-8")
+        if not self.path.exists():  # the signing secret, arguments, audit log: readable by its owner only
+            with contextlib.suppress(OSError):  # made meanwhile, or a read-only place (SQLite then says so)
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         self._local = threading.local()
-        self._db().executescript(_SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Lay out a new database or bring an older one up to `SCHEMA_VERSION`, in one transaction; a database
+        of a newer axag is refused (`InputError`)."""
+        with self._tx() as db:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                raise InputError(f"{self.path}: this state database has schema version {version}, made by a newer "
+                                 f"axag (this one knows versions up to {SCHEMA_VERSION}); upgrade axag, or give "
+                                 "--state another file")
+            if version == SCHEMA_VERSION:
+                return
+            for step in _MIGRATIONS[0 if version == 0 else version + 1:]:
+                for statement in step.split(";"):  # not executescript: it would commit the transaction
+                    if statement.strip():
+                        db.execute(statement)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def schema_version(self) -> int:
+        return int(self._db().execute("PRAGMA user_version").fetchone()[0])
+
+    def exposure(self) -> str | None:
+        """A warning when others than its owner may read or write the database file, else None."""
+        try:
+            mode = self.path.stat().st_mode
+        except OSError:
+            return None
+        if mode & 0o077 == 0:
+            return None
+        return (f"{self.path} is readable by others (mode {stat.S_IMODE(mode):04o}): it holds the signing secret, "
+                f"call arguments and the audit log; run `chmod 600 {self.path}`")
 
     # ------------------------------------------------------------------ connections
     def _db(self) -> sqlite3.Connection:
@@ -118,14 +192,48 @@ class SqliteStore:
                 db.execute("INSERT OR REPLACE INTO last_call (intent, actor, at) VALUES (?, ?, ?)", (intent, who, at))
             return None
 
-    def remember_approval(self, tool: str, fingerprint: str) -> None:
+    def remember_approval(self, tool: str, fingerprint: str, actor: str, approvers: Mapping[str, Collection[str]],
+                          expires: float) -> None:
+        """Remember that ``approvers`` (name -> roles) approved these values for calls by ``actor`` until
+        ``expires``."""
+        if not approvers:
+            return
+        kept = {name: sorted({str(r) for r in roles}) for name, roles in approvers.items()}
+        now = time.time()
         with self._tx() as db:
-            db.execute("INSERT OR IGNORE INTO approved (tool, fingerprint) VALUES (?, ?)", (tool, fingerprint))
+            db.execute("DELETE FROM remembered WHERE expires <= ?", (now,))
+            db.execute("INSERT INTO remembered (id, tool, fingerprint, actor, approvers, created, expires) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", ("m" + uuid.uuid4().hex[:12], tool, fingerprint, actor,
+                                                        json.dumps(kept, sort_keys=True), now, expires))
 
-    def approved_before(self, tool: str, fingerprint: str) -> bool:
-        row = self._db().execute("SELECT 1 FROM approved WHERE tool = ? AND fingerprint = ?",
-                                 (tool, fingerprint)).fetchone()
-        return row is not None
+    def approved_before(self, tool: str, fingerprint: str, actor: str, now: float) -> dict[str, tuple[str, ...]]:
+        """The approvers (name -> roles) of the remembered approvals of these values for ``actor`` that have not
+        expired at ``now``; an approver who was revoked since drops out, and counts with the roles they still
+        hold (the guard then checks them against the tool's current approval count and roles)."""
+        found: dict[str, tuple[str, ...]] = {}
+        db = self._db()
+        db.execute("BEGIN")
+        try:
+            for (text,) in db.execute("SELECT approvers FROM remembered WHERE tool = ? AND fingerprint = ? AND "
+                                      "actor = ? AND expires > ? ORDER BY created, id", (tool, fingerprint, actor, now)):
+                found.update({str(k): tuple(str(r) for r in v) for k, v in json.loads(text).items()})
+            held = {str(n): set(json.loads(r)) for n, r in db.execute("SELECT name, roles FROM approvers")}
+        finally:
+            db.execute("COMMIT")
+        return {name: tuple(r for r in roles if r in held[name]) for name, roles in found.items() if name in held}
+
+    def remembered(self, now: float | None = None) -> list[dict[str, Any]]:
+        """The remembered approvals that have not expired, oldest first."""
+        now = time.time() if now is None else now
+        rows = self._db().execute("SELECT id, tool, fingerprint, actor, approvers, created, expires FROM remembered "
+                                  "WHERE expires > ? ORDER BY created, id", (now,)).fetchall()
+        return [{"id": str(i), "tool": str(t), "fingerprint": str(f), "actor": str(a),
+                 "approvers": {str(k): list(v) for k, v in json.loads(ap).items()}, "created": float(c),
+                 "expires": float(e)} for i, t, f, a, ap, c, e in rows]
+
+    def revoke_remembered(self, remembered_id: str) -> bool:
+        with self._tx() as db:
+            return db.execute("DELETE FROM remembered WHERE id = ?", (remembered_id,)).rowcount == 1
 
     def consume(self, tool: str, fingerprint: str, key: str) -> bool:
         with self._tx() as db:
@@ -135,12 +243,32 @@ class SqliteStore:
 
     # ------------------------------------------------------------------ tokens
     def add_token(self, name: str, roles: Sequence[str]) -> str:
-        """A new bearer token for ``name`` with ``roles``; only its hash is stored."""
+        """A new bearer token for ``name`` with ``roles``, replacing any earlier token of ``name``; only its hash is
+        stored."""
         token = "axag_" + secrets.token_urlsafe(32)
         with self._tx() as db:
+            db.execute("DELETE FROM tokens WHERE name = ?", (name,))
             db.execute("INSERT INTO tokens (hash, name, roles, created) VALUES (?, ?, ?, ?)",
                        (hash_token(token), name, json.dumps(list(roles)), time.time()))
         return token
+
+    def tokens(self) -> list[dict[str, Any]]:
+        """The token holders (name, roles, created), by name; never a token or its hash."""
+        rows = self._db().execute("SELECT name, roles, created FROM tokens ORDER BY name, created").fetchall()
+        return [{"name": str(n), "roles": list(json.loads(r)), "created": float(c)} for n, r, c in rows]
+
+    def revoke_token(self, name: str) -> int:
+        """Delete the tokens of ``name``; how many there were."""
+        with self._tx() as db:
+            return int(db.execute("DELETE FROM tokens WHERE name = ?", (name,)).rowcount)
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
+
+    def setting(self, key: str) -> str | None:
+        row = self._db().execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
 
     def token_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None:
         row = self._db().execute("SELECT name, roles FROM tokens WHERE hash = ?", (hash_token(token),)).fetchone()

@@ -18,6 +18,7 @@ function context(spec, fpOf) {
   if ("roles" in spec) ctx.roles = spec.roles;
   if ("now" in spec) ctx.now = spec.now;
   if ("null_as_absent" in spec) ctx.nullAsAbsent = spec.null_as_absent;
+  if ("remember_seconds" in spec) ctx.rememberSeconds = spec.remember_seconds;
   const fix = (fp) => (fp === "$fp" ? fpOf() : fp);
   if (spec.confirmation) {
     ctx.confirmation = { ...spec.confirmation, fingerprint: fix(spec.confirmation.fingerprint) };

@@ -1208,7 +1208,12 @@ export interface GuardContext {
   readonly now?: number | null;
   /** Drop nulls of non-required members first; default: the guard's (true for OpenAI strict mode, else false). */
   readonly nullAsAbsent?: boolean | null;
+  /** How long approved values stay approved for the actor who asked, in seconds; default 24 hours. */
+  readonly rememberSeconds?: number | null;
 }
+
+/** How long approved values stay approved for the actor who asked, by default (seconds). */
+export const REMEMBER_SECONDS = 86400;
 
 /** Arrays and objects nested deeper than this are refused (the arguments object is level 1). */
 export const MAX_DEPTH = 64;
@@ -1288,6 +1293,9 @@ export function contextProblem(context: unknown): string | null {
   if (!absent(c["nullAsAbsent"]) && typeof c["nullAsAbsent"] !== "boolean") {
     return "the null-as-absent switch must be a boolean when given";
   }
+  if (!absent(c["rememberSeconds"]) && !(isNumber(c["rememberSeconds"]) && (c["rememberSeconds"] as number) > 0)) {
+    return "the time approved values are remembered must be a positive number when given";
+  }
   if (!absent(c["requestApproval"]) && typeof c["requestApproval"] !== "function") {
     return "the approval hook must be a function when given";
   }
@@ -1302,8 +1310,17 @@ export interface GuardStore {
     intent: string, actor: string | null, now: number, limit: number | null, windowSeconds: number | null,
     cooldownSeconds: number | null, record: boolean,
   ): MaybePromise<number | null>;
-  rememberApproval(tool: string, fingerprint: string): MaybePromise<void>;
-  approvedBefore(tool: string, fingerprint: string): MaybePromise<boolean>;
+  /** Remember that `approvers` (name -> their roles) approved these values for calls by `actor`, until `expires`
+   * (seconds since the Unix epoch). */
+  rememberApproval(
+    tool: string, fingerprint: string, actor: string, approvers: Readonly<Record<string, readonly string[]>>,
+    expires: number,
+  ): MaybePromise<void>;
+  /** The approvers (name -> roles) of the remembered approvals of these values for `actor` that have not expired at
+   * `now`; empty when there are none. The guard counts them against the tool's current approval count and roles. */
+  approvedBefore(
+    tool: string, fingerprint: string, actor: string, now: number,
+  ): MaybePromise<Readonly<Record<string, readonly string[]>>>;
   consume(tool: string, fingerprint: string, key: string): MaybePromise<boolean>;
 }
 
@@ -1314,7 +1331,7 @@ export interface GuardStore {
 export class InMemoryStore implements GuardStore {
   private readonly calls = new Map<string, number[]>();
   private readonly last = new Map<string, number>();
-  private readonly approved = new Set<string>();
+  private readonly approved = new Map<string, Map<string, [readonly string[], number]>>();
   private readonly used = new Set<string>();
 
   acquire(
@@ -1351,12 +1368,26 @@ export class InMemoryStore implements GuardStore {
     return null;
   }
 
-  rememberApproval(tool: string, fingerprint: string): void {
-    this.approved.add(tool + "\u0000" + fingerprint);
+  rememberApproval(
+    tool: string, fingerprint: string, actor: string, approvers: Readonly<Record<string, readonly string[]>>,
+    expires: number,
+  ): void {
+    const key = JSON.stringify([tool, fingerprint, actor]);
+    const kept = this.approved.get(key) ?? new Map<string, [readonly string[], number]>();
+    for (const name of Object.keys(approvers)) {
+      kept.set(name, [[...approvers[name]], expires]);
+    }
+    this.approved.set(key, kept);
   }
 
-  approvedBefore(tool: string, fingerprint: string): boolean {
-    return this.approved.has(tool + "\u0000" + fingerprint);
+  approvedBefore(tool: string, fingerprint: string, actor: string, now: number): Record<string, readonly string[]> {
+    const out = newRecord() as Record<string, readonly string[]>;
+    for (const [name, [roles, expires]] of this.approved.get(JSON.stringify([tool, fingerprint, actor])) ?? []) {
+      if (expires > now) {
+        out[name] = roles;
+      }
+    }
+    return out;
   }
 
   consume(tool: string, fingerprint: string, key: string): boolean {
@@ -1633,6 +1664,22 @@ export class ToolGuard {
     return out;
   }
 
+  /** The approvers whose remembered approval of these values for this actor still counts: not expired, not the
+   * actor, holding one of the tool's approval roles as they are now (another actor's never count). */
+  private async remembered(fp: string, context: GuardContext, now: number): Promise<Set<string>> {
+    const actor = context.actor ?? null;
+    if (actor === null) {
+      return new Set<string>();
+    }
+    const wanted = new Set(this.spec.approvalRoles);
+    const found = (await this.store.approvedBefore(this.spec.tool, fp, actor, now)) ?? {};
+    return new Set(
+      Object.keys(found).filter(
+        (name) => name !== actor && (wanted.size === 0 || Array.from(found[name]).some((r) => wanted.has(r))),
+      ),
+    );
+  }
+
   private counting(args: Record<string, unknown>, fp: string, context: GuardContext): Approval[] {
     const actor = context.actor ?? null;
     const wanted = new Set(this.spec.approvalRoles);
@@ -1728,7 +1775,10 @@ export class ToolGuard {
 
     // 6. approval
     let byApprovals: Approval[] = [];
-    if (spec.approvalRequired && !(await this.store.approvedBefore(tool, fp))) {
+    let remembered = new Set<string>();
+    if (spec.approvalRequired) {
+      const now = nowSeconds(context);
+      remembered = await this.remembered(fp, context, now);
       const counting = this.counting(callArgs, fp, context);
       if (counting.some((a) => a.granted === false)) {
         return this.refuse(
@@ -1736,13 +1786,10 @@ export class ToolGuard {
           `${tool} was refused: an approver refused the call. Do not retry; tell the user it was refused.`,
         );
       }
-      if (new Set(counting.map((a) => a.approver)).size < spec.approvalCount) {
+      if (new Set([...remembered, ...counting.map((a) => a.approver)]).size < spec.approvalCount) {
         return this.approvalRefusal(mode, callArgs, fp, context);
       }
       byApprovals = counting;
-      if (mode === "run" && counting.some((a) => a.scope === "value")) {
-        await this.store.rememberApproval(tool, fp);
-      }
     }
 
     // 7. rate limit and cooldown
@@ -1791,7 +1838,7 @@ export class ToolGuard {
       }
     }
     if (byApprovals.length > 0) {
-      const remaining = new Set<string>();
+      const remaining = new Set<string>(remembered);
       const used = new Set<string>();
       for (const a of byApprovals) {
         if (a.scope === "value") {
@@ -1804,6 +1851,18 @@ export class ToolGuard {
       }
       if (remaining.size < spec.approvalCount) {
         return this.approvalRefusal(mode, callArgs, fp, context, used);
+      }
+      // the call runs: remember who approved these values (for this actor only; an unnamed caller gets none)
+      const values = newRecord() as Record<string, string[]>;
+      for (const a of byApprovals) {
+        if (a.scope === "value" && !remembered.has(a.approver)) {
+          values[a.approver] = [...(values[a.approver] ?? []), ...a.roles];
+        }
+      }
+      const actor = context.actor ?? null;
+      if (actor !== null && Object.keys(values).length > 0) {
+        const seconds = typeof context.rememberSeconds === "number" ? context.rememberSeconds : REMEMBER_SECONDS;
+        await this.store.rememberApproval(tool, fp, actor, values, nowSeconds(context) + seconds);
       }
     }
     const result: unknown = await handler(callArgs);
