@@ -58,11 +58,12 @@ def backend() -> Iterator[object]:
         yield b
 
 
-def test_a_used_approval_says_so_and_how_to_ask_again(backend: object, tmp_path: Path) -> None:
+def test_a_used_approval_says_so_and_how_to_ask_again(backend: object, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.test_serve_approvals import ARGS, TOOL, approvers, env_of, recorded_client, serve_args
 
     state = tmp_path / "state.sqlite"
-    approvers(state)
+    tokens = approvers(state)
     errfile = (tmp_path / "stderr.txt").open("w+")
     texts: list[str] = []
 
@@ -75,6 +76,7 @@ def test_a_used_approval_says_so_and_how_to_ask_again(backend: object, tmp_path:
             assert found is not None
             rid = found.group(1)
             for name in ("bob", "carol"):
+                monkeypatch.setenv("AXAG_APPROVER_TOKEN", tokens[name])
                 assert run_axag(["approvals", "approve", rid, "--as", name, "--state", str(state)]).exit_code == 0
             ran = env_of(await client.call_tool(TOOL, ARGS))
             assert ran["permission"] == "approved" and ran["success"] is True
