@@ -35,10 +35,11 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from axag.compile.subschemas import object_subschemas
 from axag.serve.binding import BackendAnswer, run_form, run_openapi
 from axag.serve.state import SqliteStore
 
-__all__ = ["ServeConfig", "ToolServer"]
+__all__ = ["ServeConfig", "ToolServer", "listed_tool"]
 
 log = logging.getLogger("axag.serve")
 
@@ -78,6 +79,16 @@ def unbound_tools(doc: Mapping[str, Any], handlers: Mapping[str, Any]) -> list[s
     return [t["name"] for t in doc["tools"] if binding_of(t) is None and t["name"] not in handlers]
 
 
+def listed_tool(tool: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool as tools/list shows it: its schemas without boolean subschemas (tools files compiled before issue 26
+    have ``"result": true`` in ``outputSchema``, which the TypeScript MCP SDK refuses)."""
+    out = dict(tool)
+    for key in ("inputSchema", "outputSchema"):
+        if key in out:
+            out[key] = object_subschemas(out[key])
+    return out
+
+
 def _envelope_result(envelope: dict[str, Any]) -> types.CallToolResult:
     text = json.dumps(envelope, ensure_ascii=False)
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=envelope,
@@ -109,7 +120,7 @@ class ToolServer:
                                           on_call_tool=self._call_tool)
         listed = []
         for t in config.tools_doc["tools"]:
-            listed.append(types.Tool.model_validate(t, by_alias=True))
+            listed.append(types.Tool.model_validate(listed_tool(t), by_alias=True))
         self._listed = listed
 
     # ------------------------------------------------------------------ MCP handlers

@@ -23,7 +23,7 @@ import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from axag.errors import InputError
-from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result
+from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result, listed_tool
 from axag.serve.approvals import ApprovalDesk, ApprovalRequest
 from axag.serve.state import SqliteStore
 
@@ -82,7 +82,7 @@ class DeskToolServer(ToolServer):
         self.desk_config = desk_config
         self.desk = ApprovalDesk(store)
         self.gated = sorted(name for name, g in self.guards.items() if g.approval_required)
-        self._listed.append(types.Tool.model_validate(permission_tool(self.gated), by_alias=True))
+        self._listed.append(types.Tool.model_validate(listed_tool(permission_tool(self.gated)), by_alias=True))
         self.desk_http: tuple[str, int] | None = None  # stdio mode: where the approval page listens
 
     def wrap_asgi(self, app: Any) -> Any:
