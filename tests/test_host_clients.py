@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,16 @@ def inspector(target: list[str], *method: str, tmp: Path) -> tuple[int, str, str
     proc = subprocess.run([str(INSPECTOR), "--cli", *target, *method], capture_output=True, text=True,
                           cwd=str(ROOT), env=node_env(tmp), timeout=NODE_TIMEOUT, check=False)
     return proc.returncode, proc.stdout, proc.stderr
+
+
+@contextmanager
+def token_server(backend: Backend, guards_dir: Path, tmp: Path) -> Iterator[tuple[str, str]]:  # noqa: F811
+    """`axag serve --http` of the example site; (its MCP endpoint, a token of ann with the role guest)."""
+    state = tmp / "state.sqlite"
+    token = add_token(state, "ann", "guest")
+    args = serve_args(state, str(SITE), "--base-url", backend.url, "--allow-unbound", "--guards", str(guards_dir))
+    with http_server(args) as url:
+        yield url, token
 
 
 def permission_listed(gated: list[str]) -> dict[str, Any]:
@@ -124,10 +135,7 @@ def test_typescript_sdk_over_stdio(backend: Backend, guards_dir: Path, site_doc:
 
 def test_typescript_sdk_over_streamable_http_with_a_token(backend: Backend, guards_dir: Path,  # noqa: F811
                                                           site_doc: dict[str, Any], tmp_path: Path) -> None:
-    state = tmp_path / "state.sqlite"
-    token = add_token(state, "ann", "guest")
-    args = serve_args(state, str(SITE), "--base-url", backend.url, "--allow-unbound", "--guards", str(guards_dir))
-    with http_server(args) as url:
+    with token_server(backend, guards_dir, tmp_path) as (url, token):
         out = ts_client({"transport": "http", "url": url, "token": token, "calls": CALLS, "elicit": "accept"},
                         tmp_path)
         assert out["tools"] == [*site_doc["tools"], permission_listed(["rate_update"])]
@@ -193,10 +201,7 @@ def test_inspector_cli_over_stdio(backend: Backend, guards_dir: Path, site_doc: 
 
 def test_inspector_cli_over_streamable_http_with_a_token(backend: Backend, guards_dir: Path,  # noqa: F811
                                                          site_doc: dict[str, Any], tmp_path: Path) -> None:
-    state = tmp_path / "state.sqlite"
-    token = add_token(state, "ann", "guest")
-    args = serve_args(state, str(SITE), "--base-url", backend.url, "--allow-unbound", "--guards", str(guards_dir))
-    with http_server(args) as url:
+    with token_server(backend, guards_dir, tmp_path) as (url, token):
         target = [url, "--transport", "http", "--header", f"Authorization: Bearer {token}"]
         listed = _inspector_json(*inspector(target, "--method", "tools/list", tmp=tmp_path))
         assert listed == {"tools": [*site_doc["tools"], permission_listed(["rate_update"])]}

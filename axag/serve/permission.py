@@ -23,11 +23,11 @@ import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from axag.errors import InputError
-from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result, listed_tool
+from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result, listed_tool, nulls_as_absent
 from axag.serve.approvals import ApprovalDesk, ApprovalRequest
 from axag.serve.state import SqliteStore
 
-__all__ = ["REQUEST_PERMISSION", "DeskConfig", "DeskToolServer", "permission_tool"]
+__all__ = ["ARGUMENTS_DESCRIPTION", "REQUEST_PERMISSION", "DeskConfig", "DeskToolServer", "arguments_of", "permission_tool"]
 
 log = logging.getLogger("axag.serve")
 
@@ -46,6 +46,21 @@ class DeskConfig:
     poll: float = 0.2
 
 
+ARGUMENTS_DESCRIPTION = ('The exact arguments of the call, written as a JSON object in a string, e.g. '
+                         '{"order_id": "A1", "amount": 20}.')
+
+
+def arguments_of(value: object) -> dict[str, Any] | None:
+    """The arguments of a `request_permission` call: the JSON object text the tool asks for, or the object itself
+    (the shape before issue 26, still accepted); None when it is neither."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    return dict(value) if isinstance(value, dict) else None
+
+
 def permission_tool(gated: list[str]) -> dict[str, Any]:
     """The `request_permission` tool as tools/list shows it."""
     tool: dict[str, Any] = {"type": "string", "description": "The tool that needs approval."}
@@ -59,7 +74,9 @@ def permission_tool(gated: list[str]) -> dict[str, Any]:
                         "cannot make invalid values valid."),
         "inputSchema": {"type": "object", "properties": {
             "tool": tool,
-            "arguments": {"type": "object", "description": "The exact arguments of the call."},
+            # a JSON text, not an object: strict-mode hosts (OpenAI, openai-agents) cannot express "any object"
+            # (issue 26); an object is still accepted from clients that send one
+            "arguments": {"type": "string", "description": ARGUMENTS_DESCRIPTION},
             "reason": {"type": "string", "minLength": 1, "maxLength": 500,
                        "description": "Why the call is needed, for the approver."}},
             "required": ["tool", "arguments", "reason"], "additionalProperties": False},
@@ -124,8 +141,8 @@ class DeskToolServer(ToolServer):
         if permission == "approval_required" and rid is None:
             head = str(envelope["guidance"]).split(". ", 1)[0]
             envelope["guidance"] = (f"{head}. Nobody has been asked yet: call {REQUEST_PERMISSION} with this tool, "
-                                    "the same arguments and a reason (1-500 characters) to ask an approver. Do not "
-                                    "try to approve it yourself.")
+                                    "the same arguments as a JSON text and a reason (1-500 characters) to ask an "
+                                    "approver. Do not try to approve it yourself.")
         elif rid is not None and permission in ("approval_required", "expired", "denied") and isinstance(info,
                                                                                                         Mapping):
             envelope["guidance"] = (f"{envelope['guidance']} (Approval request {rid}: {info['approvals']} of "
@@ -148,7 +165,9 @@ class DeskToolServer(ToolServer):
             if problem is not None:
                 envelope = _plain(REQUEST_PERMISSION, False, "constraint_violated", problem)
                 return _envelope_result(envelope)
-            name, arguments = str(args["tool"]), dict(args["arguments"])
+            name, given = str(args["tool"]), arguments_of(args["arguments"])
+            assert given is not None  # _bad_request checked it
+            arguments = nulls_as_absent(self.tools[name]["inputSchema"], given)
             guard = self.guards[name]
             if not guard.approval_required:
                 envelope = _plain(name, True, "not_required", f"{name} needs no approval: call it directly. "
@@ -175,8 +194,9 @@ class DeskToolServer(ToolServer):
         if not isinstance(tool, str) or tool not in self.tools:
             return (f"{REQUEST_PERMISSION}: tool must name a served tool"
                     + (f" (these need approval: {', '.join(self.gated)})." if self.gated else "."))
-        if not isinstance(arguments, dict):
-            return f"{REQUEST_PERMISSION}: arguments must be the object of arguments of the call."
+        if arguments_of(arguments) is None:
+            return (f"{REQUEST_PERMISSION}: arguments must be the text of a JSON object holding the arguments of the "
+                    "call.")
         if not isinstance(reason, str) or not 1 <= len(reason) <= 500:
             return f"{REQUEST_PERMISSION}: reason must be a text of 1 to 500 characters saying why the call is needed."
         return None
