@@ -90,7 +90,8 @@ def test_request_permission_takes_a_json_text_and_the_old_object(backend: Backen
                 "tool": TOOL, "arguments": OPTIONAL, "reason": "Refund it."}))
             assert again["permission"] == "approval_required"
             assert f"Approval request {found.group(1)}: 0 of 2 approvals given" in again["guidance"]
-            for bad in ("not json", "[1, 2]", '"text"', "null"):
+            for bad in ("not json", "[1, 2]", '"text"', "null", '{"order": NaN}', '{"amount": 1e999}',
+                        "[" * 100000):
                 refused = env_of(await client.call_tool("request_permission", {
                     "tool": TOOL, "arguments": bad, "reason": "Refund it."}))
                 assert refused == {"success": False, "permission": "constraint_violated", "violations": [],

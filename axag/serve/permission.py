@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import shlex
 import time
 import uuid
@@ -27,7 +28,8 @@ from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result, li
 from axag.serve.approvals import ApprovalDesk, ApprovalRequest
 from axag.serve.state import SqliteStore
 
-__all__ = ["ARGUMENTS_DESCRIPTION", "REQUEST_PERMISSION", "DeskConfig", "DeskToolServer", "arguments_of", "permission_tool"]
+__all__ = ["ARGUMENTS_DESCRIPTION", "REQUEST_PERMISSION", "DeskConfig", "DeskToolServer", "arguments_of",
+           "permission_tool"]
 
 log = logging.getLogger("axag.serve")
 
@@ -54,11 +56,22 @@ def arguments_of(value: object) -> dict[str, Any] | None:
     """The arguments of a `request_permission` call: the JSON object text the tool asks for, or the object itself
     (the shape before issue 26, still accepted); None when it is neither."""
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
+        try:  # JSON proper: no NaN or Infinity (a JSON-RPC object cannot hold them either)
+            value = json.loads(value, parse_constant=_no_constant, parse_float=_finite)
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply for the parser
             return None
     return dict(value) if isinstance(value, dict) else None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999
+        raise ValueError(f"{text} is out of range")
+    return number
 
 
 def permission_tool(gated: list[str]) -> dict[str, Any]:
