@@ -116,8 +116,7 @@ def test_tools_schema_details() -> None:
     assert inp["properties"]["$schema"] == {"const": "https://json-schema.org/draft/2020-12/schema"}
     assert inp["properties"]["type"] == {"const": "object"}
     assert inp["properties"]["additionalProperties"] == {"const": False}
-    assert inp["properties"]["properties"]["additionalProperties"] == {
-        "$ref": "https://json-schema.org/draft/2020-12/schema"}
+    assert inp["properties"]["properties"]["additionalProperties"] == {"$ref": "#/$defs/parameterSchema"}
     assert defs["toolName"]["pattern"] == "^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
     assert defs["tool"]["properties"]["name"] == {"$ref": "#/$defs/toolName"}
     assert defs["tool"]["required"] == ["name", "title", "description", "inputSchema", "annotations", "_meta"]

@@ -12,11 +12,14 @@ INPUT_SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 @cache
 def output_schema() -> dict[str, Any]:
     """Every tool's `outputSchema`: the envelope's model view (schemas/envelope.schema.json without its
-    `$id`, `title` and `description`), one shared object (compile.merge leaves it out of packed contracts)."""
+    `$id`, `title` and `description`; no boolean subschemas, issue 26), one shared object (compile.merge leaves it
+    out of packed contracts)."""
+    from axag.compile.subschemas import object_subschemas
     from axag.schemas_path import load_schema
 
     doc = load_schema("envelope.schema.json")
-    return {k: v for k, v in doc.items() if k not in ("$id", "title", "description")}
+    schema: dict[str, Any] = object_subschemas({k: v for k, v in doc.items() if k not in ("$id", "title", "description")})
+    return schema
 
 
 @dataclass

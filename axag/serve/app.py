@@ -17,6 +17,7 @@ Confirmation, by protocol era (what the SDK offers):
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import inspect
@@ -35,10 +36,11 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from axag.compile.subschemas import object_subschemas
 from axag.serve.binding import BackendAnswer, run_form, run_openapi
 from axag.serve.state import SqliteStore
 
-__all__ = ["ServeConfig", "ToolServer"]
+__all__ = ["ServeConfig", "ToolServer", "listed_tool", "nulls_as_absent"]
 
 log = logging.getLogger("axag.serve")
 
@@ -78,6 +80,49 @@ def unbound_tools(doc: Mapping[str, Any], handlers: Mapping[str, Any]) -> list[s
     return [t["name"] for t in doc["tools"] if binding_of(t) is None and t["name"] not in handlers]
 
 
+def listed_tool(tool: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool as tools/list shows it: its schemas without boolean subschemas (tools files compiled before issue 26
+    have ``"result": true`` in ``outputSchema``, which the TypeScript MCP SDK refuses)."""
+    out = dict(tool)
+    for key in ("inputSchema", "outputSchema"):
+        if key in out:
+            out[key] = object_subschemas(out[key])
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _allows_null(schema_text: str) -> bool:
+    import jsonschema
+
+    return bool(jsonschema.Draft202012Validator(json.loads(schema_text)).is_valid(None))
+
+
+def nulls_as_absent(schema: object, value: object) -> Any:
+    """`value` without the ``null`` of each optional property whose schema does not allow null, at every level
+    (issue 26): OpenAI strict-mode hosts send ``null`` for every optional parameter they leave out, whatever the
+    target the tools were compiled for. A ``null`` a schema allows, of a required property or of a property the
+    schema does not declare is kept (the guard judges it)."""
+    if not isinstance(schema, Mapping):
+        return value
+    if isinstance(value, dict):
+        props = schema.get("properties")
+        if not isinstance(props, Mapping):
+            return value
+        required = schema.get("required")
+        required = required if isinstance(required, list) else ()
+        out: dict[str, Any] = {}
+        for key, sub in value.items():
+            declared = props.get(key)
+            if sub is None and declared is not None and key not in required and not _allows_null(
+                    json.dumps(declared, sort_keys=True)):
+                continue
+            out[key] = nulls_as_absent(declared, sub)
+        return out
+    if isinstance(value, list):
+        return [nulls_as_absent(schema.get("items"), v) for v in value]
+    return value
+
+
 def _envelope_result(envelope: dict[str, Any]) -> types.CallToolResult:
     text = json.dumps(envelope, ensure_ascii=False)
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=envelope,
@@ -109,7 +154,7 @@ class ToolServer:
                                           on_call_tool=self._call_tool)
         listed = []
         for t in config.tools_doc["tools"]:
-            listed.append(types.Tool.model_validate(t, by_alias=True))
+            listed.append(types.Tool.model_validate(listed_tool(t), by_alias=True))
         self._listed = listed
 
     # ------------------------------------------------------------------ MCP handlers
@@ -122,6 +167,8 @@ class ToolServer:
         caller = self._caller(ctx)
         tool = self.tools.get(params.name)
         arguments: dict[str, Any] = dict(params.arguments or {})
+        if tool is not None:
+            arguments = nulls_as_absent(tool["inputSchema"], arguments)
         status: int | None = None
         envelope: dict[str, Any] | None = None
         fp: str | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import shlex
 import time
 import uuid
@@ -23,11 +24,12 @@ import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from axag.errors import InputError
-from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result
+from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result, listed_tool, nulls_as_absent
 from axag.serve.approvals import ApprovalDesk, ApprovalRequest
 from axag.serve.state import SqliteStore
 
-__all__ = ["REQUEST_PERMISSION", "DeskConfig", "DeskToolServer", "permission_tool"]
+__all__ = ["ARGUMENTS_DESCRIPTION", "REQUEST_PERMISSION", "DeskConfig", "DeskToolServer", "arguments_of",
+           "permission_tool"]
 
 log = logging.getLogger("axag.serve")
 
@@ -48,6 +50,32 @@ class DeskConfig:
     max_pending: int = 5  # distinct pending requests per actor
 
 
+ARGUMENTS_DESCRIPTION = ('The exact arguments of the call, written as a JSON object in a string, e.g. '
+                         '{"order_id": "A1", "amount": 20}.')
+
+
+def arguments_of(value: object) -> dict[str, Any] | None:
+    """The arguments of a `request_permission` call: the JSON object text the tool asks for, or the object itself
+    (the shape before issue 26, still accepted); None when it is neither."""
+    if isinstance(value, str):
+        try:  # JSON proper: no NaN or Infinity (a JSON-RPC object cannot hold them either)
+            value = json.loads(value, parse_constant=_no_constant, parse_float=_finite)
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply for the parser
+            return None
+    return dict(value) if isinstance(value, dict) else None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999
+        raise ValueError(f"{text} is out of range")
+    return number
+
+
 def permission_tool(gated: list[str]) -> dict[str, Any]:
     """The `request_permission` tool as tools/list shows it."""
     tool: dict[str, Any] = {"type": "string", "description": "The tool that needs approval."}
@@ -61,7 +89,9 @@ def permission_tool(gated: list[str]) -> dict[str, Any]:
                         "cannot make invalid values valid."),
         "inputSchema": {"type": "object", "properties": {
             "tool": tool,
-            "arguments": {"type": "object", "description": "The exact arguments of the call."},
+            # a JSON text, not an object: strict-mode hosts (OpenAI, openai-agents) cannot express "any object"
+            # (issue 26); an object is still accepted from clients that send one
+            "arguments": {"type": "string", "description": ARGUMENTS_DESCRIPTION},
             "reason": {"type": "string", "minLength": 1, "maxLength": 500,
                        "description": "Why the call is needed, for the approver."}},
             "required": ["tool", "arguments", "reason"], "additionalProperties": False},
@@ -84,7 +114,7 @@ class DeskToolServer(ToolServer):
         self.desk_config = desk_config
         self.desk = ApprovalDesk(store)
         self.gated = sorted(name for name, g in self.guards.items() if g.approval_required)
-        self._listed.append(types.Tool.model_validate(permission_tool(self.gated), by_alias=True))
+        self._listed.append(types.Tool.model_validate(listed_tool(permission_tool(self.gated)), by_alias=True))
         self.desk_http: tuple[str, int] | None = None  # stdio mode: where the approval page listens
         if desk_config.page_url is not None:  # `axag approvals link` makes its links from it
             store.set_setting("page_url", desk_config.page_url)
@@ -147,8 +177,8 @@ class DeskToolServer(ToolServer):
         if permission == "approval_required" and rid is None:
             head = str(envelope["guidance"]).split(". ", 1)[0]
             envelope["guidance"] = (f"{head}. Nobody has been asked yet: call {REQUEST_PERMISSION} with this tool, "
-                                    "the same arguments and a reason (1-500 characters) to ask an approver. Do not "
-                                    "try to approve it yourself.")
+                                    "the same arguments as a JSON text and a reason (1-500 characters) to ask an "
+                                    "approver. Do not try to approve it yourself.")
         elif (rid is not None and permission == "approval_required" and isinstance(info, Mapping)
               and info.get("status") == "approved"):  # approved, and the approved call has run: used up
             head = str(envelope["guidance"]).split(". ", 1)[0]
@@ -178,7 +208,9 @@ class DeskToolServer(ToolServer):
             if problem is not None:
                 envelope = _plain(REQUEST_PERMISSION, False, "constraint_violated", problem)
                 return _envelope_result(envelope)
-            name, arguments = str(args["tool"]), dict(args["arguments"])
+            name, given = str(args["tool"]), arguments_of(args["arguments"])
+            assert given is not None  # _bad_request checked it
+            arguments = nulls_as_absent(self.tools[name]["inputSchema"], given)
             guard = self.guards[name]
             if not guard.approval_required:
                 envelope = _plain(name, True, "not_required", f"{name} needs no approval: call it directly. "
@@ -206,8 +238,9 @@ class DeskToolServer(ToolServer):
         if not isinstance(tool, str) or tool not in self.tools:
             return (f"{REQUEST_PERMISSION}: tool must name a served tool"
                     + (f" (these need approval: {', '.join(self.gated)})." if self.gated else "."))
-        if not isinstance(arguments, dict):
-            return f"{REQUEST_PERMISSION}: arguments must be the object of arguments of the call."
+        if arguments_of(arguments) is None:
+            return (f"{REQUEST_PERMISSION}: arguments must be the text of a JSON object holding the arguments of the "
+                    "call.")
         if not isinstance(reason, str) or not 1 <= len(reason) <= 500:
             return f"{REQUEST_PERMISSION}: reason must be a text of 1 to 500 characters saying why the call is needed."
         return None
