@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "catalogue": "axag.commands.catalogue:catalogue",
     "serve": "axag.commands.serve:serve",
     "approvals": "axag.commands.approvals:approvals",
+    "webmcp": "axag.commands.webmcp:webmcp",
 }
 
 
