@@ -97,10 +97,23 @@ function axagPageMatches(page) {
   return bare !== page && (here === bare || here === bare + "/" || here + "/" === bare);
 }
 
-function axagCandidates(t) {
-  const intent = t.element.intent;
-  const all = Array.from(document.querySelectorAll("[axag-intent]")).filter(
-    (el) => el.getAttribute("axag-intent") === intent);
+/** The page's annotated elements by intent, in document order (one query for every tool). */
+function axagByIntent() {
+  const found = new Map();
+  for (const el of document.querySelectorAll("[axag-intent]")) {
+    const intent = el.getAttribute("axag-intent");
+    const list = found.get(intent);
+    if (list === undefined) {
+      found.set(intent, [el]);
+    } else {
+      list.push(el);
+    }
+  }
+  return found;
+}
+
+function axagCandidates(t, byIntent) {
+  const all = byIntent.get(t.element.intent) ?? [];
   const out = [];
   for (const where of t.element.locations) {
     if (where.source !== undefined) {
@@ -582,8 +595,9 @@ function axagRegister(entry, el) {
 }
 
 function axagUpdate() {
+  const byIntent = axagByIntent();
   for (const entry of AXAG_ENTRIES) {
-    const el = axagCandidates(entry.tool).find(axagOperable) ?? null;
+    const el = axagCandidates(entry.tool, byIntent).find(axagOperable) ?? null;
     if (el === null && entry.controller !== null) {
       entry.controller.abort();
       entry.controller = null;
