@@ -361,6 +361,38 @@ def test_single_line_input_refuses_line_breaks(browser: Any, backend: Backend) -
         page.close()
 
 
+def test_declarative_tool_after_the_fix(browser: Any, tmp_path: Path, site: tuple[Path, dict[str, Any]]) -> None:
+    """`axag lint --select webmcp --fix` gives the booking form toolname, tooldescription and toolparamdescription:
+    Chromium lists it as a declarative tool with the compiled name and description and the schema's properties;
+    the module leaves that form to the browser (no duplicate registration)."""
+    fixed = tmp_path / "fixed"
+    shutil.copytree(site[0], fixed)
+    done = CliRunner().invoke(main, ["lint", "--isolated", "--select", "webmcp", "--fix", "--exit-zero",
+                                     str(fixed / "booking.html")])
+    assert done.exit_code == 0, done.output
+    html = (fixed / "booking.html").read_text(encoding="utf-8")
+    assert 'toolname="booking_create"' in html and "toolautosubmit" not in html
+    compiled = {t["name"]: t for t in site[1]["tools"]}
+    with running_backend(fixed) as backend:
+        page = Page(browser, f"{backend.url}/booking.html")
+        try:
+            # the browser registers declarative tools after the page loaded
+            page.page.wait_for_function("async () => (await document.modelContext.getTools()).length === 4")
+            tools = {t["name"]: t for t in page.tools()}
+            assert sorted(tools) == ["booking_cancel", "booking_create", "session_sign_out", "site_search"]
+            for name in ("booking_create", "site_search"):  # both forms are declarative now
+                assert tools[name]["description"] == compiled[name]["description"]
+                assert sorted(tools[name]["inputSchema"]["properties"]) == sorted(
+                    compiled[name]["inputSchema"]["properties"])
+                for key, sub in compiled[name]["inputSchema"]["properties"].items():
+                    # Chromium adds its own format note to a date control's description
+                    assert tools[name]["inputSchema"]["properties"][key]["description"].startswith(
+                        sub["description"]), (name, key)
+            assert page.errors == []
+        finally:
+            page.close()
+
+
 def test_module_matches_the_pages_input(tmp_path: Path, site: tuple[Path, dict[str, Any]]) -> None:
     """`axag webmcp PAGES` and `axag webmcp tools.json` write the same module."""
     out = tmp_path / "from-pages"

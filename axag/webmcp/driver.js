@@ -113,7 +113,8 @@ function axagByIntent() {
 }
 
 function axagCandidates(t, byIntent) {
-  const all = byIntent.get(t.element.intent) ?? [];
+  // a form with toolname is the browser's own declarative tool (the person submits it): left to the browser
+  const all = (byIntent.get(t.element.intent) ?? []).filter((el) => el.closest("form[toolname]") === null);
   const out = [];
   for (const where of t.element.locations) {
     if (where.source !== undefined) {
