@@ -18,6 +18,8 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from axag.cli import main
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, missing, need
@@ -278,6 +280,58 @@ def test_approval_required_answers_that_no_approver_can_be_reached(browser: Any,
         assert page.page.locator("axag-confirmation").count() == 0
     finally:
         page.close()
+
+
+VALUES = st.one_of(
+    st.text(max_size=8), st.text(alphabet="0123456789-T:Z", min_size=8, max_size=25), st.integers(-5, 15),
+    st.floats(allow_nan=False, allow_infinity=False), st.booleans(), st.none(),
+    st.lists(st.integers(0, 3), max_size=2), st.sampled_from(["2026-03-01", "2026-02-30", "a@b.example", "breakfast",
+                                                              "room_only", "x" * 121, "Ann\r\nid=1"]),
+)
+BOOKING_KEYS = ["check_in", "check_out", "guests", "email", "board", "note", "extra"]
+
+
+def _numbers(value: Any) -> Any:
+    return json.loads(json.dumps(value), parse_int=float)
+
+
+def _args(keys: list[str]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.dictionaries(st.sampled_from(keys), VALUES, max_size=len(keys))
+
+
+def test_envelopes_equal_the_python_guard(browser: Any, site: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    """For generated arguments, the envelope `executeTool` answers equals the Python guard's (`axag guards` for
+    the same tools), and a refused call never reaches the backend (site_search: every input; booking_create,
+    whose valid inputs ask the person, only inputs the guard refuses)."""
+    guards = _python_guards(site[1], tmp_path)
+    with running_backend(site[0]) as backend:
+        page = Page(browser, f"{backend.url}/booking.html")
+        try:
+            _property(page, guards, backend)
+        finally:
+            page.close()
+
+
+def _property(page: Page, guards: Any, backend: Backend) -> None:
+    @settings(max_examples=40, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(st.one_of(st.tuples(st.just("site_search"), _args(["q", "page"])),
+                     st.tuples(st.just("booking_create"), _args(BOOKING_KEYS))))
+    def check(case: tuple[str, dict[str, Any]]) -> None:
+        name, args = case
+        want = guards.GUARDS[name].check(args).for_model()
+        if name == "booking_create" and want["permission"] != "constraint_violated":
+            return  # valid values: the page would ask the person (tests/test_webmcp_browser.py)
+        before = len(_calls(backend))
+        got = page.call(name, args)
+        if want["success"]:
+            assert got["success"] is True and got["permission"] == want["permission"], (args, got)
+            assert len(_calls(backend)) == before + 1
+        else:  # numbers compared as JSON reads them (a float's shortest text differs between the languages)
+            assert _numbers(got) == _numbers(want), args
+            assert len(_calls(backend)) == before
+
+    check()
 
 
 # ---------------------------------------------------------------- what is sent

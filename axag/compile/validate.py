@@ -305,16 +305,20 @@ class _Checker:
         if len(set(clean)) != len(clean):
             self.err(path, f"repeated {what}")
 
-    def mcp_tool(self, v: Any, path: Path) -> str | None:
-        t = self.obj(v, path, TOOL_KEYS, TOOL_REQUIRED)
-        if t is None:
-            return None
+    def tool_head(self, t: dict[str, Any], path: Path) -> None:
+        """``name``, ``title``, ``description`` and ``inputSchema``: what mcp and webmcp tools share."""
         self.fields(t, path, {
             "name": (_matches(TOOL_NAME_RE), "a tool name"),
             "title": (_is_text, "a non-empty string"),
             "description": (_is_text, "a non-empty string"),
         })
         self.root_schema(t.get("inputSchema"), (*path, "inputSchema"), with_schema=True, strict=False)
+
+    def mcp_tool(self, v: Any, path: Path) -> str | None:
+        t = self.obj(v, path, TOOL_KEYS, TOOL_REQUIRED)
+        if t is None:
+            return None
+        self.tool_head(t, path)
         ann = self.obj(t.get("annotations"), (*path, "annotations"), ANNOTATION_KEYS, ANNOTATION_KEYS)
         if ann is not None:
             apath = (*path, "annotations")
@@ -552,12 +556,7 @@ class _Checker:
         t = self.obj(v, path, WEBMCP_TOOL_KEYS, WEBMCP_TOOL_KEYS)
         if t is None:
             return None
-        self.fields(t, path, {
-            "name": (_matches(TOOL_NAME_RE), "a tool name"),
-            "title": (_is_text, "a non-empty string"),
-            "description": (_is_text, "a non-empty string"),
-        })
-        self.root_schema(t.get("inputSchema"), (*path, "inputSchema"), with_schema=True, strict=False)
+        self.tool_head(t, path)
         apath = (*path, "annotations")
         ann = self.obj(t.get("annotations"), apath, WEBMCP_ANNOTATION_KEYS, WEBMCP_ANNOTATION_KEYS)
         if ann is not None:
