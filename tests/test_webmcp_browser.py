@@ -415,6 +415,20 @@ def test_single_line_input_refuses_line_breaks(browser: Any, backend: Backend) -
         page.close()
 
 
+def test_button_without_form_is_activated(browser: Any, backend: Backend) -> None:
+    page = Page(browser, f"{backend.url}/booking.html")
+    try:
+        page.page.evaluate("""window.__clicks = 0; document.querySelector('[axag-intent="session.sign_out"]')
+            .addEventListener('click', (e) => { window.__clicks += 1; e.preventDefault(); })""")
+        got = page.call("session_sign_out", {})
+        assert got["success"] is True and got["permission"] == "not_required", got
+        assert got["result"] == {"activated": True, "element": "button", "handled": True, "still_on_page": True}
+        assert page.page.evaluate("window.__clicks") == 1
+        assert _calls(backend) == []
+    finally:
+        page.close()
+
+
 def test_declarative_tool_after_the_fix(browser: Any, tmp_path: Path, site: tuple[Path, dict[str, Any]]) -> None:
     """`axag lint --select webmcp --fix` gives the booking form toolname, tooldescription and toolparamdescription:
     Chromium lists it as a declarative tool with the compiled name and description and the schema's properties;
