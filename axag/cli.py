@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "init": "axag.commands.init:init",
     "vocabulary": "axag.commands.vocabulary:vocabulary",
     "lsp": "axag.commands.lsp:lsp",
+    "webmcp": "axag.commands.webmcp:webmcp",
 }
 
 

@@ -17,7 +17,7 @@ from typing import Any, Final
 from axag.errors import ConfigError, UsageError
 from axag.findings import Level, Severity, full_code
 from axag.paths import relpath_posix
-from axag.rules.catalogue import RULES, lookup
+from axag.rules.catalogue import GROUPS, RULES, lookup
 from axag.vocabulary import LINT_LEVELS, did_you_mean
 
 # In one directory, earlier names win (§13.7).
@@ -120,6 +120,9 @@ def resolve_codes(tokens: Iterable[str], where: str, *, error: type[Exception] =
                 continue
             if token.upper() == "ALL":
                 out.update(RULES)
+                continue
+            if token.lower() in GROUPS:  # a rule group: `--select webmcp`
+                out.update(GROUPS[token.lower()])
                 continue
             code = parse_code(token)
             if code is None:

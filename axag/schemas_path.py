@@ -20,6 +20,7 @@ SCHEMA_FILES = (
     "envelope.schema.json",
     "openai-tools.schema.json",
     "tools.schema.json",
+    "webmcp-tools.schema.json",
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

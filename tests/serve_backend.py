@@ -54,6 +54,7 @@ class Backend:
     tokens: dict[str, str] = field(default_factory=dict)  # session id -> last CSRF token issued
     mode: str = "ok"  # ok | 500 | hang (5 s) | slow (1 s)
     url: str = ""
+    page_headers: dict[str, str] = field(default_factory=dict)  # added to every page (e.g. a CSP)
 
     def calls(self, path: str) -> list[Recorded]:
         return [r for r in self.requests if r.path == path]
@@ -69,9 +70,17 @@ class Backend:
             token = secrets.token_hex(12)
             self.tokens[sid] = token
             html = _TOKEN.sub(lambda m: m.group(1) + token + '"', file.read_text(encoding="utf-8"))
-            resp = HTMLResponse(html)
+            resp = HTMLResponse(html, headers=self.page_headers)
             resp.set_cookie("sid", sid)
             return resp
+
+        async def script(request: Request) -> Response:  # the pages' own modules (axag-webmcp.js)
+            await self._record(request)
+            name = request.path_params["name"] + ".js"
+            file = next((d / name for d in self.sites if (d / name).is_file()), None)
+            if file is None:
+                return PlainTextResponse("not found", status_code=404)
+            return Response(file.read_bytes(), media_type="text/javascript")
 
         async def endpoint(request: Request) -> Response:
             rec = await self._record(request)
@@ -93,7 +102,7 @@ class Backend:
             return JSONResponse({"ok": True, "path": request.url.path, "method": request.method,
                                  "form": rec.form, "json": _json(rec.body)})
 
-        routes = [Route("/{name}.html", page),
+        routes = [Route("/{name}.html", page), Route("/{name}.js", script),
                   Route("/{rest:path}", endpoint, methods=["GET", "POST", "PUT", "PATCH", "DELETE"])]
         return Starlette(routes=routes)
 
@@ -120,9 +129,9 @@ def _json(body: bytes) -> Any:
 
 
 @contextmanager
-def running_backend(*sites: Path) -> Iterator[Backend]:
+def running_backend(*sites: Path, page_headers: dict[str, str] | None = None) -> Iterator[Backend]:
     """The backend on a free loopback port, stopped on exit."""
-    backend = Backend(list(sites))
+    backend = Backend(list(sites), page_headers=dict(page_headers or {}))
     port = free_port()
     config = uvicorn.Config(backend.app(), host="127.0.0.1", port=port, log_level="error", lifespan="off")
     server = uvicorn.Server(config)

@@ -204,7 +204,7 @@ LAYERS = {
     11: ("axag.lint",),
     12: ("axag.parallel", "axag.tasks", "axag.cache"),
     13: ("axag.api",),
-    14: ("axag.catalogue", "axag.serve", "axag.lsp"),
+    14: ("axag.catalogue", "axag.serve", "axag.lsp", "axag.webmcp"),
     15: ("axag.cli", "axag.commands", "axag.__main__"),
 }
 

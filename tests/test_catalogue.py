@@ -82,6 +82,7 @@ def _spec_rows() -> dict[int, tuple[str, list[str]]]:
 _NOT_IN_SPEC_YET = {
     148,  # unsupported-file-input: a file input in the scope of an action an agent calls (issue 14 §1)
     149,  # openapi-drift: axag-operation-id against an --openapi document (issue 14 §1, like 030)
+    160, 161, 162, 163, 164,  # the webmcp group: declarative WebMCP attributes on annotated forms (issue 29 §3)
 }
 
 

@@ -58,6 +58,8 @@ HTTP_KEYS: Final = ("openapi", "method", "action", "enctype", "fields", "constan
 OPENAPI_KEYS: Final = ("operation_id", "method", "path", "in")
 INPUT_SCHEMA_KEYS: Final = ("$schema", "type", "properties", "required", "additionalProperties")
 ANNOTATION_KEYS: Final = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+WEBMCP_TOOL_KEYS: Final = ("name", "title", "description", "inputSchema", "annotations", "_meta")
+WEBMCP_ANNOTATION_KEYS: Final = ("readOnlyHint", "untrustedContentHint")  # the members the WebMCP draft defines
 META_KEYS: Final = (
     "intent", "entity", "action_type", "risk_level", "idempotent", "confirmation_required",
     "confirmation_message", "approval_required", "approval_roles", "approval_count", "required_roles", "scope",
@@ -303,16 +305,20 @@ class _Checker:
         if len(set(clean)) != len(clean):
             self.err(path, f"repeated {what}")
 
-    def mcp_tool(self, v: Any, path: Path) -> str | None:
-        t = self.obj(v, path, TOOL_KEYS, TOOL_REQUIRED)
-        if t is None:
-            return None
+    def tool_head(self, t: dict[str, Any], path: Path) -> None:
+        """``name``, ``title``, ``description`` and ``inputSchema``: what mcp and webmcp tools share."""
         self.fields(t, path, {
             "name": (_matches(TOOL_NAME_RE), "a tool name"),
             "title": (_is_text, "a non-empty string"),
             "description": (_is_text, "a non-empty string"),
         })
         self.root_schema(t.get("inputSchema"), (*path, "inputSchema"), with_schema=True, strict=False)
+
+    def mcp_tool(self, v: Any, path: Path) -> str | None:
+        t = self.obj(v, path, TOOL_KEYS, TOOL_REQUIRED)
+        if t is None:
+            return None
+        self.tool_head(t, path)
         ann = self.obj(t.get("annotations"), (*path, "annotations"), ANNOTATION_KEYS, ANNOTATION_KEYS)
         if ann is not None:
             apath = (*path, "annotations")
@@ -545,6 +551,50 @@ class _Checker:
         name = t.get("name")
         return name if isinstance(name, str) else None
 
+    def webmcp_tool(self, v: Any, path: Path) -> str | None:
+        """A tool of the webmcp target (axag/compile/targets/webmcp.py)."""
+        t = self.obj(v, path, WEBMCP_TOOL_KEYS, WEBMCP_TOOL_KEYS)
+        if t is None:
+            return None
+        self.tool_head(t, path)
+        apath = (*path, "annotations")
+        ann = self.obj(t.get("annotations"), apath, WEBMCP_ANNOTATION_KEYS, WEBMCP_ANNOTATION_KEYS)
+        if ann is not None:
+            for hint in WEBMCP_ANNOTATION_KEYS:
+                self.val(ann, hint, apath, _is_bool, "a boolean")
+        mpath = (*path, "_meta")
+        wrapper = self.obj(t.get("_meta"), mpath, ("org.axag/action", "org.axag/http", "org.axag/element"),
+                           ("org.axag/action", "org.axag/element"))
+        if wrapper is not None:
+            self.meta(wrapper.get("org.axag/action"), (*mpath, "org.axag/action"))
+            if "org.axag/http" in wrapper:
+                self.http(wrapper["org.axag/http"], (*mpath, "org.axag/http"))
+            self.element(wrapper.get("org.axag/element"), (*mpath, "org.axag/element"))
+        name = t.get("name")
+        return name if isinstance(name, str) else None
+
+    def element(self, v: Any, path: Path) -> None:
+        e = self.obj(v, path, ("intent", "locations"), ("intent", "locations"))
+        if e is None:
+            return
+        self.val(e, "intent", path, _matches(INTENT_RE), "an intent")
+        places = e.get("locations")
+        if not isinstance(places, list) or not places:
+            self.err((*path, "locations"), f"expected a non-empty array, got {_short(places)}")
+            return
+        for i, place in enumerate(places):
+            ipath = (*path, "locations", i)
+            static = isinstance(place, dict) and "page" in place
+            p = self.obj(place, ipath, ("page", "index") if static else ("source",),
+                         ("page", "index") if static else ("source",))
+            if p is None:
+                continue
+            self.fields(p, ipath, {
+                "page": (lambda x: _is_text(x) and x.startswith("/"), "a URL path"),
+                "index": (_is_nonneg_int, "an integer >= 0"),
+                "source": (_is_text, "a non-empty string"),
+            })
+
     def anthropic_tool(self, v: Any, path: Path) -> str | None:
         keys = ("name", "description", "input_schema")
         t = self.obj(v, path, keys, keys)
@@ -719,7 +769,7 @@ def check_structure(doc: Any, target: str, *, ordered: bool = True) -> list[str]
         c.manifest(doc)
         return c.errors
     tool_check = {"mcp": c.mcp_tool, "openai": c.openai_tool, "openai-responses": c.openai_responses_tool,
-                  "anthropic": c.anthropic_tool}[target]
+                  "anthropic": c.anthropic_tool, "webmcp": c.webmcp_tool}[target]
     tools = c.envelope(doc, target)
     names = [tool_check(t, ("tools", i)) for i, t in enumerate(tools)]
     c.names_sorted([n for n in names if n is not None], ("tools",), "tool names")
@@ -748,7 +798,7 @@ def emitted_schemas(doc: Any, target: str) -> Iterator[tuple[Path, Any]]:
     for i, tool in enumerate(doc.get("tools") or ()):
         if not isinstance(tool, dict):
             continue
-        if target == "mcp":
+        if target in ("mcp", "webmcp"):
             yield ("tools", i, "inputSchema"), tool.get("inputSchema")
         elif target == "openai":
             function = tool.get("function")
@@ -765,6 +815,7 @@ def self_check(doc: Any, target: str) -> list[str]:
     the document against its shipped schema (manifest: draft-07). Problems sorted by path; empty when valid."""
     from jsonschema import Draft7Validator, Draft202012Validator
     from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
+    from referencing import Resource
 
     from axag.compile.serialize import dumps
     from axag.schemas_path import load_schema
@@ -783,7 +834,9 @@ def self_check(doc: Any, target: str) -> list[str]:
             where = pointer((*path, *error.absolute_path))
             problems.append((where, f"not a valid JSON Schema 2020-12: {error.message}"))
     cls = Draft7Validator if target == "manifest" else Draft202012Validator
-    validator = cls(load_schema(SCHEMA_FILES[target]), registry=REGISTRY)
+    # the webmcp schema refers to the definitions of tools.schema.json: the shipped schemas are known by $id
+    registry = REGISTRY.with_resource(SCHEMA_IDS["mcp"], Resource.from_contents(load_schema(SCHEMA_FILES["mcp"])))
+    validator = cls(load_schema(SCHEMA_FILES[target]), registry=registry)
     for error in validator.iter_errors(data):
         problems.append((pointer(tuple(error.absolute_path)), error.message))
     return [f"{where or '/'}: {text}" for where, text in sorted(problems)]

@@ -33,6 +33,7 @@ __all__ = [
     "check_stub_name",
     "json_text",
     "literal_constants",
+    "relation_calls",
     "render_typescript",
     "runtime_source",
     "ts_literal",
@@ -208,6 +209,13 @@ _RELATION_ARGS: Final = {
     "atLeastOneOf": ("text", "names"),
     "requiredWhenEqual": ("text", "a", "b", "value"),
 }
+
+
+def relation_calls(spec: GuardSpec) -> list[list[object]]:
+    """``[function, *arguments]`` of each relational check that guards.ts calls for ``spec``, in its order (the
+    WebMCP runtime calls the same runtime functions from this data)."""
+    return [[r["fn"], *(r[k] for k in _RELATION_ARGS.get(r["fn"], ("text", "a", "b")))]
+            for r in _guard_view(spec)["relations"]]
 
 
 def literal_constants(specs: Sequence[GuardSpec]) -> list[tuple[str, object]]:

@@ -25,7 +25,7 @@ from axag.spans import LineIndex, context_rows
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
     from axag.config import Settings
     from axag.lint.suppress import Unused
-    from axag.model.actions import FileModel
+    from axag.model.actions import Action, FileModel
     from axag.parse.document import Element, ParsedFile
     from axag.rules.problem import Problem
     from axag.source import SourceText
@@ -225,7 +225,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
     model = build_model(pf, harvest=harvest)
     out.elements, out.actions = len(model.annotated), len(model.actions)
     ctx = RuleCtx(model, enabled, request.manifest, request.manifest_name, request.enforced_intents,
-                  openapi=request.openapi, openapi_name=request.openapi_name)
+                  openapi=request.openapi, openapi_name=request.openapi_name, compiled=_compiled)
     problems = run_rules(ctx)
     problems.extend(_provided(model, problems, enabled, harvest, parse))
     intents = {id(a.element): a.intent for a in model.actions if a.intent}
@@ -291,6 +291,13 @@ def _parser(kind: str, settings: Settings) -> Callable[[SourceText], ParsedFile]
     from axag.parse.document import parse_source
 
     return parse_source
+
+
+def _compiled(act: Action) -> tuple[str, str]:
+    """The compiled tool name and description of an action (for the webmcp rules, 160 and 164)."""
+    from axag.compile.build import describe, tool_name
+
+    return tool_name(act), "\n".join(describe(act))
 
 
 def _provided(model: FileModel, problems: list[Problem], enabled: frozenset[int], harvest: bool,

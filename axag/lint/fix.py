@@ -157,6 +157,7 @@ class _StartTags:
         self.text = text
         self.tags = sorted(annotated + interactive, key=lambda t: t.start)
         self.starts = [t.start for t in self.tags]
+        self.skips: list[tuple[int, int]] | None = None
 
     def enclosing(self, start: int, end: int) -> RawTag | None:
         """The start tag whose attribute area contains ``[start, end)``."""
@@ -165,9 +166,21 @@ class _StartTags:
         i = bisect.bisect_right(self.starts, start) - 1
         if i < 0:
             return None
-        tag = self.tags[i]
+        return self._inside(self.tags[i], start, end)
+
+    def _inside(self, tag: RawTag, start: int, end: int) -> RawTag | None:
         limit = tag.end - 1 if tag.end > 0 and self.text[tag.end - 1] == ">" else tag.end
         return tag if tag.name_end <= start and end <= limit else None
+
+    def any_enclosing(self, start: int, end: int) -> RawTag | None:
+        """Any start tag whose attribute area contains ``[start, end)`` (the tokenizer's own search, outside
+        comments and raw text): a form control's declarative WebMCP attribute (rules 163, 164)."""
+        from axag.parse.tokenizer import _enclosing_tag, skipped_ranges
+
+        if self.skips is None:
+            self.skips = skipped_ranges(self.text)
+        tag = _enclosing_tag(self.text, start, 0, len(self.text), self.skips)
+        return None if tag is None else self._inside(tag, start, end)
 
 
 def _extent(tag: RawTag, text: str) -> list[tuple[int, int, str]]:
@@ -180,8 +193,12 @@ def _extent(tag: RawTag, text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+# the declarative WebMCP attributes that the webmcp rules (160-164) write beside the annotations
+_WEBMCP_ATTRIBUTES = frozenset(("toolname", "tooldescription", "toolautosubmit", "toolparamdescription"))
+
+
 def _is_annotation(name: str) -> bool:
-    return name == "axag" or name.startswith(("axag-", ":axag", "v-bind:axag"))
+    return name == "axag" or name.startswith(("axag-", ":axag", "v-bind:axag")) or name in _WEBMCP_ATTRIBUTES
 
 
 def _bs_attrs(tag_text: str) -> tuple[str, list[tuple[str, str]]] | None:
@@ -254,7 +271,7 @@ def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]], path
             continue
         if start_tags is None:
             start_tags = _StartTags(old_b)
-        tag = start_tags.enclosing(e.start, e.end)
+        tag = start_tags.enclosing(e.start, e.end) or start_tags.any_enclosing(e.start, e.end)
         if tag is None:
             raise FixError(f"an edit at offset {e.start} lies outside every start tag")
         tags.setdefault(tag.start, (tag, []))[1].append(e)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from axag.model.actions import FileModel
+    from axag.model.actions import Action, FileModel
     from axag.rules.problem import Problem
 
 RuleFn = Callable[..., None]
@@ -48,6 +48,9 @@ class RuleCtx:
     openapi: dict[str, dict[str, Any]] | None = None  # operationId -> operation of the --openapi document (149)
     openapi_name: str = ""
     problems: list[Problem] = field(default_factory=list)
+    # (compiled tool name, compiled description) of an action, given by the lint engine (the rules sit below
+    # compile); None: the webmcp rules that compare with the compiled tool do not run
+    compiled: Callable[[Action], tuple[str, str]] | None = None
 
 
 def run_rules(ctx: RuleCtx) -> list[Problem]:

@@ -14,6 +14,7 @@ and indexes what they declare (no per-rule data lives here). Where each code is 
 - `parameters`: 008, 009, 110, 111, 112, 113, 114, 115, 116, 117, 118, 120, 142
 - `harvest`: 029, 032, 119
 - `preconditions`: 124, 135, 136
+- `webmcp`: 160, 161, 162, 163, 164 (the group `webmcp`: declarative WebMCP attributes on annotated forms)
 - `run`: 121, 122, 133, 143, 145, 146, 190, 191, 192, 193, 199 (raised by compile, lint and the commands)
 
 Every finding is made by these modules: the model records facts (`axag.facts`) that the rules judge
@@ -37,13 +38,15 @@ from axag.rules import (  # noqa: F401 - each module declares its rules on impor
     safety,
     scope,
     values,
+    webmcp,
 )
 from axag.rules.declare import DECLARED, Rule
 
-__all__ = ["BY_NAME", "RULES", "format_message", "lookup", "rule_infos"]
+__all__ = ["BY_NAME", "GROUPS", "RULES", "format_message", "lookup", "rule_infos"]
 
 RULES: dict[int, Rule] = dict(sorted(DECLARED.items()))
 BY_NAME: dict[str, Rule] = {r.name: r for r in RULES.values()}
+GROUPS: dict[str, frozenset[int]] = {webmcp.GROUP: frozenset(webmcp.GROUP_CODES)}  # selectable by name
 
 
 def rule_infos() -> list[RuleInfo]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["LEGACY_SCHEMA_IDS", "MANIFEST_FORMATS", "SCHEMA_FILES", "SCHEMA_IDS", "STRICT_TARGETS", "TARGETS", "Rendered",
            "render"]
 
-TARGETS: Final = ("mcp", "openai", "openai-responses", "anthropic", "manifest")
+TARGETS: Final = ("mcp", "openai", "openai-responses", "anthropic", "manifest", "webmcp")
 STRICT_TARGETS: Final = ("openai", "openai-responses")  # the targets `--strict` applies to
 SCHEMA_IDS: Final = {
     "mcp": "https://axag.org/schema/tools/v2/tools.schema.json",
@@ -29,6 +29,7 @@ SCHEMA_IDS: Final = {
     "openai-responses": "https://axag.org/schema/tools/v1/openai-responses-tools.schema.json",
     "anthropic": "https://axag.org/schema/tools/v1/anthropic-tools.schema.json",
     "manifest": "https://axag.org/schema/v1.1/axag-manifest.schema.json",
+    "webmcp": "https://axag.org/schema/tools/v1/webmcp-tools.schema.json",
 }
 # earlier document versions still accepted as input (`axag guards`, `axag context`, `axag serve`): v2 added
 # outputSchema and _meta["org.axag/http"], so every v1 document is a valid v2 document but not the reverse
@@ -39,6 +40,7 @@ SCHEMA_FILES: Final = {
     "openai-responses": "openai-responses-tools.schema.json",
     "anthropic": "anthropic-tools.schema.json",
     "manifest": "axag-manifest-1.1.schema.json",
+    "webmcp": "webmcp-tools.schema.json",
 }
 MANIFEST_FORMATS: Final = ("email", "url", "date", "datetime", "uuid")  # §9.10
 
@@ -73,6 +75,10 @@ def render(
         from axag.compile.targets import mcp
 
         return Rendered(mcp.render(contracts, version))
+    if target == "webmcp":
+        from axag.compile.targets import webmcp
+
+        return Rendered(webmcp.render(contracts, version))
     if target == "anthropic":
         from axag.compile.targets import anthropic
 

@@ -1,0 +1,649 @@
+// ------------------------------------------------------------------ axag WebMCP driver (issue 29)
+// Registers the tools whose element is on this page with document.modelContext, guards every call with the
+// runtime above (the generated guards' own code), asks the person in the page to confirm, and runs the call as
+// the page's own form submission (what `axag serve` sends) or by activating the element.
+
+const AXAG_STORE = new InMemoryStore();
+let axagChecker = null;
+let axagRoles = [];
+let axagConfirmations = 0;
+
+/**
+ * Configure the runtime; every member is optional.
+ * - preconditions(text, args, tool): true (or a promise of true) when the state precondition `text` holds for a
+ *   call of `tool` with `args`, false when it does not, undefined when the page cannot check it; without a
+ *   checker (or with undefined), a tool with state preconditions refuses its calls, saying so.
+ * - roles: the roles the signed-in person holds (checked against a tool's required roles).
+ */
+export function configure(options) {
+  const o = options !== null && typeof options === "object" ? options : {};
+  if ("preconditions" in o) {
+    axagChecker = typeof o.preconditions === "function" ? o.preconditions : null;
+  }
+  if ("roles" in o) {
+    axagRoles = Array.isArray(o.roles) ? o.roles.filter((r) => typeof r === "string") : [];
+  }
+}
+
+const AXAG_RELATIONS = {
+  compareParams, compareValue, requires, requiredWhenPresent, requiredWhenEqual, mutuallyExclusive, exactlyOneOf,
+  atLeastOneOf,
+};
+
+class AxagUncheckable extends Error {}
+
+function axagGuard(t) {
+  const g = t.guard;
+  const spec = {
+    tool: g.tool, intent: g.intent, inputSchema: g.inputSchema,
+    relations: (scope) => {
+      for (const [fn, ...args] of g.relations) {
+        AXAG_RELATIONS[fn](scope, ...args);
+      }
+      for (const [param, kind, minimum, maximum] of g.bounds) {
+        checkBound(scope, param, kind, minimum, maximum);
+      }
+    },
+    preconditions: g.preconditions.map((text) => ({
+      text,
+      call: async (args, _context, tool) => {
+        if (axagChecker === null) {
+          throw new AxagUncheckable(text);
+        }
+        const holds = await axagChecker(text, copyJson(args), tool);
+        if (holds === undefined) {
+          throw new AxagUncheckable(text);
+        }
+        return holds === true;
+      },
+    })),
+    requiredRoles: g.requiredRoles, confirmationRequired: g.confirmationRequired,
+    confirmationMessage: g.confirmationMessage, approvalRequired: g.approvalRequired, approvalRoles: g.approvalRoles,
+    approvalCount: g.approvalCount, rateLimit: g.rateLimit, rateCount: g.rateCount,
+    rateWindowSeconds: g.rateWindowSeconds, cooldown: g.cooldown, cooldownSeconds: g.cooldownSeconds,
+    activeConstraints: g.activeConstraints,
+  };
+  return new ToolGuard(spec, AXAG_STORE, false);
+}
+
+function axagRefusal(guard, permission, guidance) {
+  return {
+    success: false, permission, violations: [], guidance, tool: guard.tool,
+    active_constraints: copyJson(guard.spec.activeConstraints),
+  };
+}
+
+function axagNoApprover(guard) {
+  const n = guard.spec.approvalCount;
+  const roles = guard.spec.approvalRoles;
+  const holding = roles.length === 0 ? "" : ` holding one of the roles ${roles.join(", ")}`;
+  return `${guard.tool} needs approval by ${n} ${n === 1 ? "approver" : "approvers"}${holding}, and this page ` +
+    "cannot reach an approver: nobody has been asked, so the call cannot proceed from here. Do not repeat the " +
+    "call or try to approve it yourself; tell the user.";
+}
+
+function axagContext(extra) {
+  return { actor: null, roles: axagRoles, ...extra };
+}
+
+// ------------------------------------------------------------------ elements and operability
+
+function axagPageMatches(page) {
+  const here = location.pathname;
+  if (page === here) {
+    return true;
+  }
+  const bare = page.replace(/(?:index)?\.html?$/u, "");
+  return bare !== page && (here === bare || here === bare + "/" || here + "/" === bare);
+}
+
+/** The page's annotated elements by intent, in document order (one query for every tool). */
+function axagByIntent() {
+  const found = new Map();
+  for (const el of document.querySelectorAll("[axag-intent]")) {
+    const intent = el.getAttribute("axag-intent");
+    const list = found.get(intent);
+    if (list === undefined) {
+      found.set(intent, [el]);
+    } else {
+      list.push(el);
+    }
+  }
+  return found;
+}
+
+function axagCandidates(t, byIntent) {
+  // a form with toolname is the browser's own declarative tool (the person submits it): left to the browser
+  const all = (byIntent.get(t.element.intent) ?? []).filter((el) => el.closest("form[toolname]") === null);
+  const out = [];
+  for (const where of t.element.locations) {
+    if (where.source !== undefined) {
+      out.push(...all);
+    } else if (axagPageMatches(where.page) && all[where.index] !== undefined) {
+      out.push(all[where.index]);
+    }
+  }
+  return out;
+}
+
+function axagOperable(el) {
+  if (!el.isConnected || el.closest("[inert]") !== null || el.closest("[hidden]") !== null) {
+    return false;
+  }
+  if (el.closest("[aria-disabled='true']") !== null || el.hasAttribute("disabled")) {
+    return false;
+  }
+  if (typeof el.matches === "function" && el.matches(":disabled")) {
+    return false;
+  }
+  if (typeof el.checkVisibility === "function" && !el.checkVisibility({ visibilityProperty: true })) {
+    return false;
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ confirmation in the page
+
+let axagSheet = null;
+const AXAG_CSS = `
+dialog { font: 15px/1.45 system-ui, sans-serif; color: #1b1b1b; background: #fff; border: 1px solid #888;
+  border-radius: 8px; padding: 18px 20px; max-width: min(34em, 90vw); box-shadow: 0 8px 28px rgba(0,0,0,.25); }
+dialog::backdrop { background: rgba(0,0,0,.35); }
+p { margin: 0 0 10px; font-weight: 600; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 14px; }
+dt { font-weight: 600; } dd { margin: 0; font-family: ui-monospace, monospace; white-space: pre-wrap;
+  overflow-wrap: anywhere; }
+menu { display: flex; gap: 8px; justify-content: flex-end; margin: 0; padding: 0; }
+button { font: inherit; padding: 5px 14px; border-radius: 5px; border: 1px solid #666; background: #f4f4f4; }
+button[value=yes] { background: #0b57d0; color: #fff; border-color: #0b57d0; }
+`;
+
+function axagElement(tag, text) {
+  const el = document.createElement(tag);
+  if (text !== undefined) {
+    el.textContent = text;
+  }
+  return el;
+}
+
+/** Ask the person: resolves true for Yes, false for No or a dismissed dialog. No inline style anywhere: the
+ * sheet is a constructed stylesheet adopted by a shadow root, which a CSP without 'unsafe-inline' allows. */
+function axagAsk(tool, message, args) {
+  return new Promise((resolve) => {
+    const host = document.createElement("axag-confirmation");
+    const root = host.attachShadow({ mode: "open" });
+    if (axagSheet === null && typeof CSSStyleSheet === "function") {
+      axagSheet = new CSSStyleSheet();
+      axagSheet.replaceSync(AXAG_CSS);
+    }
+    if (axagSheet !== null) {
+      root.adoptedStyleSheets = [axagSheet];
+    }
+    const dialog = axagElement("dialog");
+    dialog.setAttribute("aria-labelledby", "axag-message");
+    const p = axagElement("p", message);
+    p.id = "axag-message";
+    const list = axagElement("dl");
+    for (const key of Object.keys(args)) {
+      const value = args[key];
+      list.append(axagElement("dt", key), axagElement("dd", typeof value === "string" ? value : compactJson(value)));
+    }
+    const form = axagElement("form");
+    form.method = "dialog";
+    const menu = axagElement("menu");
+    const no = axagElement("button", "No");
+    no.value = "no";
+    const yes = axagElement("button", "Yes");
+    yes.value = "yes";
+    menu.append(no, yes);
+    form.append(menu);
+    dialog.append(p, list, form);
+    dialog.dataset.tool = tool;
+    root.append(dialog);
+    dialog.addEventListener("close", () => {
+      host.remove();
+      resolve(dialog.returnValue === "yes");
+    }, { once: true });
+    document.body.append(host);
+    dialog.showModal();
+    no.focus();
+  });
+}
+
+// ------------------------------------------------------------------ running a call
+
+function axagText(value) {
+  if (typeof value === "boolean") {
+    return value ? "true" : "false";
+  }
+  if (typeof value === "string") {
+    return value;
+  }
+  if (typeof value === "number") {
+    return numberText(value);
+  }
+  return compactJson(value);
+}
+
+function axagForm(el) {
+  if (el instanceof HTMLFormElement) {
+    return el;
+  }
+  return el.form ?? el.closest("form");
+}
+
+function axagControls(form, name) {
+  return Array.from(form.elements).filter((c) => c.name === name);
+}
+
+const AXAG_SETTERS = new Map();
+
+function axagSetValue(control, text) {
+  const proto = Object.getPrototypeOf(control);
+  let setter = AXAG_SETTERS.get(proto);
+  if (setter === undefined) {
+    setter = Object.getOwnPropertyDescriptor(proto, "value")?.set ?? null;
+    AXAG_SETTERS.set(proto, setter);
+  }
+  if (setter !== null) {
+    setter.call(control, text);
+  } else {
+    control.value = text;
+  }
+}
+
+function axagSetChecked(control, on) {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "checked").set;
+  setter.call(control, on);
+}
+
+function axagFire(control) {
+  control.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  control.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+/** Fill the controls the way a person would (native setters, input and change events). */
+function axagFill(form, binding, args) {
+  for (const param of Object.keys(args)) {
+    const value = args[param];
+    if (value === null || value === undefined) {
+      continue;
+    }
+    const name = binding.fields[param] ?? param;
+    const values = (Array.isArray(value) ? value : [value]).map(axagText);
+    for (const control of axagControls(form, name)) {
+      if (control instanceof HTMLInputElement && (control.type === "checkbox" || control.type === "radio")) {
+        const on = param in binding.checkbox ? value === true : values.includes(control.value);
+        if (control.checked !== on) {
+          axagSetChecked(control, on);
+          axagFire(control);
+        }
+      } else if (control instanceof HTMLSelectElement) {
+        for (const option of control.options) {
+          option.selected = values.includes(option.value);
+        }
+        axagFire(control);
+      } else if ((control instanceof HTMLInputElement && control.type !== "hidden" && control.type !== "file") ||
+                 control instanceof HTMLTextAreaElement) {
+        axagSetValue(control, values[0]);
+        axagFire(control);
+      }
+    }
+  }
+}
+
+/** The pairs `axag serve` sends: the arguments under their control names in parameter order, then the
+ * constants in document order; a constant takes the live value of the annotated form's own hidden input of its
+ * name (the n-th constant of a name the n-th such input); the submitter and read-only controls keep their
+ * compiled values. Returns null when a constant only the live page can supply is gone (the page changed). */
+function axagPairs(form, binding, args) {
+  const pairs = [];
+  for (const param of Object.keys(args)) {
+    const value = args[param];
+    const name = binding.fields[param] ?? param;
+    if (value === null || value === undefined) {
+      continue;
+    }
+    if (param in binding.checkbox) {
+      if (value === true) {
+        pairs.push([name, binding.checkbox[param]]);
+      }
+      continue;
+    }
+    for (const v of Array.isArray(value) ? value : [value]) {
+      pairs.push([name, axagText(v)]);
+    }
+  }
+  const hidden = new Map();
+  for (const c of form.elements) {
+    if (c instanceof HTMLInputElement && c.type === "hidden" && c.name !== "") {
+      const list = hidden.get(c.name) ?? [];
+      list.push(c.value);
+      hidden.set(c.name, list);
+    }
+  }
+  for (const [name, compiled] of binding.constants) {
+    const live = hidden.get(name);
+    if (live !== undefined && live.length > 0) {
+      pairs.push([name, live.shift()]);
+    } else if (compiled !== null) {
+      pairs.push([name, compiled]);
+    } else {
+      return null;
+    }
+  }
+  return pairs;
+}
+
+function axagSingleLine(form, binding, args) {
+  const out = [];
+  for (const param of Object.keys(args)) {
+    const value = args[param];
+    if (typeof value !== "string" || !/[\r\n]/u.test(value)) {
+      continue;
+    }
+    const name = binding.fields[param] ?? param;
+    if (axagControls(form, name).some((c) => c instanceof HTMLInputElement)) {
+      out.push({
+        field: param, constraint: "pattern", expected: "a single line", actual: value,
+        message: `${param} must be a single line: it cannot contain a carriage return or a line feed.`,
+      });
+    }
+  }
+  return out;
+}
+
+function axagRequest(binding, pairs) {
+  const action = new URL(binding.action, location.href);
+  if (binding.method === "GET") {
+    action.hash = "";
+    action.search = new URLSearchParams(pairs).toString();
+    return [action, { method: "GET" }];
+  }
+  if (binding.enctype === "multipart/form-data") {
+    const body = new FormData();
+    for (const [n, v] of pairs) {
+      body.append(n, v);
+    }
+    return [action, { method: "POST", body }];
+  }
+  if (binding.enctype === "text/plain") {
+    const body = pairs.map(([n, v]) => `${n}=${v}\r\n`).join("");
+    return [action, { method: "POST", body, headers: { "content-type": "text/plain;charset=UTF-8" } }];
+  }
+  return [action, {
+    method: "POST", body: new URLSearchParams(pairs).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  }];
+}
+
+async function axagReadCut(response, limit) {
+  const reader = response.body === null ? null : response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  while (reader !== null && size <= limit) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    chunks.push(value);
+    size += value.length;
+  }
+  if (reader !== null && size > limit) {
+    reader.cancel().catch(() => undefined);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return [all.subarray(0, Math.min(size, limit)), size > limit];
+}
+
+/** The backend's answer as serve reports it: status, content type, body (JSON when it is JSON and fits). */
+async function axagAnswer(response) {
+  const ctype = response.headers.get("content-type") ?? "";
+  const [bytes, truncated] = await axagReadCut(response, AXAG_MAX_RESULT_BYTES);
+  const text = new TextDecoder("utf-8").decode(bytes);
+  let body = text;
+  if (!truncated && ctype.split(";")[0].includes("json")) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  const out = { status: response.status, content_type: ctype, body };
+  if (truncated) {
+    out.truncated = true;
+  }
+  if (response.redirected) {
+    out.url = response.url;
+  }
+  return out;
+}
+
+function axagStartOf(body) {
+  const text = (typeof body === "string" ? body : JSON.stringify(body)).split(/\s+/u).filter((w) => w).join(" ");
+  return Array.from(text).length > 200 ? Array.from(text).slice(0, 200).join("") + "\u2026" : text;
+}
+
+class AxagFailure extends Error {
+  constructor(envelopeGuidance, result) {
+    super(envelopeGuidance);
+    this.result = result;
+  }
+}
+
+async function axagSubmit(tool, el, binding, args) {
+  const form = axagForm(el);
+  if (form === null) {
+    throw new AxagFailure(`${tool} cannot run: its form is no longer on this page. Do not retry; tell the user.`,
+      { status: null, error: "page_changed" });
+  }
+  axagFill(form, binding, args);
+  const pairs = axagPairs(form, binding, args);
+  if (pairs === null) {
+    throw new AxagFailure(`${tool} was not run: the page changed (a value its form needs is gone). Reload the ` +
+      "page and try again; tell the user if it persists.", { status: null, error: "page_changed" });
+  }
+  const [url, init] = axagRequest(binding, pairs);
+  const sameOrigin = url.origin === location.origin;
+  init.mode = sameOrigin ? "same-origin" : "no-cors";
+  init.credentials = "same-origin";
+  init.redirect = "follow";
+  let response;
+  try {
+    response = await fetch(url.href, init);
+  } catch (exc) {
+    throw new AxagFailure(`${tool} passed its checks but the browser could not complete the request ` +
+      `(${exc instanceof Error ? exc.name : "error"}): it may have reached the site (a redirect to another origin ` +
+      "ends this way) or not. It was not retried. Tell the user; do not repeat the call unless the user asks.",
+      { status: null, error: "request_failed" });
+  }
+  if (response.type === "opaque" || response.type === "opaqueredirect") {
+    return { status: null, opaque: true, origin: url.origin };
+  }
+  const answer = await axagAnswer(response);
+  if (response.status >= 400) {
+    throw new AxagFailure(`${tool} passed its checks but the backend answered HTTP ${response.status}: ` +
+      `"${axagStartOf(answer.body)}". It was not retried. Tell the user; do not repeat the call unless the user ` +
+      "asks.", answer);
+  }
+  return answer;
+}
+
+async function axagActivate(el) {
+  let prevented = null;
+  const watch = (event) => {
+    prevented = event.defaultPrevented;
+  };
+  window.addEventListener("click", watch, { once: true });
+  el.click();
+  window.removeEventListener("click", watch);
+  await new Promise((r) => setTimeout(r, 0));
+  const out = { activated: true, element: el.tagName.toLowerCase(), handled: prevented === true };
+  if (el instanceof HTMLAnchorElement && el.href && prevented !== true) {
+    out.navigates_to = el.href;
+  }
+  out.still_on_page = el.isConnected;
+  return out;
+}
+
+async function axagExecute(entry, input) {
+  const guard = entry.guard;
+  try {
+    return await axagGuarded(entry, guard, input);
+  } catch (exc) {
+    if (exc instanceof AxagUncheckable) {
+      return axagRefusal(guard, "precondition_failed", `${guard.tool} cannot run from this page: the precondition ` +
+        `"${exc.message}" cannot be checked here (the page has no checker for it). Do not retry; tell ` +
+        "the user.");
+    }
+    return axagRefusal(guard, "precondition_failed", `${guard.tool} failed in the page ` +
+      `(${exc instanceof Error ? exc.name : "error"}); it may not have run. Do not retry; tell the user.`);
+  }
+}
+
+function axagModelView(guard, result) {
+  const out = result.forModel();
+  if (out.permission === "approval_required") {
+    out.guidance = axagNoApprover(guard);
+  }
+  return out;
+}
+
+async function axagGuarded(entry, guard, args) {
+  const checked = await guard.check(args, axagContext({}));
+  if (!checked.success && checked.permission !== "confirmation_required") {
+    return axagModelView(guard, checked);
+  }
+  const el = entry.current;
+  if (el === null || !axagOperable(el)) {
+    return axagRefusal(guard, "precondition_failed",
+      `${guard.tool} cannot run now: its element is not operable on this page. Do not retry; tell the user.`);
+  }
+  const binding = entry.tool.http;
+  const form = binding === null ? null : axagForm(el);
+  const bad = form === null ? [] : axagSingleLine(form, binding, args);
+  if (bad.length > 0) {
+    const out = axagRefusal(guard, "constraint_violated", `The arguments break ${bad.length} ` +
+      `${bad.length === 1 ? "constraint" : "constraints"} of ${guard.tool}: ${bad.map((v) => v.message).join(" ")} ` +
+      `Correct the arguments and call ${guard.tool} again; do not repeat the same values.`);
+    out.violations = bad;
+    return out;
+  }
+  let confirmation = null;
+  if (checked.permission === "confirmation_required") {
+    const fp = checked.callerOnly.fingerprint;
+    if (guard.spec.approvalRequired) {  // nobody could approve it: the person is not asked for nothing
+      return axagModelView(guard, await guard.check(args, axagContext({ confirmation: { fingerprint: fp, id: "" } })));
+    }
+    const message = checked.callerOnly.confirmation_message ?? `Run ${guard.tool} with these arguments?`;
+    if (!(await axagAsk(guard.tool, message, args))) {
+      const out = checked.forModel();
+      out.guidance = `${guard.tool} was not run: the user declined to confirm it. Do not repeat the call; ask the ` +
+        "user what they want instead.";
+      return out;
+    }
+    axagConfirmations += 1;
+    confirmation = { fingerprint: fp, by: null, id: `page-${axagConfirmations}` };
+  }
+  let failure = null;
+  const result = await guard.run(async (callArgs) => {
+    if (binding === null) {
+      return axagActivate(el);
+    }
+    try {
+      return await axagSubmit(guard.tool, el, binding, callArgs);
+    } catch (exc) {
+      if (exc instanceof AxagFailure) {
+        failure = exc;
+        return exc.result;
+      }
+      throw exc;
+    }
+  }, args, axagContext({ confirmation }));
+  const out = axagModelView(guard, result);
+  if (failure !== null) {
+    out.success = false;
+    out.guidance = failure.message;
+    out.active_constraints = copyJson(guard.spec.activeConstraints);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ registration and the one observer
+
+const AXAG_ENTRIES = [];
+
+function axagRegister(entry, el) {
+  const controller = new AbortController();
+  entry.controller = controller;
+  entry.current = el;
+  const t = entry.tool;
+  const registered = document.modelContext.registerTool({
+    name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema,
+    annotations: t.annotations, execute: (input) => axagExecute(entry, input),
+  }, { signal: controller.signal });
+  Promise.resolve(registered).catch(() => {
+    if (entry.controller === controller) {
+      entry.controller = null;
+      entry.current = null;
+    }
+  });
+}
+
+function axagUpdate() {
+  const byIntent = axagByIntent();
+  for (const entry of AXAG_ENTRIES) {
+    const el = axagCandidates(entry.tool, byIntent).find(axagOperable) ?? null;
+    if (el === null && entry.controller !== null) {
+      entry.controller.abort();
+      entry.controller = null;
+      entry.current = null;
+    } else if (el !== null && entry.controller === null) {
+      axagRegister(entry, el);
+    } else if (el !== null) {
+      entry.current = el;
+    }
+  }
+}
+
+function axagStart() {
+  const mc = document.modelContext;
+  if (mc === undefined || mc === null || typeof mc.registerTool !== "function") {
+    return;
+  }
+  for (const tool of AXAG_TOOLS) {
+    AXAG_ENTRIES.push({ tool, guard: axagGuard(tool), controller: null, current: null });
+  }
+  axagUpdate();
+  let queued = false;
+  const observer = new MutationObserver(() => {
+    if (!queued) {
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        axagUpdate();
+      });
+    }
+  });
+  observer.observe(document.documentElement, {
+    subtree: true, childList: true, attributes: true,
+    attributeFilter: ["axag-intent", "disabled", "hidden", "inert", "aria-disabled", "style", "class", "open"],
+  });
+}
+
+try {
+  if (typeof document !== "undefined") {
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", axagStart, { once: true });
+    } else {
+      axagStart();
+    }
+  }
+} catch {
+  // a page without WebMCP, or one that broke it: the module does nothing
+}

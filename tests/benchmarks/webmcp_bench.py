@@ -1,0 +1,89 @@
+"""The WebMCP module's size and registration speed (issue 29).
+
+    python tests/benchmarks/webmcp_bench.py [--tools N] [--repeat R]
+
+Prints the gzipped size of axag-webmcp.js for the example site (fixtures/site; target <= 20 KB) and the time
+Debian's Chromium (--enable-features=WebMCP) takes to register N tools (default 200; target <= 50 ms): from the
+module's evaluation to its last registerTool call (the registration itself), and until getTools() lists them
+all. The median of R page loads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.serve_backend import running_backend
+
+BUTTON = ('<button type="button" axag-intent="bench.action_{n}" axag-action-type="write" axag-risk-level="low" '
+          'axag-idempotent="true" axag-side-effects=\'[]\' axag-description="Run bench action {n}" '
+          'axag-required-parameters=\'[{{"name":"value_{n}","type":"string","maxLength":40}}]\'>Run {n}</button>\n')
+START = "window.__t0 = performance.now();\n"
+END = ('import "/axag-webmcp.js";\nwindow.__t1 = performance.now();\n'
+       'window.__n = (await document.modelContext.getTools()).length;\nwindow.__t2 = performance.now();\n')
+
+
+def webmcp(inputs: list[str], out: Path) -> Path:
+    from click.testing import CliRunner
+
+    from axag.cli import main
+
+    done = CliRunner().invoke(main, ["webmcp", *inputs, "-o", str(out)])
+    if done.exit_code != 0:
+        raise SystemExit(done.output)
+    return out / "axag-webmcp.js"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tools", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=5)
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        example = webmcp([str(ROOT / "fixtures" / "site")], Path(tmp) / "example")
+        raw = example.read_bytes()
+        print(f"axag-webmcp.js for fixtures/site: {len(raw)} bytes, {len(gzip.compress(raw, 9))} bytes gzipped "
+              f"(target <= 20480)")
+        site = Path(tmp) / "site"
+        site.mkdir()
+        body = "".join(BUTTON.format(n=n) for n in range(opts.tools))
+        (site / "page.html").write_text(
+            '<!DOCTYPE html><html lang="en"><body axag-scope="public">\n' + body
+            + '<script type="module" src="/start.js"></script><script type="module" src="/end.js"></script>'
+            "</body></html>\n", encoding="utf-8")
+        (site / "start.js").write_text(START, encoding="utf-8")
+        (site / "end.js").write_text(END, encoding="utf-8")
+        webmcp([str(site)], site)
+        from playwright.sync_api import sync_playwright
+
+        register: list[float] = []
+        listed: list[float] = []
+        with running_backend(site) as backend, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM),
+                                        args=[*CHROMIUM_ARGS, "--enable-features=WebMCP"])
+            for _ in range(opts.repeat):
+                page = browser.new_page()
+                page.goto(f"{backend.url}/page.html")
+                page.wait_for_function("window.__t2 !== undefined")
+                t0, t1, t2, n = page.evaluate("[window.__t0, window.__t1, window.__t2, window.__n]")
+                if n != opts.tools:
+                    raise SystemExit(f"getTools() listed {n} tools, expected {opts.tools}")
+                register.append(t1 - t0)
+                listed.append(t2 - t0)
+                page.close()
+            browser.close()
+        print(f"register {opts.tools} tools in Chromium: {statistics.median(register):.1f} ms "
+              f"(target <= 50); listed by getTools(): {statistics.median(listed):.1f} ms "
+              f"(median of {opts.repeat})")
+
+
+if __name__ == "__main__":
+    main()
