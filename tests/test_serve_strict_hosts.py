@@ -66,9 +66,10 @@ def test_openai_agents_strict_conversion_takes_every_listed_tool(extra: list[str
                 assert converted == tool["inputSchema"], tool["name"]  # unchanged
 
 
-def test_request_permission_takes_a_json_text_and_the_old_object(backend: Backend, tmp_path: Path) -> None:
+def test_request_permission_takes_a_json_text_and_the_old_object(backend: Backend, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     state = tmp_path / "state.sqlite"
-    approvers(state)
+    tokens = approvers(state)
     args = ["-m", "axag", "serve", str(APPROVAL_SITE), "--base-url", backend.url, "--state", str(state),
             "--actor", "alice", "--roles", "finance", "--approval-mode", "tell"]
     before = len(backend.calls("/refunds"))
@@ -98,6 +99,7 @@ def test_request_permission_takes_a_json_text_and_the_old_object(backend: Backen
                                    "guidance": "request_permission: arguments must be the text of a JSON object "
                                                "holding the arguments of the call.", "tool": "request_permission"}
             for approver in ("bob", "carol"):
+                monkeypatch.setenv("AXAG_APPROVER_TOKEN", tokens[approver])
                 res = run_axag(["approvals", "approve", found.group(1), "--as", approver, "--state", str(state)])
                 assert res.exit_code == 0, res.output
             # approved for these values: the direct call with the null for note is the same call, and runs

@@ -29,7 +29,9 @@ FIXED = """<form action="/bookings" method="post" axag-intent="booking.create" a
   <button>Book</button>
 </form>
 <form action="/s" method="get" axag-intent="site.find" axag-action-type="read" axag-risk-level="none"
-      axag-description="Find things" toolname="site_find" tooldescription="Find things.
+      axag-description="Find things"
+      toolname="site_find"
+      tooldescription="Find things.
 Risk level: none.">
   <label>Words <input name="q" required toolparamdescription="Words"></label>
 </form>
