@@ -9,15 +9,13 @@ import asyncio
 import re
 import secrets
 import threading
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
-import uvicorn
-from serve_backend import free_port
+from serve_backend import serving
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
@@ -84,22 +82,9 @@ class Site:
 @contextmanager
 def running_site(site: Site | None = None) -> Iterator[Site]:
     site = site or Site()
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(site.app(), host="127.0.0.1", port=port, log_level="error",
-                                           lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("backend did not start")
-        time.sleep(0.02)
-    site.url = f"http://127.0.0.1:{port}"
-    try:
+    with serving(site.app()) as url:
+        site.url = url
         yield site
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def redirect(location: str, status: int = 302) -> Handler:

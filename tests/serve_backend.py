@@ -120,11 +120,10 @@ def _json(body: bytes) -> Any:
 
 
 @contextmanager
-def running_backend(*sites: Path) -> Iterator[Backend]:
-    """The backend on a free loopback port, stopped on exit."""
-    backend = Backend(list(sites))
+def serving(app: Any) -> Iterator[str]:
+    """The ASGI ``app`` under uvicorn on a free loopback port (its URL), stopped on exit."""
     port = free_port()
-    config = uvicorn.Config(backend.app(), host="127.0.0.1", port=port, log_level="error", lifespan="off")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -133,12 +132,20 @@ def running_backend(*sites: Path) -> Iterator[Backend]:
         if time.monotonic() > deadline:
             raise RuntimeError("backend did not start")
         time.sleep(0.02)
-    backend.url = f"http://127.0.0.1:{port}"
     try:
-        yield backend
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@contextmanager
+def running_backend(*sites: Path) -> Iterator[Backend]:
+    """The backend on a free loopback port, stopped on exit."""
+    backend = Backend(list(sites))
+    with serving(backend.app()) as url:
+        backend.url = url
+        yield backend
 
 
 if __name__ == "__main__":  # a local backend for trying `axag serve` (see README, "Serve")
