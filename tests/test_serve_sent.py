@@ -252,13 +252,18 @@ def test_single_line_values_with_cr_or_lf_are_refused(site: Site, tmp_path: Path
 
     folder = write_site(tmp_path / "site", site, {"p.html": PLAIN})
     doc, _ = compile_paths([folder], root=str(folder))
+    props = doc["tools"][0]["inputSchema"]["properties"]
+    assert props["name"]["pattern"] == "^[^\\r\\n]*$" and "pattern" not in props["bio"]
     [refused, sent] = call(serve(folder, site, tmp_path), ("profile_update", {"name": "Ann\r\nuser_id=u-1"}),
                            ("profile_update", {"name": "Ann", "bio": "line 1\nline 2"}))
-    assert refused["success"] is False and refused["result"]["error"] == "line_break", refused
+    assert refused["permission"] == "constraint_violated", refused  # the guard refuses it
+    assert [v["field"] for v in refused["violations"]] == ["name"]
     assert sent["success"] is True, sent
     [post] = site.calls("POST")
     assert post.body == b"name=Ann\r\nbio=line 1\nline 2\r\nuser_id=u-7\r\n"
-    # a tools file served as a file: the encoder never emits it either
+    # a tools file without the pattern (an older compile, an author's own axag-parameter-pattern): the encoder
+    # never emits it either
+    del doc["tools"][0]["inputSchema"]["properties"]["name"]["pattern"]
     (tmp_path / "tools.json").write_text(dumps(doc), encoding="utf-8")
     args = serve_args(tmp_path / "s2.sqlite", str(tmp_path / "tools.json"), "--base-url", site.url)
     [res] = call(args, ("profile_update", {"name": "Ann\nuser_id=u-1"}))
