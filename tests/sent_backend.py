@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
-from serve_backend import serving
+from serve_backend import read_request, serving
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
@@ -46,14 +46,7 @@ class Site:
 
     def app(self) -> Any:
         async def any_path(request: Request) -> Response:
-            body = await request.body()
-            ctype = request.headers.get("content-type", "")
-            form: list[tuple[str, str]] = []
-            if ctype.startswith("application/x-www-form-urlencoded"):
-                form = parse_qsl(body.decode(), keep_blank_values=True)
-            elif ctype.startswith("multipart/form-data"):
-                parsed = await request.form()
-                form = [(k, str(v)) for k, v in parsed.multi_items()]
+            body, _ctype, form = await read_request(request)
             raw = request.scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0]
             self.seen.append(Seen(request.method, raw, parse_qsl(request.url.query, keep_blank_values=True),
                                   dict(request.headers), body, form))

@@ -98,18 +98,24 @@ class Backend:
         return Starlette(routes=routes)
 
     async def _record(self, request: Request) -> Recorded:
-        body = await request.body()
-        ctype = request.headers.get("content-type", "")
-        form: list[tuple[str, str]] = []
-        if ctype.startswith("application/x-www-form-urlencoded"):
-            form = parse_qsl(body.decode(), keep_blank_values=True)
-        elif ctype.startswith("multipart/form-data"):
-            parsed = await request.form()
-            form = [(k, str(v)) for k, v in parsed.multi_items()]
+        body, ctype, form = await read_request(request)
         rec = Recorded(request.method, request.url.path, parse_qsl(request.url.query, keep_blank_values=True),
                        ctype, form, body, dict(request.cookies), dict(request.headers))
         self.requests.append(rec)
         return rec
+
+
+async def read_request(request: Request) -> tuple[bytes, str, list[tuple[str, str]]]:
+    """(body, content type, the form's name/value pairs when it is an urlencoded or multipart form)."""
+    body = await request.body()
+    ctype = request.headers.get("content-type", "")
+    form: list[tuple[str, str]] = []
+    if ctype.startswith("application/x-www-form-urlencoded"):
+        form = parse_qsl(body.decode(), keep_blank_values=True)
+    elif ctype.startswith("multipart/form-data"):
+        parsed = await request.form()
+        form = [(k, str(v)) for k, v in parsed.multi_items()]
+    return body, ctype, form
 
 
 def _json(body: bytes) -> Any:
