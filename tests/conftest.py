@@ -143,6 +143,9 @@ SLOW_TESTS = frozenset({
     "tests/test_robust_patterns.py::test_pattern_check_itself_is_fast_on_huge_patterns",
     "tests/test_robust_patterns.py::test_unique_items_is_not_quadratic_in_guards",
     "tests/test_robust_patterns.py::test_unique_items_is_not_quadratic_in_typescript_guards",
+    "tests/test_serve_sent.py::test_every_path_sent_has_the_operations_template_shape",
+    "tests/test_serve_sent.py::test_opening_many_sessions_never_closes_a_client_in_use",
+    "tests/test_tools_file_checks.py::test_the_typescript_runtime_agrees",
 })
 
 

@@ -59,7 +59,7 @@ def tool(name: str, **over: Any) -> dict[str, Any]:
             "required": ["check_in", "check_out"],
             "additionalProperties": False,
         },
-        "annotations": {"title": name, "readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
+        "annotations": {"title": name.replace("_", " ").title(), "readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
                         "openWorldHint": True},
         "_meta": {"org.axag/action": {
             "intent": name.replace("_", "."), "entity": name.split("_")[0], "action_type": "write",

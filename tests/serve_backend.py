@@ -107,18 +107,24 @@ class Backend:
         return Starlette(routes=routes)
 
     async def _record(self, request: Request) -> Recorded:
-        body = await request.body()
-        ctype = request.headers.get("content-type", "")
-        form: list[tuple[str, str]] = []
-        if ctype.startswith("application/x-www-form-urlencoded"):
-            form = parse_qsl(body.decode(), keep_blank_values=True)
-        elif ctype.startswith("multipart/form-data"):
-            parsed = await request.form()
-            form = [(k, str(v)) for k, v in parsed.multi_items()]
+        body, ctype, form = await read_request(request)
         rec = Recorded(request.method, request.url.path, parse_qsl(request.url.query, keep_blank_values=True),
                        ctype, form, body, dict(request.cookies), dict(request.headers))
         self.requests.append(rec)
         return rec
+
+
+async def read_request(request: Request) -> tuple[bytes, str, list[tuple[str, str]]]:
+    """(body, content type, the form's name/value pairs when it is an urlencoded or multipart form)."""
+    body = await request.body()
+    ctype = request.headers.get("content-type", "")
+    form: list[tuple[str, str]] = []
+    if ctype.startswith("application/x-www-form-urlencoded"):
+        form = parse_qsl(body.decode(), keep_blank_values=True)
+    elif ctype.startswith("multipart/form-data"):
+        parsed = await request.form()
+        form = [(k, str(v)) for k, v in parsed.multi_items()]
+    return body, ctype, form
 
 
 def _json(body: bytes) -> Any:
@@ -129,11 +135,10 @@ def _json(body: bytes) -> Any:
 
 
 @contextmanager
-def running_backend(*sites: Path, page_headers: dict[str, str] | None = None) -> Iterator[Backend]:
-    """The backend on a free loopback port, stopped on exit."""
-    backend = Backend(list(sites), page_headers=dict(page_headers or {}))
+def serving(app: Any) -> Iterator[str]:
+    """The ASGI ``app`` under uvicorn on a free loopback port (its URL), stopped on exit."""
     port = free_port()
-    config = uvicorn.Config(backend.app(), host="127.0.0.1", port=port, log_level="error", lifespan="off")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -142,12 +147,20 @@ def running_backend(*sites: Path, page_headers: dict[str, str] | None = None) ->
         if time.monotonic() > deadline:
             raise RuntimeError("backend did not start")
         time.sleep(0.02)
-    backend.url = f"http://127.0.0.1:{port}"
     try:
-        yield backend
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@contextmanager
+def running_backend(*sites: Path, page_headers: dict[str, str] | None = None) -> Iterator[Backend]:
+    """The backend on a free loopback port, stopped on exit."""
+    backend = Backend(list(sites), page_headers=dict(page_headers or {}))
+    with serving(backend.app()) as url:
+        backend.url = url
+        yield backend
 
 
 if __name__ == "__main__":  # a local backend for trying `axag serve` (see README, "Serve")

@@ -69,7 +69,7 @@ def test_form_controls_compile_to_their_schemas(tmp_path: Path) -> None:
     assert code == 0, err
     tool = json.loads(out)["tools"][0]
     assert tool["inputSchema"]["properties"] == {
-        "email": {"type": "string", "description": "Email", "format": "email"},
+        "email": {"type": "string", "description": "Email", "format": "email", "pattern": "^[^\\r\\n]*$"},
         "terms": {"type": "boolean", "description": "I accept", "const": True},
         "seats": {"type": "integer", "description": "Seats", "minimum": 1, "maximum": 9},
         "plan": {"type": "string", "description": "Plan", "enum": ["free", "pro"]},

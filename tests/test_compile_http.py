@@ -40,7 +40,8 @@ def test_form_binding_of_the_example_site() -> None:
         "method": "POST", "action": "/bookings", "enctype": "application/x-www-form-urlencoded",
         "fields": {"check_in": "check_in", "check_out": "check_out", "guests": "guests", "email": "email",
                    "board": "board", "note": "note"},
-        "constants": [["csrf", "token"]], "checkbox": {}, "refresh": True, "page": "booking.html"}
+        "constants": [["csrf", "token"]], "checkbox": {}, "refresh": True, "live": [[0, "input:hidden", 0]],
+        "form": {"id": "booking"}, "page": "booking.html", "multiline": ["note"]}
     assert binding(doc, "site_search")["method"] == "GET"
     assert binding(doc, "booking_cancel") is None  # a type="button" without a form submits nothing
     envelope = {k: v for k, v in load_schema("envelope.schema.json").items() if k not in ("$id", "title",
@@ -70,7 +71,9 @@ def test_submitter_wins_and_relative_actions_resolve_against_the_page(tmp_path: 
         "method": "POST", "action": "/pay", "enctype": "multipart/form-data",
         "fields": {"display_name": "displayName", "wrap": "wrap"},
         "constants": [["h", "1"], ["code", "K9"], ["go", "now"]],
-        "checkbox": {"wrap": "on"}, "refresh": True, "page": "shop/cart.html", "unsupported": ["photo"]}
+        "checkbox": {"wrap": "on"}, "refresh": True, "live": [[0, "input:hidden", 0]],
+        "form": {"action": "/shop/checkout?step=1", "method": "POST", "index": 0, "count": 1},
+        "page": "shop/cart.html", "unsupported": ["photo"]}
     save = binding(doc, "cart_save")
     assert (save["method"], save["action"], save["enctype"]) == ("POST", "/shop/checkout?step=1", "text/plain")
     assert save["constants"] == [["h", "1"], ["code", "K9"]]

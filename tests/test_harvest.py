@@ -53,7 +53,7 @@ def test_section_5_9_example() -> None:
     act = m.actions[0]
     assert act.params_ok
     assert json.dumps(schemas(m)) == json.dumps({
-        "email": {"type": "string", "description": "Email for the receipt", "format": "email"},
+        "email": {"type": "string", "description": "Email for the receipt", "format": "email", "pattern": SINGLE_LINE},
         "shipping": {"type": "string", "description": "Delivery speed", "enum": ["standard", "express"]},
         "quantity": {"type": "integer", "description": "Quantity", "minimum": 1, "maximum": 10},
         "deliver_on": {"type": "string", "description": "Deliver on. Earliest: 2026-01-01.", "format": "date"},
@@ -82,7 +82,7 @@ def test_a_form_with_every_common_control() -> None:
     dt = ("^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]"
           "(:[0-5][0-9](\\.[0-9]{1,3})?)?$")
     assert json.dumps(schemas(m)) == json.dumps({
-        "email": {"type": "string", "description": "Email", "format": "email"},
+        "email": {"type": "string", "description": "Email", "format": "email", "pattern": SINGLE_LINE},
         "terms": {"type": "boolean", "description": "I accept the terms", "const": True},
         "guests": {"type": "integer", "description": "Guests", "minimum": 1, "maximum": 8},
         "room": {"type": "string", "description": "Room", "enum": ["Single room", "dbl"]},
@@ -108,6 +108,7 @@ def test_controls_fixture_golden() -> None:
 
 
 # ------------------------------------------------------------------------------------------ §5.4 mapping
+SINGLE_LINE = "^[^\\r\\n]*$"  # issue 23: single-line controls never take CR or LF
 TOD = "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,3})?)?$"
 
 
@@ -115,23 +116,23 @@ TOD = "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,3})?)?$"
     ("control", "schema"),
     [
         ('<input name="q" aria-label="Q" minlength="2" maxlength="9" pattern="[a-z]+">',
-         {"type": "string", "description": "Q", "minLength": 2, "maxLength": 9, "pattern": "^(?:[a-z]+)$"}),
-        ('<input type="search" name="q" aria-label="Q" maxlength="x">', {"type": "string", "description": "Q"}),
+         {"type": "string", "description": "Q", "minLength": 2, "maxLength": 9, "pattern": "^(?=[^\\r\\n]*$)(?:[a-z]+)$"}),
+        ('<input type="search" name="q" aria-label="Q" maxlength="x">', {"type": "string", "description": "Q", "pattern": SINGLE_LINE}),
         ('<input type="password" name="q" aria-label="Q" minlength="8">',
-         {"type": "string", "description": "Q", "minLength": 8}),
+         {"type": "string", "description": "Q", "minLength": 8, "pattern": SINGLE_LINE}),
         ('<input type="tel" name="q" aria-label="Q" pattern="[0-9 ]+">',
-         {"type": "string", "description": "Q", "pattern": "^(?:[0-9 ]+)$"}),
+         {"type": "string", "description": "Q", "pattern": "^(?=[^\\r\\n]*$)(?:[0-9 ]+)$"}),
         ('<input type="bogus" name="q" aria-label="Q" maxlength="3">',
-         {"type": "string", "description": "Q", "maxLength": 3}),
+         {"type": "string", "description": "Q", "maxLength": 3, "pattern": SINGLE_LINE}),
         ('<textarea name="q" aria-label="Q" maxlength="500">hi</textarea>',
          {"type": "string", "description": "Q", "maxLength": 500}),
         ('<div role="textbox" name="q" aria-label="Q"></div>', {"type": "string", "description": "Q"}),
         ('<div role="combobox" id="q" aria-label="Q"></div>', {"type": "string", "description": "Q"}),
         ('<input type="email" name="q" aria-label="Q" maxlength="99">',
-         {"type": "string", "description": "Q", "format": "email", "maxLength": 99}),
+         {"type": "string", "description": "Q", "format": "email", "maxLength": 99, "pattern": SINGLE_LINE}),
         ('<input type="email" multiple name="q" aria-label="To">',
-         {"type": "string", "description": "To. One or more email addresses separated by commas."}),
-        ('<input type="url" name="q" aria-label="Q">', {"type": "string", "description": "Q", "format": "uri"}),
+         {"type": "string", "description": "To. One or more email addresses separated by commas.", "pattern": SINGLE_LINE}),
+        ('<input type="url" name="q" aria-label="Q">', {"type": "string", "description": "Q", "format": "uri", "pattern": SINGLE_LINE}),
         ('<input type="date" name="q" aria-label="Day" min="2026-02-30" max="2026-12-31">',
          {"type": "string", "description": "Day. Latest: 2026-12-31.", "format": "date"}),
         ('<input type="time" name="q" aria-label="At" min="09:00" max="17:30:00">',
@@ -199,8 +200,8 @@ def test_repeated_controls_form_an_array() -> None:
     assert model_problems(m) == []
     p = m.actions[0].parameters[0]
     assert (p.name, p.required, p.kind) == ("phone", True, "array")
-    assert p.schema == {"type": "array", "description": "Phone", "items": {"type": "string", "maxLength": 20},
-                        "minItems": 1}
+    assert p.schema == {"type": "array", "description": "Phone", "items": {"type": "string", "maxLength": 20,
+                                                                           "pattern": SINGLE_LINE}, "minItems": 1}
 
 
 def test_required_sources() -> None:
@@ -354,7 +355,7 @@ def test_119_collisions() -> None:
         ((3, 2), {"ctl": "input", "p": "display_name", "ctl2": "input", "n": 2}),
         ((5, 2), {"ctl": "input", "p": "kind", "ctl2": "input", "n": 4}),
     ]
-    assert schemas(m)["display_name"] == {"type": "string", "description": "D"}
+    assert schemas(m)["display_name"] == {"type": "string", "description": "D", "pattern": SINGLE_LINE}
     assert not m.actions[0].params_ok
 
 
@@ -431,7 +432,7 @@ def test_117_harvested_html_pattern_is_ignored_with_a_warning() -> None:
     p = model_problems(m)[0]
     assert p.severity is Severity.WARNING
     assert p.args["p"] == "p"
-    assert schemas(m)["p"] == {"type": "string", "description": "P"}
+    assert schemas(m)["p"] == {"type": "string", "description": "P", "pattern": SINGLE_LINE}
     assert m.actions[0].params_ok
 
 
@@ -445,7 +446,7 @@ def test_jinja_unknown_values() -> None:
                 '<input name="{{ dyn }}" aria-label="Dyn">')
     pf, m = build(html, "t.jinja")
     assert json.dumps(schemas(m)) == json.dumps({
-        "a": {"type": "string"},
+        "a": {"type": "string", "pattern": SINGLE_LINE},
         "s": {"type": "string", "description": "S"},
         "m": {"type": "array", "description": "M", "items": {"type": "string"}, "uniqueItems": True},
         "c": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
@@ -518,6 +519,6 @@ def test_ancestors_matched_by_lower_cased_name_only() -> None:
             '</FORM>')
     pf, m = build(html)
     assert m.actions[0].param_names() == ["inlegend", "prefixed", "q"]
-    assert schemas(m)["q"] == {"type": "string", "description": "Quantity"}
+    assert schemas(m)["q"] == {"type": "string", "description": "Quantity", "pattern": SINGLE_LINE}
     assert [(p.code, pf.lines.position(p.span.start), p.args.get("reason")) for p in model_problems(m)] == [
         (120, pos(html, 'axag-parameter-description'), "the control is inside a disabled <fieldset>")]

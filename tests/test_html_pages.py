@@ -224,7 +224,14 @@ def test_catalogue_command_writes_the_page(tmp_path: Path) -> None:
     write_json(tmp_path / "tools.json", document([tool("booking_create"), hostile_tool()]))
     (tmp_path / "out").mkdir()
     res = run_axag(["catalogue", "tools.json", "-o", "out/catalogue.html"], cwd=tmp_path)
-    assert res.exit_code == 0, res.output
+    # a tools file that `axag guards` and `axag serve` reject is rejected here too (issue 23); the page of
+    # hostile tools is rendered from the library, as the command would
+    assert res.exit_code == 2 and "tools.json is not a valid MCP tools file" in res.stderr, res.output
+    from axag.catalogue.render import catalogue_pieces
+
+    pieces = catalogue_pieces(document([tool("booking_create"), hostile_tool()]), source="tools.json",
+                              base="..", url_template=None)
+    (tmp_path / "out" / "catalogue.html").write_text("".join(pieces), encoding="utf-8")
     page = (tmp_path / "out" / "catalogue.html").read_text(encoding="utf-8")
     tree = lxml_html.fromstring(page)
     assert len(tree.xpath("//article[contains(@class,'tool')]")) == 2
@@ -235,6 +242,7 @@ def test_catalogue_command_writes_the_page(tmp_path: Path) -> None:
     assert "../site/booking.html#L12" in hrefs
     text = tree.text_content()
     assert HOSTILE_VALUE in text and HOSTILE_ATTR in text
+    write_json(tmp_path / "tools.json", document([tool("booking_create")]))
     assert run_axag(["catalogue", "tools.json", "-o", "c.html"], cwd=tmp_path).exit_code == 0
     assert run_axag(["catalogue", "tools.json"], cwd=tmp_path).stdout == (tmp_path / "c.html").read_text("utf-8")
 

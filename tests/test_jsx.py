@@ -101,7 +101,8 @@ def test_components_mapped_by_configuration() -> None:
 def test_components_mapped_to_controls_are_harvested() -> None:
     res = run_axag(["compile", "Signup.jsx", "-o", "-"], cwd=JSX / "components")
     assert json.loads(res.stdout)["tools"][0]["inputSchema"]["properties"] == {
-        "email": {"type": "string", "description": "Email address", "format": "email"}}  # <TextField> = <input>
+        "email": {"type": "string", "description": "Email address", "format": "email",
+                  "pattern": "^[^\\r\\n]*$"}}  # <TextField> = <input>; single-line (issue 23)
     unmapped = _tools("Signup.jsx", cwd=JSX / "components")  # --isolated: no mapping, nothing harvested
     assert unmapped[0]["inputSchema"]["properties"] == {}  # type: ignore[index]
 

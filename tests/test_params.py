@@ -479,7 +479,7 @@ def test_merge_explicit_type_equal_or_number_with_integer() -> None:
     assert model_problems(m) == []
     s = schemas(m)
     assert s["qty"] == {"type": "number", "description": "Qty", "minimum": 1, "maximum": 9}
-    assert s["note"] == {"type": "string", "description": "Note", "minLength": 2}
+    assert s["note"] == {"type": "string", "description": "Note", "minLength": 2, "pattern": "^[^\\r\\n]*$"}
 
 
 def test_merge_without_explicit_type_runs_coherence_on_the_result() -> None:

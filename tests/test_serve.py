@@ -291,7 +291,7 @@ def shop_http(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Ite
     state = tmp_path_factory.mktemp("shop") / "state.sqlite"
     tokens = {"ann": add_token(state, "ann", "clerk"), "bob": add_token(state, "bob", "")}
     args = serve_args(state, str(SHOP), "--base-url", backend.url, "--openapi", str(DATA / "openapi.yaml"),
-                      "--handlers", "shop_handlers:HANDLERS", "--timeout", "1")
+                      "--handlers", "shop_handlers:HANDLERS", "--timeout", "3")  # a deadline per call (issue 23)
     with http_server(args) as url:
         yield url, state, tokens
 

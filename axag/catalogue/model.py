@@ -25,11 +25,13 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a tools.json document (an object with a ``tools`` array); InputError (exit 2) otherwise."""
     try:
         doc = json.loads(Path(path).read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise InputError(f"cannot read tools file {path}: {getattr(exc, 'strerror', None) or exc}") from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("tools"), list):
         raise InputError(f'{path} is not a tools document (a JSON object with a "tools" array)')
-    return doc
+    from axag.compile.validate import check_tools_file  # as `axag guards` and `axag serve` check it
+
+    return check_tools_file(doc, path)
 
 
 @dataclass

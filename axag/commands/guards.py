@@ -9,7 +9,7 @@ import click
 
 from axag.cli import AxagClickError
 from axag.commands.choices import COLOR
-from axag.errors import AxagError, InputError
+from axag.errors import AxagError
 from axag.guards import LANGS
 
 __all__ = ["guards", "load_tools_document"]
@@ -20,22 +20,10 @@ def load_tools_document(path: Path) -> dict[str, Any]:
 
     Raises ``InputError`` (exit 2) for unreadable or invalid files and files of another target.
     """
+    from axag.compile.validate import check_tools_file
     from axag.jsonfile import read_json
 
-    doc = read_json(path, "tools file")
-    from axag.compile.validate import check_structure, self_check
-
-    try:
-        problems = check_structure(doc, "mcp", ordered=False)  # key order is not part of the input contract
-        if not problems:
-            problems = self_check(doc, "mcp")
-    except RecursionError as exc:
-        raise InputError(f"{path} is nested too deeply") from exc
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise InputError(f"{path} is not a valid MCP tools file: {problems[0]}{more}")
-    assert isinstance(doc, dict)
-    return doc
+    return check_tools_file(read_json(path, "tools file"), path)
 
 
 @click.command("guards")

@@ -5,6 +5,12 @@ action URL (resolved against the page's own path), the encoding, the control nam
 constant name/value pairs the browser adds (hidden inputs, read-only controls, the submitter), the value a
 checked checkbox sends, whether constants must be refreshed from the live page (template values), the page,
 and the controls an agent cannot supply (file inputs).
+
+So that serve sends what the page declares (issue 23), the binding also says which form it is (``form``: its
+id, else its position among the page's forms of the same action and method), which constants the live page
+supplies (``live``: ``[index into constants, control kind, occurrence]``: hidden inputs and template values;
+every other constant, the submitter and read-only controls, keeps its compiled value), and which parameters a
+browser sends on several lines (``multiline``: textareas; every other value is refused with CR or LF in it).
 """
 
 from __future__ import annotations
@@ -111,18 +117,25 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
     fields: dict[str, str] = {}
     checkbox: dict[str, str] = {}
     constants: list[list[str | None]] = []
+    live: list[list[int | str]] = []
+    multiline: list[str] = []
     unsupported: list[str] = []
     refresh = False
     for p in act.parameters:
         name = p.control.get("name") if p.control is not None else None
         fields[p.name] = name if name is not None else p.name
+        if p.control is not None and p.control.el is not None and _tag(p.control.el) == "textarea":
+            multiline.append(p.name)
     scope_controls = H.scope_controls(model, scope) if scope is form else H.scope_controls(model, form)
+    members = form_members(form)
     for el in _with_submitter(scope_controls, sub, form):
         if el is sub:
             name, unknown = H.value_of(model, el, "name")
             if name and not unknown:
                 value, unknown_value = H.value_of(model, el, "value")
                 refresh = refresh or unknown_value
+                if unknown_value:
+                    live.append([len(constants), *_locate(members, el, name)])
                 constants.append([name, None if unknown_value else (value or "")])
             continue
         category = H.control_category(model, el)
@@ -142,6 +155,8 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
         # a hidden value is what the server rendered into this copy of the page (a CSRF token, a nonce):
         # the browser submits the live page's value, so serve reads it from the page again
         refresh = refresh or unknown_value or category == "hidden"
+        if unknown_value or category == "hidden":
+            live.append([len(constants), *_locate(members, el, name)])
         constants.append([name, None if unknown_value else (value or "")])
     for el in H.scope_file_inputs(model, form):  # lint reports them too (rule 148)
         name = H.file_input_name(el)
@@ -155,11 +170,68 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
         "constants": constants,
         "checkbox": checkbox,
         "refresh": refresh,
+        "live": live,
+        "form": _form_locator(model, form, page),
         "page": page,
     }
     if unsupported:
         binding["unsupported"] = unsupported
+    if multiline:
+        binding["multiline"] = multiline
     return binding
+
+
+def control_kind(el: LxmlElement) -> str:
+    """What a control is, for finding it again in the live page: ``input:TYPE`` or the tag name."""
+    tag = _tag(el)
+    if tag == "input":
+        return "input:" + (_attr(el, "type") or "text").strip().lower()
+    return tag
+
+
+def form_members(form: LxmlElement) -> list[LxmlElement]:
+    """The named elements that belong to ``form`` in document order: its descendants without a `form=` of
+    another form, and the elements elsewhere whose `form=` names it (serve reads the live page the same way)."""
+    form_id = _attr(form, "id")
+    out: list[LxmlElement] = []
+    root = form.getroottree()
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el.get("name") is None:
+            continue
+        owner = el.get("form")
+        if owner is not None:
+            if form_id is not None and owner == form_id:
+                out.append(el)
+            continue
+        if next(el.iterancestors("form"), None) is form:
+            out.append(el)
+    return out
+
+
+def _locate(members: list[LxmlElement], el: LxmlElement, name: str) -> tuple[str, int]:
+    """(kind, occurrence): ``el`` is the occurrence-th member of its form with this name and kind."""
+    kind = control_kind(el)
+    k = 0
+    for m in members:
+        if m is el:
+            break
+        if m.get("name") == name and control_kind(m) == kind:
+            k += 1
+    return kind, k
+
+
+def _form_locator(model: FileModel, form: LxmlElement, page: str) -> dict[str, Any]:
+    """How serve finds this form in the live page: by its id; else by its position among the page's forms with
+    the same action and method (``index`` of ``count``); else by its field names."""
+    form_id, unknown = H.value_of(model, form, "id")
+    if form_id and not unknown:
+        return {"id": form_id}
+    action, _ = _action(model, form, None, page)
+    method = _method(form, None)
+    same = [f for f in form.getroottree().iter("form")
+            if _method(f, None) == method and _action(model, f, None, page)[0] == action]
+    index = next((i for i, f in enumerate(same) if f is form), 0)
+    return {"action": action, "method": method.upper(), "index": index, "count": len(same)}
 
 
 def _with_submitter(controls: list[LxmlElement], sub: LxmlElement | None, form: LxmlElement) -> list[LxmlElement]:

@@ -25,8 +25,11 @@ def _without_sources(tool: dict[str, Any]) -> dict[str, Any]:
     if isinstance(http, dict):
         # a form without action submits to its own page: the same action on every page that has it
         own = f"/{str(http.get('page', '')).lstrip('/')}"
-        out["org.axag/http"] = {k: v for k, v in http.items()
-                                if k != "page" and not (k == "action" and v == own)}
+        same = {k: v for k, v in http.items() if k != "page" and not (k == "action" and v == own)}
+        form = same.get("form")
+        if isinstance(form, dict) and form.get("action") == own:  # so is its locator's
+            same["form"] = {k: v for k, v in form.items() if k != "action"}
+        out["org.axag/http"] = same
     return {**tool, "_meta": out}
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "SCHEMA_FORMATS",
     "TOOL_KEYS",
     "check_structure",
+    "check_tools_file",
     "emitted_schemas",
     "pointer",
     "self_check",
@@ -54,7 +55,7 @@ JSON_SCHEMA_2020_12: Final = "https://json-schema.org/draft/2020-12/schema"
 TOOL_KEYS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta")
 TOOL_REQUIRED: Final = ("name", "title", "description", "inputSchema", "annotations", "_meta")
 HTTP_KEYS: Final = ("openapi", "method", "action", "enctype", "fields", "constants", "checkbox", "refresh",
-                    "page", "unsupported")
+                    "live", "form", "page", "unsupported", "multiline")
 OPENAPI_KEYS: Final = ("operation_id", "method", "path", "in")
 INPUT_SCHEMA_KEYS: Final = ("$schema", "type", "properties", "required", "additionalProperties")
 ANNOTATION_KEYS: Final = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -147,6 +148,20 @@ def _is_nonneg_int(v: Any) -> bool:
 # ---------------------------------------------------------------- the checker
 
 Path = tuple[str | int, ...]
+
+
+def _is_count(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+
+def _is_form_locator(x: Any) -> bool:
+    if not isinstance(x, dict):
+        return False
+    if set(x) == {"id"}:
+        return _is_text(x["id"])
+    return (set(x) == {"action", "method", "index", "count"} and _is_text(x["action"])
+            and x["method"] in ("GET", "POST") and _is_count(x["index"]) and _is_count(x["count"])
+            and x["count"] >= 1)
 
 
 class _Checker:
@@ -339,7 +354,7 @@ class _Checker:
 
     def http(self, v: Any, path: Path) -> None:
         """`_meta["org.axag/http"]`: a form binding or an OpenAPI binding (see axag/compile/http.py)."""
-        form = ("method", "action", "enctype", "fields", "constants", "checkbox", "refresh", "page")
+        form = ("method", "action", "enctype", "fields", "constants", "checkbox", "refresh", "live", "form", "page")
         b = self.obj(v, path, HTTP_KEYS, ("openapi", "page") if isinstance(v, dict) and "openapi" in v else form)
         if b is None:
             return
@@ -356,9 +371,15 @@ class _Checker:
             "checkbox": (lambda x: isinstance(x, dict) and all(isinstance(n, str) for n in x.values()),
                          "an object of checkbox values"),
             "refresh": (_is_bool, "a boolean"),
+            "live": (lambda x: isinstance(x, list) and all(
+                isinstance(e, list) and len(e) == 3 and _is_count(e[0]) and _is_text(e[1]) and _is_count(e[2])
+                for e in x), "an array of [index, kind, occurrence]"),
+            "form": (_is_form_locator, "{id} or {action, method, index, count}"),
             "page": (_is_text, "a non-empty string"),
             "unsupported": (lambda x: isinstance(x, list) and all(isinstance(n, str) for n in x),
                             "an array of control names"),
+            "multiline": (lambda x: isinstance(x, list) and all(isinstance(n, str) for n in x),
+                          "an array of parameter names"),
         })
         if "openapi" in b:
             op = self.obj(b["openapi"], (*path, "openapi"), OPENAPI_KEYS, OPENAPI_KEYS)
@@ -840,3 +861,21 @@ def self_check(doc: Any, target: str) -> list[str]:
     for error in validator.iter_errors(data):
         problems.append((pointer(tuple(error.absolute_path)), error.message))
     return [f"{where or '/'}: {text}" for where, text in sorted(problems)]
+
+
+def check_tools_file(doc: Any, path: object) -> dict[str, Any]:
+    """``doc`` read from ``path`` when it is a valid MCP tools document (every command that reads a tools file
+    checks it this way: guards, serve, catalogue); ``InputError`` naming the first problem otherwise."""
+    from axag.errors import InputError
+
+    try:
+        problems = check_structure(doc, "mcp", ordered=False)  # key order is not part of the input contract
+        if not problems:
+            problems = self_check(doc, "mcp")
+    except RecursionError as exc:
+        raise InputError(f"{path} is nested too deeply") from exc
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise InputError(f"{path} is not a valid MCP tools file: {problems[0]}{more}")
+    assert isinstance(doc, dict)
+    return doc

@@ -353,7 +353,9 @@ def _unique(items: list[Any]) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------- formats
-_EMAIL = re.compile(r"[^\s@]+@[^\s@]+")
+# HTML's "valid e-mail address" (what <input type="email"> checks): ASCII local part, dot-separated LDH labels
+_EMAIL = re.compile(r"[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+                    r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*")
 _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]*")
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _TIME = r"([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|([+-])([0-9]{2}):([0-9]{2}))"

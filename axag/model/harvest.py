@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from lxml import etree
 
@@ -545,6 +545,7 @@ def _count_attr(model: FileModel, el: LxmlElement, name: str) -> int | None:
 
 
 # ---------------------------------------------------------------------------------------------- §5.4 mapping
+SINGLE_LINE: Final = "^[^\\r\\n]*$"  # the pattern of a single-line control's value (no CR, no LF)
 @dataclass
 class _Mapped:
     keys: dict[str, Any]
@@ -626,25 +627,33 @@ def _numeric(model: FileModel, c: _Control, slider: bool) -> dict[str, Any]:
     return keys
 
 
+def _single_line(keys: dict[str, Any]) -> dict[str, Any]:
+    """A single-line control's value never holds CR or LF (browsers strip them from `<input>` values, and a
+    newline would inject fields into a `text/plain` submission): the pattern says so (issue 23)."""
+    html = keys.get("pattern")
+    keys["pattern"] = SINGLE_LINE if html is None else "^(?=[^\\r\\n]*$)" + str(html)[1:]
+    return keys
+
+
 def _map_single(model: FileModel, c: _Control, sink: Sink, pname: str, required: bool) -> _Mapped:
     cat = c.category
     el = c.el
     if cat in ("textarea",) or cat in ("text", "search", "password", "tel"):
         keys: dict[str, Any] = {"type": "string"}
         _text_keys(model, c, sink, pname, keys)
-        return _Mapped(keys)
+        return _Mapped(keys if cat == "textarea" else _single_line(keys))
     if cat == "email":
         keys = {"type": "string"}
         if el.get("multiple") is not None:
             _text_keys(model, c, sink, pname, keys, pattern=False)
-            return _Mapped(keys, [NOTES["email-multiple"]])
+            return _Mapped(_single_line(keys), [NOTES["email-multiple"]])
         keys["format"] = "email"
         _text_keys(model, c, sink, pname, keys)
-        return _Mapped(keys)
+        return _Mapped(_single_line(keys))
     if cat == "url":
         keys = {"type": "string", "format": "uri"}
         _text_keys(model, c, sink, pname, keys)
-        return _Mapped(keys)
+        return _Mapped(_single_line(keys))
     if cat == "date":
         return _Mapped({"type": "string", "format": "date"}, bounds=_date_bounds(model, c, cat), kind="date")
     if cat in ("datetime-local", "time", "month", "week"):

@@ -17,6 +17,7 @@ Confirmation, by protocol era (what the SDK offers):
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import hashlib
 import hmac
@@ -37,7 +38,8 @@ from mcp.server.lowlevel import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from axag.compile.subschemas import object_subschemas
-from axag.serve.binding import BackendAnswer, run_form, run_openapi
+from axag.serve.binding import BackendAnswer, path_problem, run_form, run_openapi
+from axag.serve.redact import Redactor
 from axag.serve.state import SqliteStore
 
 __all__ = ["ServeConfig", "ToolServer", "listed_tool", "nulls_as_absent"]
@@ -148,6 +150,9 @@ class ToolServer:
         self.unbound = set(unbound_tools(config.tools_doc, config.handlers))
         self._secret = store.secret()
         self._clients: OrderedDict[str, httpx.AsyncClient] = OrderedDict()
+        self._using: dict[str, int] = {}  # calls using each client: eviction never closes one in use
+        self.redactor = Redactor(config.base_url)
+        self.redactor.install(log)
         self.in_flight = 0  # tools/call handlers running
         self.requests_in_flight = 0  # HTTP POST requests being answered (set by the HTTP transport)
         self.server: Server[Any] = Server("axag", version=_version(), on_list_tools=self._list_tools,
@@ -192,10 +197,19 @@ class ToolServer:
         finally:
             self.in_flight -= 1
             if tool is not None:
-                self.store.audit(actor=caller.actor, tool=params.name, fingerprint=fp,
-                                 permission=str(envelope["permission"]) if envelope else pending,
-                                 backend_status=status, duration_ms=(time.monotonic() - started) * 1000.0,
-                                 arguments=arguments if self.config.audit_arguments else None)
+                self._audit(actor=caller.actor, tool=params.name, fingerprint=fp,
+                            permission=str(envelope["permission"]) if envelope else pending,
+                            backend_status=status, duration_ms=(time.monotonic() - started) * 1000.0,
+                            arguments=arguments if self.config.audit_arguments else None)
+
+    def _audit(self, **row: Any) -> None:
+        """One audit row; a failure to write it (a locked or full database) is logged and never replaces the
+        call's result."""
+        try:
+            self.store.audit(**row)
+        except Exception as exc:  # noqa: BLE001 - any failure of the audit store, logged
+            log.error("axag serve: the audit row of %s (%s) was not written: %s: %s", row.get("tool"),
+                      row.get("permission"), type(exc).__name__, exc)
 
     async def _as_envelope(self, guard: Any, name: str, work: Awaitable[Any]) -> Any:
         """``work``'s outcome; an unimplemented precondition or a precondition or handler bug becomes the refusal
@@ -213,6 +227,11 @@ class ToolServer:
                        ) -> types.InputRequiredResult | tuple[dict[str, Any], int | None]:
         """Confirmation (when the guard asks for it), then the guard with the binding as its handler:
         an `InputRequiredResult`, or (the envelope's model view, the backend's HTTP status)."""
+        op = (binding_of(tool) or {}).get("openapi")
+        bad = path_problem(op, arguments) if isinstance(op, Mapping) and params.name not in self.config.handlers \
+            else None
+        if bad is not None:
+            return self._path_refusal(guard, bad, arguments[bad]), None
         confirmation = None
         if guard.confirmation_required:
             checked = guard.check(arguments, self._context(caller, None))
@@ -232,9 +251,16 @@ class ToolServer:
             answer.append(got)
             return got.result
 
-        result = await guard.arun(handler, arguments, self._context(caller, confirmation,
-                                                                    **self._approval_context(guard, arguments, caller)))
-        envelope = self._refusal(guard, result)
+        try:
+            result = await guard.arun(handler, arguments, self._context(
+                caller, confirmation, **self._approval_context(guard, arguments, caller)))
+            envelope = self._refusal(guard, result)
+        except Exception as exc:
+            if not answer:
+                raise
+            # the backend was called: whatever failed afterwards, the caller learns that it ran and its status
+            log.exception("axag serve: %s ran, then failed", params.name)
+            return self._ran_then_failed(guard, answer[0], exc), answer[0].status
         if not answer:
             return envelope, None
         if not answer[0].ok:
@@ -374,8 +400,19 @@ class ToolServer:
                 "tool": guard.tool, "active_constraints": dict(guard.active_constraints)}
 
     def _backend_failure(self, guard: Any, envelope: dict[str, Any], answer: BackendAnswer) -> dict[str, Any]:
-        if answer.error is not None:
-            what = f"the backend call failed ({answer.error}: {answer.result.get('detail', '')})"
+        detail = answer.result.get("detail", "") if isinstance(answer.result, dict) else ""
+        if not answer.sent and answer.error is None:
+            what = (f"loading its page answered HTTP {answer.status}: \"{_start_of(answer.result.get('body', ''))}\"; "
+                    "the form was not sent")
+        elif not answer.sent:
+            what = f"it was not sent: {answer.error}: {detail}"
+            if answer.error == "page_changed":
+                what += ". The page no longer matches the served tools: recompile them from the current pages"
+        elif answer.error is not None and answer.status is not None:
+            what = (f"the backend call reached the backend (HTTP {answer.status}), so it has run, but then "
+                    f"{answer.error}: {detail}")
+        elif answer.error is not None:
+            what = f"the backend call failed ({answer.error}: {detail}); it may have run"
         else:
             what = (f"the backend answered HTTP {answer.status}: "
                     f"\"{_start_of(answer.result.get('body', ''))}\"")
@@ -386,6 +423,24 @@ class ToolServer:
         out["active_constraints"] = dict(guard.active_constraints)
         return out
 
+    def _ran_then_failed(self, guard: Any, answer: BackendAnswer, exc: Exception) -> dict[str, Any]:
+        status = answer.status
+        answered = f"answered HTTP {status}" if status is not None else "was called"
+        return {"success": False, "result": {"status": status, "error": "answer_unreadable"},
+                "permission": "not_required", "violations": [],
+                "guidance": f"{guard.tool} has run: the backend {answered}, but this server could not report the "
+                            f"answer ({type(exc).__name__}). Do not repeat the call; tell the user it ran.",
+                "tool": guard.tool, "active_constraints": dict(guard.active_constraints)}
+
+    def _path_refusal(self, guard: Any, name: str, value: object) -> dict[str, Any]:
+        message = (f"{name} must be one path segment: not empty, '.' or '..' (URL joining would drop it or climb "
+                   "out of the operation's path)")
+        return {"success": False, "permission": "constraint_violated",
+                "violations": [{"field": name, "constraint": "path_segment", "expected": "a value other than '', "
+                                "'.' and '..'", "actual": value, "message": message}],
+                "guidance": f"{guard.tool} was not run: {message}. Correct the argument and call again.",
+                "tool": guard.tool, "active_constraints": dict(guard.active_constraints)}
+
     # ------------------------------------------------------------------ execution
     def _client_key(self, ctx: Any, caller: Caller) -> str:
         request = getattr(ctx, "request", None)
@@ -393,19 +448,32 @@ class ToolServer:
         sid = headers.get("mcp-session-id") if headers is not None else None
         return f"s:{sid}" if sid else f"a:{caller.actor}"
 
-    async def _client(self, key: str) -> httpx.AsyncClient:
+    def _client(self, key: str) -> httpx.AsyncClient:
+        """The session's client, marked in use until `_release`."""
         client = self._clients.get(key)
         if client is None:
             client = httpx.AsyncClient(timeout=self.config.timeout,
                                        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
                                        transport=httpx.AsyncHTTPTransport(retries=0))
             self._clients[key] = client
-            while len(self._clients) > 256:
-                _, old = self._clients.popitem(last=False)
-                await old.aclose()
         else:
             self._clients.move_to_end(key)
+        self._using[key] = self._using.get(key, 0) + 1
         return client
+
+    async def _release(self, key: str) -> None:
+        """One call is done with the client of ``key``; the least recently used idle clients beyond 256 are
+        closed (a client in use is never closed: the cache may exceed 256 while they are)."""
+        left = self._using.get(key, 1) - 1
+        if left:
+            self._using[key] = left
+        else:
+            self._using.pop(key, None)
+        idle = [k for k in self._clients if k not in self._using]
+        closing = [self._clients.pop(k) for k in idle[:max(0, len(self._clients) - 256)]]  # before any await
+        for client in closing:
+            with contextlib.suppress(Exception):
+                await client.aclose()
 
     async def _execute(self, ctx: Any, caller: Caller, name: str, tool: Mapping[str, Any],
                        arguments: Mapping[str, object]) -> BackendAnswer:
@@ -414,11 +482,20 @@ class ToolServer:
             return await _run_handler(handler, arguments)
         binding = binding_of(tool)
         assert binding is not None and self.config.base_url is not None
-        client = await self._client(self._client_key(ctx, caller))
-        if "openapi" in binding:
-            return await run_openapi(client, self.config.base_url, binding["openapi"], arguments,
-                                     self.config.max_result_bytes)
-        return await run_form(client, self.config.base_url, binding, arguments, self.config.max_result_bytes)
+        key = self._client_key(ctx, caller)
+        client = self._client(key)
+        try:
+            if "openapi" in binding:
+                answer = await run_openapi(client, self.config.base_url, binding["openapi"], arguments,
+                                           self.config.max_result_bytes, self.config.timeout)
+            else:
+                answer = await run_form(client, self.config.base_url, binding, arguments,
+                                        self.config.max_result_bytes, self.config.timeout)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self._release(key)
+        answer.result = self.redactor.value(answer.result)
+        return answer
 
     async def aclose(self) -> None:
         for client in self._clients.values():

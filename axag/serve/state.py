@@ -80,6 +80,9 @@ ALTER TABLE approval_requests ADD COLUMN spent REAL;
 assert len(_MIGRATIONS) == SCHEMA_VERSION + 1
 
 
+AUDIT_BUSY_SECONDS = 2.0  # how long an audit row waits for a locked database before it is given up (and logged)
+
+
 def hash_token(token: str) -> str:
     """Tokens are stored as their SHA-256 (hex); the token itself is shown once, when it is made."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -294,10 +297,15 @@ class SqliteStore:
     def audit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
               backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None:
         text = None if arguments is None else json.dumps(arguments, sort_keys=True, ensure_ascii=False)
-        with self._tx() as db:
-            db.execute("INSERT INTO audit (at, actor, tool, fingerprint, permission, backend_status, duration_ms, "
-                       "arguments) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (time.time(), actor, tool, fingerprint, permission, backend_status, duration_ms, text))
+        db = self._db()
+        db.execute(f"PRAGMA busy_timeout={int(AUDIT_BUSY_SECONDS * 1000)}")  # the call's answer waits for this
+        try:
+            with self._tx() as db:
+                db.execute("INSERT INTO audit (at, actor, tool, fingerprint, permission, backend_status, "
+                           "duration_ms, arguments) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (time.time(), actor, tool, fingerprint, permission, backend_status, duration_ms, text))
+        finally:
+            db.execute("PRAGMA busy_timeout=30000")
 
     def audit_rows(self) -> list[dict[str, Any]]:
         cur = self._db().execute("SELECT at, actor, tool, fingerprint, permission, backend_status, duration_ms, "

@@ -525,7 +525,9 @@ function isMultipleOf(value: number, divisor: number): boolean {
 // ------------------------------------------------------------------ formats (SPEC 10.5)
 
 const WS = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-const EMAIL_RE = new RegExp("^[^" + WS + "@]+@[^" + WS + "@]+$", "u");
+// HTML's "valid e-mail address" (what <input type="email"> checks): ASCII local part, dot-separated LDH labels
+const EMAIL_RE =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/u;
 const URI_RE = new RegExp("^[A-Za-z][A-Za-z0-9+.-]*:[^" + WS + "]*$", "u");
 const DATE_RE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/u;
 const DATE_TIME_RE =
