@@ -113,7 +113,7 @@ def lint_options(argv: list[str]) -> dict[str, Any] | None:
         "color": last.get("--color", "auto"), "quiet": flag("-q") or flag("--quiet"),
         "jobs": None if jobs is None else int(jobs), "select": last.get("--select"),
         "ignore": last.get("--ignore"), "extend_select": last.get("--extend-select"), "level": last.get("--level"),
-        "fail_on": last.get("--fail-on"), "fix": False, "diff": False, "statistics": flag("--statistics"),
+        "fail_on": last.get("--fail-on"), "fix": False, "diff": False, "unsafe_fixes": False, "statistics": flag("--statistics"),
         "exit_zero": flag("--exit-zero"), "output_format": tuple(values.get("--output-format", [])),
         "output_file": last.get("--output-file"), "stdin_filename": None, "baseline": last.get("--baseline"),
         "update_baseline": False, "manifest": last.get("--manifest"),
