@@ -89,3 +89,4 @@ def test_serve_still_refuses_an_off_site_link(tmp_path: Path) -> None:
                          capture_output=True, text=True, env=_env(), timeout=60, check=False)
     assert out.returncode != 0
     assert "these tools have no HTTP binding and no handler: help_open" in out.stderr
+    assert "axag lint --extend-select unbound-action says why each one has no binding" in out.stderr
