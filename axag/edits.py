@@ -157,8 +157,8 @@ def render_json(text: str, line_ending: str, attr: Attr, value: Any, doc: JsonDo
     return rewritten_json(text, line_ending, attr, value, first, compact)
 
 
-def fix(description: str, *edits: Edit) -> Fix:
-    return Fix(description, tuple(sorted(edits, key=lambda e: (e.start, e.end))))
+def fix(description: str, *edits: Edit, unsafe: bool = False) -> Fix:
+    return Fix(description, tuple(sorted(edits, key=lambda e: (e.start, e.end))), unsafe)
 
 
 def apply_text(text: str, edits: list[Edit]) -> str:

@@ -82,6 +82,9 @@ class Edit:
 class Fix:
     description: str
     edits: tuple[Edit, ...]
+    # a did-you-mean fix (an attribute name, a value or a key replaced by the closest known one): applied only
+    # with --unsafe-fixes, as ruff's unsafe fixes (issue 27)
+    unsafe: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +130,8 @@ class Finding:
 
     @property
     def fixable(self) -> bool:
-        return self.fix is not None
+        """Whether ``--fix`` repairs it (a did-you-mean fix needs ``--unsafe-fixes``)."""
+        return self.fix is not None and not self.fix.unsafe
 
     def sort_key(self) -> tuple[str, int, int, int]:
         return (self.path, self.line, self.column, self.code)
@@ -173,11 +177,14 @@ class RunReport:
     baseline_stale: int = 0
     exit_code: int = 0
     tool_version: str = ""
+    unsafe_fixes: bool = False  # --unsafe-fixes: the did-you-mean fixes count as fixable
 
     def counts(self) -> dict[str, int]:
-        out = {"errors": 0, "warnings": 0, "infos": 0, "fixable": 0}
+        """Findings by severity; ``fixable`` by --fix (with --unsafe-fixes when it was given), ``unsafe``
+        by --unsafe-fixes only."""
+        out = {"errors": 0, "warnings": 0, "infos": 0, "fixable": 0, "unsafe": 0}
         for f in self.findings:
             out[{"error": "errors", "warning": "warnings", "info": "infos"}[f.severity.value]] += 1
             if f.fix is not None:
-                out["fixable"] += 1
+                out["unsafe" if f.fix.unsafe and not self.unsafe_fixes else "fixable"] += 1
         return out

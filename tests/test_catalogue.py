@@ -39,6 +39,10 @@ _AMENDED_FIX = {
 
 # Messages a rule words beyond the SPEC's templates (the SPEC's come first): code -> their keys.
 _WORDED_BEYOND_SPEC = {
+    4: ["suggest"],  # the closest value: "…; did you mean "{s}"? …" (issue 27)
+    5: ["suggest"],
+    107: ["suggest"],
+    108: ["suggest"],
     112: ["phone"],  # "…; phone numbers have no format, use a "pattern""
     129: ["unharvested"],  # "…; " and why the control of that name is no parameter
 }
@@ -83,6 +87,10 @@ _NOT_IN_SPEC_YET = {
     148,  # unsupported-file-input: a file input in the scope of an action an agent calls (issue 14 §1)
     149,  # openapi-drift: axag-operation-id against an --openapi document (issue 14 §1, like 030)
     160, 161, 162, 163, 164,  # the webmcp group: declarative WebMCP attributes on annotated forms (issue 29 §3)
+    150,  # critical-without-gate: a critical action with neither confirmation nor approval (issue 27 §1)
+    151,  # unbound-action: an action with no HTTP binding, which serve cannot run by itself (issue 27 §5)
+    152,  # jsx-expression-in-markup: axag-intent={intent} in a file read as HTML (issue 27 §8)
+    153,  # comment-in-start-tag: a comment inside a start tag cuts the annotations off (issue 27 §9)
 }
 
 

@@ -44,5 +44,5 @@ def test_a_fact_becomes_a_finding_only_when_its_rule_runs() -> None:
     assert sorted(f.kind.name for f in m.facts) == ["NOT_IN_VOCABULARY", "NOT_IN_VOCABULARY"]
     assert sorted(p.code for p in model_problems(m)) == [4, 5]
     only_5 = run_rules(RuleCtx(m, frozenset({5})))
-    assert [(p.code, p.args) for p in only_5] == [(5, {"v": "hihg"})]
+    assert [(p.code, p.args) for p in only_5] == [(5, {"v": "hihg", "s": "high"})]  # with its did-you-mean
     assert [p.code for p in run_rules(RuleCtx(m, frozenset({2})))] == [2]  # no fact rule ran

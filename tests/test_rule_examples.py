@@ -165,8 +165,8 @@ def test_rule_command_prints_examples() -> None:
     assert res.stdout.startswith("AXAG-LINT-006 ")
     assert run_axag(["rule", "no-such-rule"]).exit_code == 2
     listing = run_axag(["rule", "--all"]).stdout.splitlines()
-    assert len(listing) == 102 and listing[0].startswith("AXAG-LINT-001")
-    assert listing[97:] == ["", "Columns: code, default severity, level, flags, name.",
+    assert len(listing) == 106 and listing[0].startswith("AXAG-LINT-001")
+    assert listing[101:] == ["", "Columns: code, default severity, level, flags, name.",
                             ("Level: B basic, I intermediate, F full (the rule runs at that --level and above), - "
                              "compile only."),
                             "Flags: C compile check (an error stops axag compile), * fixable with axag lint --fix.",

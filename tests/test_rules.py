@@ -123,8 +123,8 @@ def test_primaries_under_full_selection(tmp_path: Path) -> None:
            'axag-description="d" axag-entity="a" axag-approval-required="true" axag-confirmation-required="true" '
            'axag-idempotent="true" axag-preconditions=\'["x"]\'>X</button>\n')
     doc = lint_json(tmp_path, "--select", "ALL", "a.html")
-    # 013 silences 025 (not triggered here anyway); 012 silences 026 approval-roles
-    assert _positions(doc) == [("013", 1, 71), ("012", 1, 160)]
+    # 013 silences 025 (not triggered here anyway); 012 silences 026 approval-roles; 151: no form submits it
+    assert _positions(doc) == [("151", 1, 2), ("013", 1, 71), ("012", 1, 160)]
 
 
 def test_137_template_exception(tmp_path: Path) -> None:

@@ -28,6 +28,8 @@ __all__ = ["lint", "run_lint"]
               help="Lowest severity that makes the exit code 1 (default: error; info never fails).")
 @click.option("--fix", is_flag=True, help="Apply fixes, then report what remains.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="With --fix or --diff, also apply the did-you-mean fixes (attribute names, values, keys).")
 @click.option("--watch", is_flag=True, help="Lint again on every change (only the changed files); Ctrl-C stops.")
 @click.option("--statistics", is_flag=True, help="One line per rule instead of findings.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings.")

@@ -166,7 +166,7 @@ def run_lint(opts: dict[str, Any]) -> int:
         from axag.lint.fix import apply_fixes
 
         fixed_count, diff_text, run = apply_fixes(run, resolver, request, write=bool(opts["fix"]), cwd=cwd,
-                                                  stdin=stdin_data)
+                                                  stdin=stdin_data, unsafe=bool(opts.get("unsafe_fixes")))
         if opts["diff"]:
             echo(diff_text, nl=False)
             return exit_status((), internal_error=run.internal_error, stale=bool(diff_text))
@@ -177,6 +177,7 @@ def run_lint(opts: dict[str, Any]) -> int:
     ran |= {f.code for f in run.findings()}
     report = lint_report(run, [RULES[c].info for c in sorted(ran) if c in RULES], __version__)
     report.fixed = fixed_count
+    report.unsafe_fixes = bool(opts.get("unsafe_fixes"))
     baseline_path = opts["baseline"] or (str(run_settings.baseline) if run_settings.baseline else None)
     if opts["update_baseline"]:
         if baseline_path is None:

@@ -4,7 +4,8 @@ For an action whose parameter scope (SPEC §5.1) is submitted by a form, the bin
 action URL (resolved against the page's own path), the encoding, the control name behind each parameter, the
 constant name/value pairs the browser adds (hidden inputs, read-only controls, the submitter), the value a
 checked checkbox sends, whether constants must be refreshed from the live page (template values), the page,
-and the controls an agent cannot supply (file inputs).
+and the controls an agent cannot supply (file inputs). A navigate link (``<a href>``) to a page of the site is
+bound as the GET of its href (issue 27); where an action reaches the site is decided by `axag.model.reach`.
 
 So that serve sends what the page declares (issue 23), the binding also says which form it is (``form``: its
 id, else its position among the page's forms of the same action and method), which constants the live page
@@ -15,12 +16,10 @@ browser sends on several lines (``multiline``: textareas; every other value is r
 
 from __future__ import annotations
 
-from posixpath import normpath
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin, urlsplit
 
 from axag.model import harvest as H
-from axag.model.submit import is_submit_control
+from axag.model.reach import Link, page_url, reach
 from axag.parse.document import LxmlElement
 from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
@@ -35,31 +34,6 @@ URLENCODED = "application/x-www-form-urlencoded"
 ENCTYPES = (URLENCODED, "multipart/form-data", "text/plain")
 
 
-def page_url(page: str) -> str:
-    """The URL path of a page file relative to the compile root (the site root): ``"a/b.html"`` -> ``/a/b.html``."""
-    return "/" + page.lstrip("/")
-
-
-def _submitter(model: FileModel, act: Action, form: LxmlElement) -> LxmlElement | None:
-    """The submit control used: the action element when it is one, else the form's default button."""
-    el = act.element.el
-    if el is not None and is_submit_control(el):
-        return el
-    form_id = _attr(form, "id")
-    for cand in form.iterdescendants():
-        if is_submit_control(cand) and (_attr(cand, "form") in (None, form_id)):
-            return cand
-    return None
-
-
-def _method(form: LxmlElement, sub: LxmlElement | None) -> str:
-    raw = (_attr(sub, "formmethod") if sub is not None else None)
-    if raw is None:
-        raw = _attr(form, "method")
-    m = (raw or "get").strip().lower()
-    return m if m in ("get", "post", "dialog") else "get"
-
-
 def _enctype(form: LxmlElement, sub: LxmlElement | None, method: str) -> str:
     if method != "post":
         return URLENCODED
@@ -70,27 +44,6 @@ def _enctype(form: LxmlElement, sub: LxmlElement | None, method: str) -> str:
     return e if e in ENCTYPES else URLENCODED
 
 
-def _action(model: FileModel, form: LxmlElement, sub: LxmlElement | None, page: str) -> tuple[str | None, bool]:
-    """(resolved action, unknown): a template action is unknown (taken from the live page)."""
-    raw, unknown = (H.value_of(model, sub, "formaction") if sub is not None else (None, False))
-    if raw is None and not unknown:
-        raw, unknown = H.value_of(model, form, "action")
-    if unknown:
-        return None, True
-    base = page_url(page)
-    raw = (raw or "").strip()
-    if not raw:
-        return base, False
-    if urlsplit(raw).scheme:
-        return raw, False
-    joined = urljoin(base, raw)
-    parts = urlsplit(joined)
-    path = normpath(parts.path) if parts.path else "/"
-    if parts.path.endswith("/") and path != "/":
-        path += "/"
-    return path + (f"?{parts.query}" if parts.query else ""), False
-
-
 def _submitted_value(model: FileModel, el: LxmlElement) -> tuple[str | None, bool]:
     if _tag(el) == "textarea":
         text = "".join(el.itertext())
@@ -99,20 +52,16 @@ def _submitted_value(model: FileModel, el: LxmlElement) -> tuple[str | None, boo
 
 
 def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | None:
-    """The binding of ``act`` on the page file ``page`` (relative to the compile root), or None."""
-    scope = H.scope_of(model, act)
-    if scope is None:
+    """The binding of ``act`` on the page file ``page`` (relative to the compile root), or None (rule 151 says
+    why: `axag.model.reach`)."""
+    found = reach(model, act, page)
+    if isinstance(found, str):
         return None
-    form = H.submitting_form(model, act, scope)
-    if form is None:
-        return None
-    sub = _submitter(model, act, form)
-    method = _method(form, sub)
-    if method == "dialog":
-        return None
-    action, unknown_action = _action(model, form, sub, page)
-    if unknown_action:
-        return None
+    if isinstance(found, Link):  # a navigate link to a page of the site: the GET of its href
+        return {"method": "GET", "action": found.path, "enctype": URLENCODED,
+                "fields": {p.name: p.name for p in act.parameters}, "constants": [list(q) for q in found.query],
+                "checkbox": {}, "refresh": False, "page": page}
+    scope, form, sub, method, action = found.scope, found.form, found.sub, found.method, found.action
     controls = {id(p.control.el): p for p in act.parameters if p.control is not None and p.control.el is not None}
     fields: dict[str, str] = {}
     checkbox: dict[str, str] = {}

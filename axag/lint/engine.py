@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # the model is imported when a file is checked: a run served 
     from axag.source import SourceText
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
+# the C rules whose errors an inline suppression with a reason lifts in compile as well (150)
+REASONED = frozenset(code for code, m in RULES.items() if m.reasoned)
 
 # (primary, secondary, match), from the declarations (`Rule.primary_to`): the secondary stays silent at the same
 # element when the primary fires there and is in effect (§12.6). match "attr": same attribute; "key": same
@@ -243,11 +245,14 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         sup, apply = None, _no_directives
     all_findings = [f for f, _ in items]
     if request.mode == "compile":
-        # suppressions never silence C-rule errors in compile (§12.1)
-        idx = [i for i, f in enumerate(all_findings) if f.severity is not Severity.ERROR]
+        # suppressions never silence C-rule errors in compile (§12.1), except those of the REASONED rules when
+        # the suppression gives its reason
+        idx = [i for i, f in enumerate(all_findings) if f.severity is not Severity.ERROR or f.code in REASONED]
         others = [all_findings[i] for i in idx]
         kept, suppressed, _unused = apply(others, sup, element_start_lines=[starts[i] for i in idx], ran=enabled)
-        kept = [f for f in all_findings if f.severity is Severity.ERROR] + kept
+        kept = [f for f in all_findings if f.severity is Severity.ERROR and f.code not in REASONED] + kept
+        kept += [_unreasoned(f) for f in suppressed if f.code in REASONED and not f.justification]
+        suppressed = [f for f in suppressed if f.code not in REASONED or f.justification]
         if settings is not None and settings.per_file_ignores:
             # per-file ignores hide C-rule warnings and infos from compile's report, never errors
             from axag.config import per_file_ignored
@@ -267,7 +272,9 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         if request.mode == "compile":
             error_elements = {id(element_of.get(id(f))) for f in kept if f.severity is Severity.ERROR}
         else:
-            error_elements = _compile_error_elements(out, model, problems)
+            reasoned = {(f.code, f.start, f.end) for f in suppressed if f.code in REASONED and f.justification}
+            lifted = {id(el) for f, el in items if (f.code, f.start, f.end) in reasoned}
+            error_elements = _compile_error_elements(out, model, problems, lifted)
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
     release_model(model)
 
@@ -334,9 +341,19 @@ def _suppression_problems(model: FileModel, enabled: frozenset[int], sup: Any, u
     return ctx.problems
 
 
-def _compile_error_elements(out: FileOutcome, model: FileModel, problems: list[Problem]) -> set[int]:
+def _unreasoned(f: Finding) -> Finding:
+    """A finding of a REASONED rule suppressed without a reason: compile keeps it, and says what lifts it."""
+    from dataclasses import replace
+
+    return replace(f, suppression=None, justification="",
+                   help=f"a suppression of {f.id} lifts it in compile only with a reason: -- why")
+
+
+def _compile_error_elements(out: FileOutcome, model: FileModel, problems: list[Problem],
+                            lifted: set[int] | None = None) -> set[int]:
     """The elements that `axag compile` leaves out of the merge (those with a C-rule error), found as compile
-    finds them: every C rule at its own severity, whatever lint selects, ignores, overrides or suppresses;
+    finds them: every C rule at its own severity, whatever lint selects, ignores, overrides or suppresses
+    (except the REASONED findings suppressed with a reason: ``lifted`` holds their elements);
     lint merges the same contracts, so its 121/122 equal compile's (issue 11)."""
     from axag.rules.base import RuleCtx, run_rules
 
@@ -345,6 +362,7 @@ def _compile_error_elements(out: FileOutcome, model: FileModel, problems: list[P
         problems = problems + run_rules(RuleCtx(model, extra))
     dropped = _dropped_secondaries(problems, C_RULES)
     return {id(p.element) for p in problems if p.code in C_RULES and id(p) not in dropped
+            and not (p.code in REASONED and lifted and id(p.element) in lifted)
             and (p.severity or RULES[p.code].info.severity) is Severity.ERROR}
 
 
@@ -489,7 +507,7 @@ def _resolve_fix(fx: Fix, lines: LineIndex) -> Fix:
         sl, sc = lines.position(e.start)
         el, ec = lines.position(e.end)
         edits.append(replace(e, start_line=sl, start_column=sc, end_line=el, end_column=ec))
-    return Fix(fx.description, tuple(edits))
+    return Fix(fx.description, tuple(edits), fx.unsafe)
 
 
 def display_path(path: Path, cwd: Path) -> str:

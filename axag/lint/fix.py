@@ -72,18 +72,19 @@ def _overlaps(a: Edit, b: Edit) -> bool:
     return b.start == b.end and a.start <= b.start <= a.end
 
 
-def _select(findings: list[Finding]) -> list[tuple[Finding, Fix]]:
+def _select(findings: list[Finding], unsafe: bool = False) -> list[tuple[Finding, Fix]]:
     """Fixes to apply in one pass: sorted by position, skipping any that overlaps one already taken (or whose
-    own edits overlap). Identical fixes (two findings, one repair) are applied once."""
+    own edits overlap), and the unsafe ones unless ``unsafe``. Identical fixes (two findings, one repair) are
+    applied once."""
     cands: list[tuple[Finding, Fix]] = []
     for f in findings:
         fx = f.fix
-        if fx is None or not fx.edits:
+        if fx is None or not fx.edits or (fx.unsafe and not unsafe):
             continue
         edits = sorted(fx.edits, key=lambda e: (e.start, e.end))
         if any(x.end > y.start or (x.start == y.start and x.end == y.end) for x, y in pairwise(edits)):
             continue
-        cands.append((f, Fix(fx.description, tuple(edits))))
+        cands.append((f, Fix(fx.description, tuple(edits), fx.unsafe)))
     cands.sort(key=lambda c: (c[1].edits[0].start, c[1].edits[-1].end, c[0].code))
     taken: list[tuple[Finding, Fix]] = []
     applied: list[Edit] = []
@@ -169,6 +170,17 @@ class _StartTags:
         return self._inside(self.tags[i], start, end)
 
     def _inside(self, tag: RawTag, start: int, end: int) -> RawTag | None:
+        limit = tag.end - 1 if tag.end > 0 and self.text[tag.end - 1] == ">" else tag.end
+        return tag if tag.name_end <= start and end <= limit else self._control(start, end)
+
+    def _control(self, start: int, end: int) -> RawTag | None:
+        """The start tag of a form control without annotations (the §8 migration adds ``axag-parameter-*`` to
+        it): the tag the tokenizer reads at the last ``<`` before the edit, when it is a control and holds the
+        edit (a ``<`` inside a value starts no tag, and the edit is refused)."""
+        lt = self.text.rfind("<", 0, start)
+        tag = scan_tag(self.text, lt) if lt >= 0 else None
+        if tag is None or tag.tag not in ("input", "select", "textarea"):
+            return None
         limit = tag.end - 1 if tag.end > 0 and self.text[tag.end - 1] == ">" else tag.end
         return tag if tag.name_end <= start and end <= limit else None
 
@@ -318,8 +330,10 @@ def _internal(outcome: FileOutcome, message: str) -> FileOutcome:
     return out
 
 
-def fix_file(outcome: FileOutcome, settings: Settings, request: Request, data: bytes | None = None) -> FileFix:
-    """Fix one linted file (its outcome must carry the decoded text). Nothing is written here."""
+def fix_file(outcome: FileOutcome, settings: Settings, request: Request, data: bytes | None = None, *,
+             unsafe: bool = False) -> FileFix:
+    """Fix one linted file (its outcome must carry the decoded text); ``unsafe``: the did-you-mean fixes too.
+    Nothing is written here."""
     result = FileFix(outcome)
     if outcome.text is None or outcome.replaced or outcome.read_error or outcome.internal_error:
         return result
@@ -344,7 +358,7 @@ def fix_file(outcome: FileOutcome, settings: Settings, request: Request, data: b
     seen = {text}
     try:
         for _ in range(MAX_PASSES):
-            taken = _select(current.findings)
+            taken = _select(current.findings, unsafe)
             if not taken:
                 break
             edits = _unique_edits(taken)
@@ -396,7 +410,7 @@ def _diff(display: str, old: str, new: str) -> str:
 
 
 def apply_fixes(run: R, resolver: Resolver, request: Request, *, write: bool, cwd: Path,
-                stdin: tuple[Path, bytes] | None = None) -> tuple[int, str, R]:
+                stdin: tuple[Path, bytes] | None = None, unsafe: bool = False) -> tuple[int, str, R]:
     """Fix every file of ``run`` (``write``: in place, else only the diff). Returns (number of findings fixed,
     unified diff of every file that changes, the re-linted run). With ``stdin``, the stdin outcome is never
     written: its fixed bytes (or the input unchanged) are set as ``stdin_fixed`` on the returned run."""
@@ -411,7 +425,7 @@ def apply_fixes(run: R, resolver: Resolver, request: Request, *, write: bool, cw
         is_stdin = stdin is not None and Path(outcome.path) == Path(stdin[0]) and stdin_out is None
         data = stdin[1] if is_stdin and stdin is not None else None
         try:
-            result = fix_file(outcome, resolver.resolve(outcome.path), request, data)
+            result = fix_file(outcome, resolver.resolve(outcome.path), request, data, unsafe=unsafe)
         except Exception as exc:  # noqa: BLE001 - one file never stops the run (§14.5); it stays untouched
             result = FileFix(_internal(outcome, f"internal error while fixing, the file was not changed: {exc!r}"))
         if is_stdin:

@@ -22,6 +22,7 @@ fix.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ from axag.findings import Edit, Fix
 from axag.model.jsonspan import JsonDoc
 from axag.model.legacy import entries as _entries
 from axag.model.legacy import parse_expression
-from axag.parse.document import Attr
+from axag.parse.document import Attr, Element
 from axag.plural import plural
 from axag.spans import Span
 
@@ -126,6 +127,9 @@ class _State:
                     self.declared[n] = _Declared(name, i)
         self.harvested_type: dict[str, str] = {}
         self.kinds: dict[str, str] = {}
+        # the parameters that only a form control declares: their keys migrate onto the control (issue 27)
+        self.controls: dict[str, Element] = {}
+        self.control_added: dict[str, dict[str, str]] = {}  # param -> control attribute -> value, in order
         names: set[str] = set(self.declared)
         act = ann.action
         if act is not None:
@@ -134,6 +138,8 @@ class _State:
                 self.kinds[p.name] = p.type
                 if p.harvested:
                     self.harvested_type[p.name] = p.type
+                    if not p.declared and p.control is not None and p.name not in self.declared:
+                        self.controls[p.name] = p.control
         self.param_names = names
         pre = ann.v(PRECONDITIONS)
         self.pre_problem: str | None = None
@@ -164,7 +170,7 @@ class _State:
         return self.kinds.get(param, "string")
 
     def longhand_problem(self, param: str) -> str | None:
-        if param in self.declared:
+        if param in self.declared or param in self.controls:
             return None
         if param in self.macro_names:
             return (f'"{param}" is declared by the axag macro (req=/opt=); declare it in '
@@ -177,6 +183,8 @@ class _State:
         """Merge ``keys`` into the parameter; a conflict leaves everything unchanged and says why."""
         from axag.guards.pyruntime import json_equal  # JSON equality as the guards check it (§10)
 
+        if param not in self.declared:
+            return self.merge_control(param, keys)
         cur = self.current(param)
         for k, v in keys.items():
             if k in cur and not json_equal(cur[k], v):
@@ -192,6 +200,27 @@ class _State:
         d = self.declared[param]
         self.lists[d.list_name][d.index] = merged
         self.touched.add(d.list_name)
+        return None
+
+    def merge_control(self, param: str, keys: dict[str, Any]) -> str | None:
+        """Merge ``keys`` into the form control that declares ``param``, as its ``axag-parameter-*`` overrides
+        (§5.7; a fix changes annotation attributes only); a conflict leaves everything unchanged and says
+        why."""
+        control = self.controls[param]
+        added = dict(self.control_added.get(param, {}))
+        for k, v in keys.items():
+            attr = _control_attribute(k)
+            if attr is None:
+                return f'"{param}" is a form control, which has no attribute for "{k}"; declare the parameter first'
+            text = v if isinstance(v, str) and k in _TEXT_KEYS else _compact(v)
+            existing = control.first[attr].value if attr in control.first else None
+            if existing is None:
+                existing = added.get(attr)
+            if existing is not None and existing != text:
+                return f'<{control.tag} name="{param}"> already has {attr}="{existing}", the entry says {text}'
+            if existing is None:
+                added[attr] = text
+        self.control_added[param] = added
         return None
 
     def has_relation(self, text: str) -> bool:
@@ -214,6 +243,25 @@ class _State:
         if not self.has_relation(text):
             self.added_preconditions.append(text)
         return None
+
+
+_TEXT_KEYS = frozenset({"description", "format", "pattern"})  # written as they are, not as JSON
+
+
+def _control_attribute(key: str) -> str | None:
+    """The override attribute of a form control that gives the parameter key ``key`` (§5.7)."""
+    override = "axag-parameter-" + re.sub(r"([A-Z])", r"-\1", key).lower()
+    return override if override in V.CONTROL_ATTRIBUTES else None
+
+
+def _control_edit(text: str, control: Element, attrs: dict[str, str]) -> Edit:
+    """One insertion of ``attrs`` after the control's last attribute (after its tag name when it has none)."""
+    from axag.edits import quote_value
+
+    raw = control.raw
+    pos = max((a.value_end + (1 if a.quote else 0) for a in raw.attrs), default=control.tag_span.end) \
+        if raw is not None else control.tag_span.end
+    return Edit(pos, pos, "".join(f" {name}={quote_value(value, None)}" for name, value in attrs.items()))
 
 
 def _key_order(k: str) -> int:
@@ -356,6 +404,9 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
             val = ann.v(name)
             assert val.attr is not None
             edits.append(replace_value(val.attr, _render(model, val.attr, state.lists[name], val.doc)))
+    for param, attrs in state.control_added.items():
+        if attrs:
+            edits.append(_control_edit(text, state.controls[param], attrs))
     done = {e.key for e in migrated}
     rest = {k: v for k, v in obj.items() if k not in done}
     new_pre = state.added_preconditions

@@ -186,8 +186,11 @@ def _read_element(pf: ParsedFile, element: Element, facts: list[Fact]) -> Annota
         if name not in V.ATTRIBUTES:
             ann.unknown.append(attr)
             sugg = V.attribute_suggestion(name)
+            fx = None
+            if sugg is not None and sugg not in element.first and attr.written.lower() == name:
+                fx = fix(f'Rename to "{sugg}"', _rename(attr, sugg), unsafe=True)
             reader.note(Kind.UNKNOWN_ATTRIBUTE, attr.name_span, name, name=attr.written, s=sugg,
-                           help=f'did you mean "{sugg}"?' if sugg else None)
+                        help=f'did you mean "{sugg}"?' if sugg else None, fix=fx)
             continue
         if attr.dynamic:
             ann.dynamic_attrs.append(name)
@@ -205,10 +208,21 @@ def _read_element(pf: ParsedFile, element: Element, facts: list[Fact]) -> Annota
                         entries=plural(entry_count(attr), "entry", "entries"))
     if ann.macro_attr is not None and not ann.macro_attr.dynamic:
         _expand_macro(ann, reader)
+    _misspelt_count_as_declared(ann)
     intent = ann.v("axag-intent")
     if intent.declared or ann.macro is not None or (ann.macro_attr is not None and ann.macro_attr.dynamic):
         ann.action = Action(ann, intent_value=intent)
     return ann
+
+
+def _misspelt_count_as_declared(ann: Annotated) -> None:
+    """An unknown attribute whose name is a typo of a known one (`axag-aproval-required`) makes that attribute
+    declared but unknown, as an invalid value does (§12.6): the rules reading it stay silent (no 128, 026,
+    011, 021 next to the 100). Not for the intent and the macro: they make the element an action."""
+    for attr in ann.unknown:
+        sugg = V.attribute_suggestion(attr.name)
+        if sugg is not None and sugg not in ann.values and sugg not in ("axag", "axag-intent"):
+            ann.values[sugg] = Value(Status.INVALID, None, attr)
 
 
 def _rename(attr: Attr, new_name: str) -> Any:

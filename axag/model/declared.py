@@ -175,6 +175,7 @@ def build_parameters(model: FileModel, act: Action, *, harvest: bool = True) -> 
             declared=True, harvested=h is not None, format_bounds=bounds if _bounds_apply(spec, hkind) else None,
             span=d.span, control=h.control if h is not None else None,
         ))
+    _described_by_declaration(model, declared, by_snake)
     rest = [h for h in harvested if id(h) not in used]
     for h in [h for h in rest if h.required] + [h for h in rest if not h.required]:
         ctx = SpecCtx(sink, h.name, None)
@@ -186,6 +187,16 @@ def build_parameters(model: FileModel, act: Action, *, harvest: bool = True) -> 
     if sink.errors:
         act.params_ok = False
     return params
+
+
+def _described_by_declaration(model: FileModel, declared: list[Any], by_snake: dict[str, Any]) -> None:
+    """A harvested parameter that its declaration describes has a description in the schema: the control's
+    missing label is no finding then (032, issue 27)."""
+    described = {(h.name, h.control.tag_span.start) for d in declared if "description" in d.spec.keys
+                 for h in [by_snake.get(V.snake_case(d.name))] if h is not None}
+    if described:
+        model.facts[:] = [f for f in model.facts if not (f.kind is Kind.HARVESTED_WITHOUT_DESCRIPTION
+                                                         and (f.args.get("p"), f.span.start) in described)]
 
 
 def _bounds_apply(spec: Spec, hkind: str | None) -> bool:

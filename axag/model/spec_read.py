@@ -114,6 +114,9 @@ def read_object(obj: dict[str, Any], loc: Loc, ctx: SpecCtx, depth: int = 0, fra
             if key in V.PARAMETER_KEY_ALIASES and V.PARAMETER_KEY_ALIASES[key] not in obj:
                 new = V.PARAMETER_KEY_ALIASES[key]
                 fx = _rewrite(model, loc, f'Rename "{key}" to "{new}"', _renamer(loc.path, key, new))
+            elif sugg is not None and sugg not in obj:  # a did-you-mean: applied with --unsafe-fixes
+                fx = _rewrite(model, loc, f'Rename "{key}" to "{sugg}"', _renamer(loc.path, key, sugg))
+                fx = Fix(fx.description, fx.edits, unsafe=True) if fx is not None else None
             sink.add(Kind.BAD_PARAMETER_KEY, kl.key_span(), ctx.list_attr, p=p, k=key, s=sugg, fix=fx)
             continue
         _read_key(spec, key, value, kl, ctx, depth)

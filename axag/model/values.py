@@ -116,10 +116,10 @@ class ValueReader:
         base.value = value
         return base
 
-    def _fixable(self, base: Value, new: str | None, description: str) -> Any:
+    def _fixable(self, base: Value, new: str | None, description: str, *, unsafe: bool = False) -> Any:
         if new is None or base.from_macro or base.attr is None:
             return None
-        return fix(description, replace_value(base.attr, new))
+        return fix(description, replace_value(base.attr, new), unsafe=unsafe)
 
     # ------------------------------------------------------------------ kinds
     def _macro(self, attr: Attr, base: Value) -> Value:
@@ -140,12 +140,15 @@ class ValueReader:
             return self._invalid(base)
         new = forms.fix_enum(v, allowed)
         sugg = V.did_you_mean(v.strip().lower(), allowed) if new is None and v.strip() else None
-        args: dict[str, Any] = {"v": v}
+        args: dict[str, Any] = {"v": v, "s": sugg}
         if spec.enum in ("parameter_type", "parameter_format"):
             args = {"p": self.element_param_name(), "v": v}
             if spec.enum == "parameter_format":
                 args["s"] = sugg
-        self.note(Kind.NOT_IN_VOCABULARY, span, attr.name, fix=self._fixable(base, new, f'Replace with "{new}"'),
+        fx = self._fixable(base, new, f'Replace with "{new}"')
+        if fx is None and sugg is not None:  # a did-you-mean: the closest value, applied with --unsafe-fixes
+            fx = self._fixable(base, sugg, f'Replace with "{sugg}"', unsafe=True)
+        self.note(Kind.NOT_IN_VOCABULARY, span, attr.name, fix=fx,
                   help=f"allowed values: {', '.join(allowed)}", vocabulary=spec.enum, **args)
         return self._invalid(base)
 

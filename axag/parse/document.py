@@ -40,6 +40,8 @@ _PARSER = etree.HTMLParser(recover=True, remove_comments=False, huge_tree=True, 
 # the same for a file's own bytes, which axag decoded as UTF-8 (lxml must not read another encoding into them)
 _UTF8_PARSER = etree.HTMLParser(recover=True, remove_comments=False, huge_tree=True, default_doctype=False,
                                 encoding="utf-8")
+# the kinds whose start tags hold {expressions} of their own (JSX components, Svelte, Astro)
+_BRACE_KINDS = frozenset({"jsx", "svelte", "astro"})
 
 # lxml element type (HtmlElement-like); kept as Any so callers need no lxml typing.
 LxmlElement = Any
@@ -71,6 +73,7 @@ class Attr:
     offsets: list[int] | None = None  # decoded index -> raw index (None = identity)
     dynamic: bool = False
     closed: bool = True  # quoted value with its closing quote
+    jsx: bool = False  # an unquoted {expression} in a file not read as a component: dynamic, and rule 152's
     origin: Any = None  # JSX: the module (another file) the value was written in; None = this file
     repeat: bool = False  # a repeat of an earlier attribute of the same name (in its element's `duplicates`)
 
@@ -202,6 +205,9 @@ def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int
             if a <= ra.name_start < b:
                 dynamic = True
                 break
+    # axag-intent={intent} in a file read as markup: a JSX expression, which this file only holds as text
+    jsx = (not dynamic and ra.quote == "" and value.startswith("{") and not value.startswith("{{")
+           and kind not in _BRACE_KINDS)
     return Attr(
         name=low,
         written=written,
@@ -211,8 +217,9 @@ def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int
         name_span=Span(ra.name_start, ra.name_end),
         value_span=Span(ra.value_start, ra.value_end),
         offsets=offsets,
-        dynamic=dynamic,
+        dynamic=dynamic or jsx,
         closed=ra.closed,
+        jsx=jsx,
     )
 
 

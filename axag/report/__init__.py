@@ -181,7 +181,8 @@ def summary_lines(run: RunReport) -> list[str]:
     if run.findings:
         out.append(
             f"Found {plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')}, {plural(c['infos'], 'info')} "
-            f"({c['fixable']} fixable with --fix)."
+            f"({c['fixable']} fixable with --fix{' --unsafe-fixes' if run.unsafe_fixes else ''}"
+            + (f"; {c['unsafe']} more with --unsafe-fixes" if c["unsafe"] else "") + ")."
         )
     else:
         out.append("All checks passed.")

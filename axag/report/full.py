@@ -79,7 +79,8 @@ def finding_block(f: Finding) -> list[Line]:
         notes.append([(f"{pad} = ", GUTTER), ("help", "bold"), (f": {escape_text(f.help)}", "")])
     if f.fix is not None:
         desc = escape_text(f.fix.description)
-        notes.append([(f"{pad} = ", GUTTER), ("fix", "bold"), (f": {desc} (run axag lint --fix)", "")])
+        how = "--fix --unsafe-fixes" if f.fix.unsafe else "--fix"
+        notes.append([(f"{pad} = ", GUTTER), ("fix", "bold"), (f": {desc} (run axag lint {how})", "")])
     if rows:
         out.append([(f"{pad} |", GUTTER)])
         for n, text in rows:

@@ -47,7 +47,8 @@ def finding_data(run: RunReport, f: Finding) -> dict[str, Any]:
         "l": f.line,
         "k": f.column,
         "h": escape_text(f.help or ""),
-        "x": escape_text(f"{f.fix.description} (run axag lint --fix)") if f.fix is not None else "",
+        "x": escape_text(f"{f.fix.description} (run axag lint --fix{' --unsafe-fixes' if f.fix.unsafe else ''})")
+        if f.fix is not None else "",
         "f": frame(f),
     }
 

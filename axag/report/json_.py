@@ -32,6 +32,8 @@ def finding_object(run: RunReport, f: Finding) -> dict[str, Any]:
                 for e in f.fix.edits
             ],
         }
+        if f.fix.unsafe:  # a did-you-mean fix: applied with --unsafe-fixes only
+            fix["applicability"] = "unsafe"
     return {
         "code": f.id,
         "name": rule_name(run, f),

@@ -1,9 +1,10 @@
 """Attribute-vocabulary rules: unknown, legacy, removed and skip attributes (100-104), attribute-name case and
-repetition (131, 132).
+repetition (131, 132), a comment inside a start tag that cuts the annotations off (153).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from axag import vocabulary as V
@@ -39,8 +40,7 @@ UNKNOWN_ATTRIBUTE = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-foo-bar="1" axag-x-acme-team="cart">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="high" axag-x-acme-team="cart">Add</button>\n'
-        '<button axag-intent="cart.add" axag-action-type="write" axag-constraints=\'{}\'>Legacy (101)</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="high" axag-x-acme-team="cart">Add</button>'
     ),
 )
 
@@ -64,7 +64,7 @@ LEGACY_CONSTRAINTS = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-constraints=\'{"rule": "be nice"}\'>Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "type": "integer", "min": 1}]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "qty", "type": "integer", "min": 1}]\'>Add</button>'
     ),
 )
 
@@ -85,7 +85,7 @@ REMOVED_ATTRIBUTE = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" AXAG-CROSS-TENANT="true">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-tenant-boundary="strict">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-tenant-boundary="strict">Add</button>'
     ),
 )
 
@@ -104,7 +104,7 @@ SKIP_ATTRIBUTE = Rule(
     fails='<button axag-intent="cart.add" axag-action-type="write" axag-skip="true">Add</button>',
     passes=(
         "<!-- axag-disable-next-line AXAG-LINT-007 -- reviewed -->\n"
-        '<button axag-intent="cart.add" axag-action-type="write">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button>'
     ),
 )
 
@@ -122,8 +122,7 @@ NON_LOWERCASE_ATTRIBUTE = Rule(
     },
     fails='<button AXAG-INTENT="cart.add" axag-Action-Type="write">Add</button>',
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write">Add</button>\n'
-        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" AXAG-RISK-LEVEL="low">Repeat (132)</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button>'
     ),
 )
 
@@ -173,3 +172,76 @@ def manual_migration(span: Span, element: Element, entry: str, reason: str) -> P
     person, at the entry's key, saying why."""
     return Problem(LEGACY_CONSTRAINTS.code, span, {"entry": entry}, element, V.LEGACY_CONSTRAINTS,
                    message=f'axag-constraints entry "{entry}": manual migration needed: {reason}')
+
+
+# a start tag with "<!--" among its attributes (a candidate: the tokenizer decides)
+_COMMENT_IN_TAG = re.compile(r"<[A-Za-z][^\s/>]*\s[^<>]*<!--")
+
+COMMENT_IN_START_TAG = Rule(
+    code=153,
+    name="comment-in-start-tag",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    compile=True,
+    trigger="an HTML comment inside a start tag, followed by annotation attributes",
+    plain=("<button <!-- note --> axag-intent=…>: a comment cannot stand inside a start tag; HTML reads "
+           "\"<!--\" as an attribute name and ends the tag at the \">\" of \"-->\", so the annotations after it are "
+           "text on the page and the element has none; move the comment before the tag"),
+    messages={
+        "default": ('The comment inside <{tag}> ends its start tag at "-->": {attrs} after it are text, not '
+                    "attributes; move the comment out of the tag"),
+    },
+    primary_to={1: "element"},
+    fails=(
+        '<button <!-- primary --> axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="high">Clear</button>\n'
+        '<a href="/x" <!-- nav --> axag="navigate:cart.open">Open</a>'
+    ),
+    passes=(
+        "<!-- primary -->\n"
+        '<button axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="high">Clear</button>\n'
+        '<span <!-- a note --> class="plain">No annotation after the comment</span>'
+    ),
+)
+
+
+@COMMENT_IN_START_TAG.check("file")
+def comment_in_start_tag(ctx: RuleCtx) -> None:
+    """A start tag whose attributes hold ``<!--`` and whose text after the comment's ``-->`` up to the next ``>``
+    holds annotation attributes; reported at the comment."""
+    from axag.parse.tokenizer import scan_tag  # (the rules are declared without the parser)
+
+    pf = ctx.model.pf
+    text = pf.text
+    if "<!--" not in text:
+        return
+    for m in _COMMENT_IN_TAG.finditer(text):
+        tag = scan_tag(text, m.start())
+        opener = next((a for a in tag.attrs if a.written.startswith("<!--")), None) if tag is not None else None
+        if tag is None or opener is None:
+            continue
+        close = text.find("-->", opener.name_start, tag.end)
+        if close < 0:
+            continue
+        rest = text[close + 3:text.find(">", close + 3) if text.find(">", close + 3) >= 0 else len(text)]
+        lost = list(dict.fromkeys(re.findall(r"(?<![\w-])(axag(?:-[a-z0-9-]+)?)\s*=", rest.lower())))
+        if not lost:
+            continue
+        element = next((e for e in _elements_at(pf, tag.start)), None)
+        from axag.spans import Span
+
+        COMMENT_IN_START_TAG.report(ctx, Span(opener.name_start, close + 3), element, None, tag=tag.tag,
+                                    attrs=", ".join(lost))
+
+
+def _elements_at(pf: object, start: int) -> list[Element]:
+    """The element whose start tag begins at ``start`` (located through lxml), if any."""
+    root = getattr(pf, "root", None)
+    if root is None:
+        return []
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el.get("<!--") is None:
+            continue
+        element = pf.element_of(el)  # type: ignore[attr-defined]
+        if element.start == start:
+            return [element]
+    return []

@@ -1,4 +1,5 @@
-"""What an agent's call can carry to the site (issue 14 §1): 148 and 149 (not in SPEC.md's tables yet); and,
+"""What an agent's call can carry to the site (issue 14 §1): 148 and 149 (not in SPEC.md's tables yet), 151 (an
+action serve cannot run by itself, issue 27); and,
 from the facts the model records, 140 (axag-params-from), 141 (axag-schema).
 
 149 needs ``--openapi``. Actions that a form submits are bound to the form, not to the operation, and are not
@@ -59,7 +60,7 @@ UNSUPPORTED_FILE_INPUT = Rule(
         '  <input type="file" name="elsewhere" form="other">\n'
         "  <button>Submit</button>\n"
         "</form>\n"
-        '<form id="other" action="/other" method="post"><input type="file" name="attachment"></form>\n'
+        '<form id="other" method="dialog"><input type="file" name="attachment"></form>\n'
         '<button type="button" axag-intent="claim.list" axag-action-type="read" axag-risk-level="none"\n'
         '        axag-description="List the claims">Claims</button>'
     ),
@@ -76,6 +77,53 @@ def unsupported_file_input(ctx: RuleCtx, act: Action) -> None:
     for element in act.file_inputs:
         UNSUPPORTED_FILE_INPUT.report(ctx, element.tag_span, element, control=H.file_input_name(element.el),
                                       intent=act.intent)
+
+
+UNBOUND_ACTION = Rule(
+    code=151,
+    name="unbound-action",
+    severity=Severity.INFO,
+    level=Level.INTERMEDIATE,
+    off=True,  # every onClick action of a component would report it: opt in (select, --extend-select 151)
+    trigger=("an action compile gives no HTTP binding (no form submits it, and it is no navigate link to a page "
+             "of the site) and no axag-operation-id: axag serve runs it only with a handler"),
+    plain=("an action that axag serve cannot run by itself: no form submits it (or its form sends nothing), it is "
+           "not an <a href> navigate link to a page of the site, and it names no axag-operation-id; serve refuses "
+           "to start with it unless --handlers gives it a handler, --openapi binds it, or --allow-unbound serves "
+           "it as a refusal"),
+    messages={
+        "default": ('"{intent}" has no HTTP binding: {why}; axag serve runs it only with a handler (--handlers) '
+                    "or an OpenAPI operation (axag-operation-id with --openapi)"),
+    },
+    fails=(
+        '<button type="button" axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="high"\n'
+        '        axag-confirmation-required="true" axag-description="Empty the cart">Clear</button>\n'
+        '<a href="https://help.example.com/cart" axag-intent="help.open" axag-action-type="navigate" axag-risk-level="none"\n'
+        '   axag-description="Open the help">Help</a>\n'
+        '<form method="dialog" axag-intent="dialog.close" axag-action-type="read" axag-risk-level="none"\n'
+        '      axag-description="Close the dialog"><button>Close</button></form>'
+    ),
+    passes=(
+        '<form action="/cart/clear" method="post" axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="high"\n'
+        '      axag-confirmation-required="true" axag-description="Empty the cart"><button>Clear</button></form>\n'
+        '<a href="/orders?status=open" axag-intent="order.list_open" axag-action-type="navigate" axag-risk-level="none"\n'
+        '   axag-description="List the open orders">Open orders</a>\n'
+        '<button type="button" axag-intent="cart.sync" axag-action-type="write" axag-risk-level="low"\n'
+        '        axag-operation-id="syncCart" axag-description="Sync the cart">Sync</button>'
+    ),
+)
+
+
+@UNBOUND_ACTION.check()
+def unbound_action(ctx: RuleCtx, act: Action) -> None:
+    """An action without an HTTP binding and without an operation id, with the reason compile gives."""
+    if act.intent is None or act.v("axag-operation-id").declared:
+        return
+    from axag.model.reach import unbound_reason  # (the rules are declared without the model)
+
+    why = unbound_reason(ctx.model, act)
+    if why is not None:
+        UNBOUND_ACTION.report(ctx, act.element.tag_span, act.element, intent=act.intent, why=why)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +254,7 @@ INVALID_PARAMS_FROM = Rule(
     ),
     passes=(
         '<div id="filters"><input name="q"></div>\n'
-        '<button axag-intent="cart.add" axag-action-type="write" type="button" axag-params-from="#filters">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" type="button" axag-params-from="#filters">Add</button>'
     ),
 )
 
@@ -227,8 +275,8 @@ INVALID_SCHEMA_REF = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-schema="graphql:AddItem">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-schema="zod:src/schemas/cart.ts#AddItem">Add</button>\n'
-        '<button axag-intent="cart.add" axag-action-type="write" axag-schema="openapi:addItem">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-schema="zod:src/schemas/cart.ts#AddItem">Add</button>\n'
+        '<button axag-intent="cart.put" axag-action-type="write" axag-risk-level="low" axag-schema="openapi:addItem">Put</button>'
     ),
 )
 

@@ -107,6 +107,8 @@ class Rule:
     plain: str = ""  # the same in plain words for users (`axag rule`, SARIF), when the SPEC wording cites sections
     messages: Mapping[str, str] = field(default_factory=dict)  # key -> template; the first is the summary
     compile: bool = False  # C: an error stops `axag compile`
+    # a C-rule error that an inline suppression with a reason (``-- why``) lifts in compile too (150, issue 27)
+    reasoned: bool = False
     fix: Fixable = Fixable.NEVER
     fix_note: str = ""  # which cases the fix covers, as the SPEC tables word it
     fix_plain: str = ""  # the same in plain words, when they differ

@@ -48,8 +48,8 @@ INTENT_NOT_IN_MANIFEST = Rule(
         '<button axag="read:cart.view">View</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add_item" axag-action-type="write">Add</button>\n'
-        '<button axag-intent="cart.checkout" axag-action-type="write">Checkout</button>'
+        '<button axag-intent="cart.add_item" axag-action-type="write" axag-risk-level="low">Add</button>\n'
+        '<button axag-intent="cart.checkout" axag-action-type="write" axag-risk-level="low">Checkout</button>'
     ),
 )
 
@@ -107,7 +107,7 @@ FORM_SCHEMA_DRIFT = Rule(
         "</form>"
     ),
     passes=(
-        '<form axag-intent="signup.submit" axag-action-type="write">\n'
+        '<form axag-intent="signup.submit" axag-action-type="write" axag-risk-level="low">\n'
         '  <label>Email <input type="email" name="email" required></label>\n'
         '  <label>Age <input type="number" name="age"></label>\n'
         '  <label>Plan <select name="plan"><option>free</option><option>pro</option><option>team</option></select></label>\n'
@@ -174,7 +174,8 @@ UNENFORCED_HIGH_RISK = Rule(
         '<button axag-intent="account.close" axag-action-type="delete" axag-risk-level="high">Close</button>'
     ),
     passes=(
-        '<button axag-intent="account.delete" axag-action-type="delete" axag-risk-level="critical">Delete</button>\n'
+        '<button axag-intent="account.delete" axag-action-type="delete" axag-risk-level="critical"\n'
+        '        axag-confirmation-required="true">Delete</button>\n'
         '<button axag-intent="account.view" axag-action-type="read" axag-risk-level="medium">View</button>'
     ),
 )

@@ -32,7 +32,7 @@ UNNAMED_FORM_CONTROL = Rule(
         "</form>"
     ),
     passes=(
-        '<form axag-intent="contact.send" axag-action-type="write">\n'
+        '<form axag-intent="contact.send" axag-action-type="write" axag-risk-level="low">\n'
         '  <input type="email" name="email">\n'
         '  <textarea name="message" id="message"></textarea>\n'
         '  <input type="hidden">\n'
@@ -92,7 +92,7 @@ HARVEST_NAME_COLLISION = Rule(
         "</form>"
     ),
     passes=(
-        '<form axag-intent="cart.add" axag-action-type="write">\n'
+        '<form axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">\n'
         '  <input type="radio" name="size" value="s"><input type="radio" name="size" value="m">\n'
         '  <input name="phone[]"><input name="phone[]">\n'
         "</form>"

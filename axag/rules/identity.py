@@ -146,7 +146,7 @@ MISSING_INTENT = Rule(
         '  <input name="q">\n'
         "  <button>Search</button>\n"
         "</form>\n"
-        '<form id="f1"><input name="a"><button axag-intent="item.save" axag-action-type="write">Save</button></form>\n'
+        '<form id="f1"><input name="a"><button axag-intent="item.save" axag-action-type="write" axag-risk-level="low">Save</button></form>\n'
         '<div id="panel"><input name="x"></div>\n'
         '<form id="f2"><input name="x"></form>\n'
         '<button type="button" axag-intent="item.load" axag-action-type="read" axag-params-from="#f2">Load</button>\n'
@@ -217,7 +217,7 @@ MISSING_ENTITY = Rule(
         '<a href="/o" axag-intent="order.view" axag-action-type="navigate">Order</a>'
     ),
     passes=(
-        '<button axag-intent="cart.add_item" axag-entity="cart" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="cart.add_item" axag-entity="cart" axag-action-type="write" axag-risk-level="low">Add</button>\n'
         '<button axag="write:cart.clear!low">Clear</button>'
     ),
 )
@@ -258,10 +258,7 @@ MISSING_ACTION_TYPE = Rule(
     ),
     passes=(
         '<button axag-intent="cart.view" axag-action-type="read">View</button>\n'
-        '<button axag="read:cart.list">List</button>\n'
-        '<button axag-intent="cart.edit" axag-action-type="Write">Edit</button>\n'
-        '<button axag-intent="cart.make" axag-action-type="create">Make</button>\n'
-        '<button axag="update:cart.redo">Stopped macro: 027 only</button>'
+        '<button axag="read:cart.list">List</button>'
     ),
 )
 
@@ -351,14 +348,14 @@ MISSING_ACCESSIBLE_NAME = Rule(
         '<button axag-intent="cart.ref" axag-action-type="read" aria-labelledby="missing"></button>'
     ),
     passes=(
-        '<button axag-intent="cart.clear" axag-action-type="delete">Clear</button>\n'
-        '<button axag-intent="cart.close" axag-action-type="write" aria-label="Close"></button>\n'
+        '<button axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="low">Clear</button>\n'
+        '<button axag-intent="cart.close" axag-action-type="write" axag-risk-level="low" aria-label="Close"></button>\n'
         '<span id="lbl">Refresh</span>\n'
         '<button axag-intent="cart.ref" axag-action-type="read" aria-labelledby="lbl"></button>\n'
         '<label for="pay">Pay now</label>\n'
-        '<input id="pay" type="submit" axag-intent="cart.pay" axag-action-type="write">\n'
-        '<label>Buy <input type="button" axag-intent="cart.buy" axag-action-type="write"></label>\n'
-        '<input type="image" alt="Go" axag-intent="cart.go" axag-action-type="write">\n'
+        '<input id="pay" type="submit" axag-intent="cart.pay" axag-action-type="write" axag-risk-level="low">\n'
+        '<label>Buy <input type="button" axag-intent="cart.buy" axag-action-type="write" axag-risk-level="low"></label>\n'
+        '<input type="image" alt="Go" axag-intent="cart.go" axag-action-type="write" axag-risk-level="low">\n'
         '<a href="/x" axag-intent="cart.open" axag-action-type="navigate"><img src="i.png" alt="Open cart"></a>\n'
         '<button axag-intent="cart.help" axag-action-type="read" title="Help"></button>\n'
         '<div axag-intent="cart.panel" axag-action-type="read"></div>'
@@ -402,9 +399,8 @@ INVALID_INTENT = Rule(
         '<button axag-intent="cart._add" axag-action-type="write">Underscore</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add_item" axag-action-type="write">Add</button>\n'
-        '<button axag-intent="report.export_v2" axag-action-type="read">Export</button>\n'
-        '<button axag="write:Cart.Add">Macro intent (027 only)</button>'
+        '<button axag-intent="cart.add_item" axag-action-type="write" axag-risk-level="low">Add</button>\n'
+        '<button axag-intent="report.export_v2" axag-action-type="read">Export</button>'
     ),
 )
 
@@ -425,8 +421,8 @@ INVALID_ENTITY = Rule(
         '<button axag-intent="cart.drop" axag-entity="cart-item" axag-action-type="write">Drop</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-entity="cart" axag-action-type="write">Add</button>\n'
-        '<button axag-intent="cart.fill" axag-entity="purchase_order" axag-action-type="write">Fill (139)</button>'
+        '<button axag-intent="cart.add" axag-entity="cart" axag-action-type="write" axag-risk-level="low">Add</button>\n'
+        '<button axag-intent="cart.fill" axag-entity="purchase_order" axag-action-type="write" axag-risk-level="low">Fill (139)</button>'
     ),
 )
 
@@ -448,7 +444,7 @@ INVALID_TOOL_NAME = Rule(
         '<button axag-intent="cccccccccccccccccccccccccccccccccccccccc.vvvvvvvvvvvvvvvvvvvvvvvvvvvvvv" axag-action-type="read">Long</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-operation-id="addItem-v2">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-operation-id="addItem-v2">Add</button>'
     ),
 )
 
@@ -464,7 +460,9 @@ ENTITY_PREFIX_MISMATCH = Rule(
         "default": 'axag-entity="{e}" differs from the intent prefix "{p}"',
     },
     fails='<button axag-intent="cart.add" axag-entity="basket" axag-action-type="write">Add</button>',
-    passes='<button axag-intent="cart.add" axag-entity="cart" axag-action-type="write">Add</button>',
+    passes=(
+        '<button axag-intent="cart.add" axag-entity="cart" axag-action-type="write" axag-risk-level="low">Add</button>'
+    ),
 )
 
 

@@ -53,7 +53,7 @@ MACRO_CONFLICT = Rule(
     ),
     passes=(
         '<button axag="write:cart.add!low" axag-risk-level="low">Add</button>\n'
-        '<button axag="write:cart.drop?roles=a,b" axag-approval-roles=\'[ "a", "b" ]\'>Drop</button>\n'
+        '<button axag="write:cart.drop!low?roles=a,b" axag-approval-roles=\'[ "a", "b" ]\'>Drop</button>\n'
         '<button axag="write:cart.keep" axag-risk-level="low">Keep</button>'
     ),
 )

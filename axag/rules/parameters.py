@@ -34,10 +34,8 @@ PARAMETER_IN_BOTH_LISTS = Rule(
         '        axag-optional-parameters=\'[{"name": "room_id"}]\'>Hold</button>'
     ),
     passes=(
-        '<button axag-intent="room.book" axag-action-type="write"\n'
-        '        axag-required-parameters=\'["room_id"]\' axag-optional-parameters=\'["nights"]\'>Book</button>\n'
-        '<button axag-intent="room.hold" axag-action-type="write"\n'
-        '        axag-required-parameters=\'["room_id", "room_id"]\'>Hold (118)</button>'
+        '<button axag-intent="room.book" axag-action-type="write" axag-risk-level="low"\n'
+        '        axag-required-parameters=\'["room_id"]\' axag-optional-parameters=\'["nights"]\'>Book</button>'
     ),
 )
 
@@ -61,7 +59,7 @@ INVALID_PARAMETER_LIST = Rule(
         '<button axag-intent="room.free" axag-action-type="write" axag-required-parameters=\'["a", 42]\'>Free</button>'
     ),
     passes=(
-        '<button axag-intent="room.book" axag-action-type="write"\n'
+        '<button axag-intent="room.book" axag-action-type="write" axag-risk-level="low"\n'
         '        axag-required-parameters=\'["room_id", {"name": "nights", "type": "integer"}]\'>Book</button>\n'
         '<button axag-intent="room.list" axag-action-type="read" axag-optional-parameters=\'[]\'>List</button>'
     ),
@@ -90,7 +88,7 @@ UNKNOWN_PARAMETER_KEY = Rule(
         "</form>"
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "min": 1}]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "qty", "type": "integer", "min": 1}]\'>Add</button>'
     ),
 )
 
@@ -113,7 +111,7 @@ INVALID_PARAMETER_TYPE = Rule(
         '<form axag-intent="cart.add" axag-action-type="write"><input name="qty" axag-parameter-type="float"></form>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "type": "integer"}]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "qty", "type": "integer"}]\'>Add</button>'
     ),
 )
 
@@ -137,7 +135,7 @@ INVALID_PARAMETER_FORMAT = Rule(
         '<form axag-intent="cart.add" axag-action-type="write"><input name="phone" axag-parameter-format="phone"></form>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "mail", "format": "email"}, {"name": "u", "format": "url"}]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "mail", "format": "email"}, {"name": "u", "format": "url"}]\'>Add</button>'
     ),
 )
 
@@ -162,8 +160,8 @@ INVALID_PARAMETER_NAME = Rule(
         '<form axag-intent="cart.add" axag-action-type="write"><input name="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"></form>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["qty", {"name": "note"}]\'>Add</button>\n'
-        '<form axag-intent="cart.add" axag-action-type="write"><input name="display-name"></form>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'["qty", {"name": "note"}]\'>Add</button>\n'
+        '<form axag-intent="cart.rename" axag-action-type="write" axag-risk-level="low"><input name="display-name"></form>'
     ),
 )
 
@@ -184,7 +182,7 @@ INVALID_PARAMETER_KEY_VALUE = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "min": "one"}]\'>Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "min": 1, "description": "How many"}]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "qty", "type": "integer", "min": 1, "description": "How many"}]\'>Add</button>'
     ),
 )
 
@@ -207,7 +205,7 @@ INCOHERENT_PARAMETER = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "type": "string", "min": 1}]\'>Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "type": "integer", "min": 1}]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "qty", "type": "integer", "min": 1}]\'>Add</button>'
     ),
 )
 
@@ -227,7 +225,7 @@ PARAMETER_VALUE_VIOLATES_CONSTRAINTS = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "type": "integer", "min": 5, "default": 2}]\'>Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "type": "integer", "min": 5, "default": 6}]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "qty", "type": "integer", "min": 5, "default": 6}]\'>Add</button>'
     ),
 )
 
@@ -251,7 +249,7 @@ INVALID_PATTERN = Rule(
         '<form axag-intent="cart.add" axag-action-type="write"><input name="zip" pattern="(a+)+$"></form>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "code", "pattern": "^[A-Z]{3}$"}]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "code", "pattern": "^[A-Z]{3}$"}]\'>Add</button>'
     ),
 )
 
@@ -273,7 +271,7 @@ DUPLICATE_PARAMETER = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["userName"]\' axag-optional-parameters=\'["user_name"]\'>Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["qty"]\' axag-optional-parameters=\'["note"]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'["qty"]\' axag-optional-parameters=\'["note"]\'>Add</button>'
     ),
 )
 
@@ -295,7 +293,7 @@ ORPHAN_PARAMETER_ATTRIBUTE = Rule(
         '<input name="stray" axag-parameter-type="string">'
     ),
     passes=(
-        '<form axag-intent="cart.add" axag-action-type="write">\n'
+        '<form axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">\n'
         '  <input name="qty" axag-parameter-type="integer" axag-parameter-description="How many">\n'
         "</form>"
     ),
@@ -320,7 +318,7 @@ DECLARED_HARVESTED_TYPE_MISMATCH = Rule(
         "</form>"
     ),
     passes=(
-        '<form axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "type": "number"}]\'>\n'
+        '<form axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "qty", "type": "number"}]\'>\n'
         '  <input name="qty" type="number">\n'
         "</form>"
     ),

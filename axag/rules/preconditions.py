@@ -29,7 +29,8 @@ UNKNOWN_PRECONDITION_PARAMETER = Rule(
         '        axag-preconditions=\'["check_out is after check_in"]\'>Book</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["check_in", "check_out"]\'\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low"\n'
+        '        axag-required-parameters=\'[{"name": "check_in", "type": "string", "format": "date"}, {"name": "check_out", "type": "string", "format": "date"}]\'\n'
         '        axag-preconditions=\'["check_out is after check_in", "balance > 0"]\'>Book</button>'
     ),
 )
@@ -55,7 +56,8 @@ UNPARSED_RELATIONAL_PRECONDITION = Rule(
         '        axag-preconditions=\'["qty must be <= stock + 1"]\'>Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["qty", "stock"]\'\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low"\n'
+        '        axag-required-parameters=\'[{"name": "qty", "type": "integer"}, {"name": "stock", "type": "integer"}]\'\n'
         '        axag-preconditions=\'["qty <= stock", "cart must be open"]\'>Add</button>'
     ),
 )
@@ -78,7 +80,7 @@ INCOMPATIBLE_RELATION_OPERANDS = Rule(
         '        axag-preconditions=\'["qty > note"]\'>Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'[{"name": "qty", "type": "integer"}, {"name": "max", "type": "number"}]\'\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'[{"name": "qty", "type": "integer"}, {"name": "max", "type": "number"}]\'\n'
         '        axag-preconditions=\'["qty <= max"]\'>Add</button>'
     ),
 )

@@ -38,9 +38,9 @@ CONFLICTING_DUPLICATE_INTENT = Rule(
     ),
     passes=(
         "<!-- a.html -->\n"
-        '<button axag-intent="cart.add" axag-action-type="write">Add</button>\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button>\n'
         "<!-- b.html -->\n"
-        '<button axag-intent="cart.add" axag-action-type="write">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button>'
     ),
 )
 
@@ -65,9 +65,9 @@ TOOL_NAME_COLLISION = Rule(
     ),
     passes=(
         "<!-- a.html -->\n"
-        '<button axag-intent="cart.add" axag-action-type="write" axag-operation-id="cart_add">Add</button>\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-operation-id="cart_add">Add</button>\n'
         "<!-- b.html -->\n"
-        '<button axag-intent="basket.add" axag-action-type="write">Add</button>'
+        '<button axag-intent="basket.add" axag-action-type="write" axag-risk-level="low">Add</button>'
     ),
 )
 
@@ -89,7 +89,7 @@ UNUSED_SUPPRESSION = Rule(
     ),
     passes=(
         "<!-- axag-disable-next-line AXAG-LINT-007 -- reviewed -->\n"
-        '<button axag-intent="cart.add" axag-action-type="write">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button>'
     ),
 )
 
@@ -112,7 +112,7 @@ MALFORMED_SUPPRESSION = Rule(
     ),
     passes=(
         "<!-- axag-disable-next-line AXAG-LINT-007 -->\n"
-        '<button axag-intent="cart.add" axag-action-type="write">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button>'
     ),
 )
 

@@ -1,4 +1,4 @@
-"""Safety rules: 006, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (SPEC §12.3, §12.4); and, from
+"""Safety rules: 006, 150, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (SPEC §12.3, §12.4); and, from
 the facts the model records, 129 (confirmation-message placeholders).
 
 Declared-but-invalid values (status INVALID) count as declared and unknown: rules reading them stay silent
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from axag import vocabulary as V
 from axag.facts import Fact, Kind
-from axag.findings import Fixable, Level, Severity
+from axag.findings import Fix, Fixable, Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
 from axag.rules.facts import emit, judge, judges
@@ -59,8 +59,6 @@ HIGH_RISK_WITHOUT_CONFIRMATION = Rule(
         '<button axag-intent="account.close" axag-action-type="delete" axag-risk-level="high"\n'
         '        axag-confirmation-required="true">Close</button>\n'
         '<button axag-intent="account.edit" axag-action-type="write" axag-risk-level="medium">Edit</button>\n'
-        '<button axag-intent="account.wipe" axag-action-type="delete" axag-risk-level="critical"\n'
-        '        axag-confirmation-required="yes">Wipe (105 only)</button>\n'
         '<button axag="delete:account.purge!critical?confirm">Purge</button>'
     ),
 )
@@ -77,17 +75,74 @@ def high_risk_without_confirmation(ctx: RuleCtx, act: Action) -> None:
     if cv.declared and not _declared_false(cv):
         return
     rv = act.v("axag-risk-level")
-    fx = None
-    if not cv.declared:
-        from axag.edits import fix, insert_attribute_after  # (the rules are declared without the parser)
-
-        after = act.ann.macro_attr if rv.from_macro else rv.attr
-        text = ctx.model.pf.src.text  # the original text: template constructs are not whitespace
-        edit = insert_attribute_after(act.element, after, "axag-confirmation-required", "true", text,
-                                      _line_ending(text, act.element.start))
-        fx = fix('Add axag-confirmation-required="true"', edit)
+    fx = _add_confirmation(ctx, act)
     HIGH_RISK_WITHOUT_CONFIRMATION.report(ctx, rv.value_span(), act.element, "axag-risk-level", fix=fx,
                                           pair="confirmation-required", r=risk)
+
+
+CRITICAL_WITHOUT_GATE = Rule(
+    code=150,
+    name="critical-without-gate",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    compile=True,
+    reasoned=True,
+    fix=Fixable.SOMETIMES,
+    fix_note="adds axag-confirmation-required when absent",
+    trigger=("risk `critical`, neither `axag-confirmation-required` nor `axag-approval-required` `true`; "
+             "compile writes no output until the action is gated or the finding is suppressed with a reason"),
+    plain=("an action of risk critical that neither asks the user to confirm (axag-confirmation-required="
+           '"true") nor waits for a person\'s approval (axag-approval-required="true"): an agent would run it '
+           "with no one asked. axag compile refuses to write it; gate it, or suppress the finding with a reason "
+           "(<!-- axag-disable-next-line AXAG-LINT-150 -- why no gate is needed -->)"),
+    messages={
+        "default": ('"{intent}" is critical risk but has no gate: add axag-confirmation-required="true" or '
+                    'axag-approval-required="true"'),
+    },
+    primary_to={6: "element", 26: "key"},
+    fails=(
+        '<button axag-intent="account.wipe" axag-action-type="delete" axag-risk-level="critical">Wipe</button>\n'
+        '<button axag-intent="account.purge" axag-action-type="delete" axag-risk-level="critical"\n'
+        '        axag-confirmation-required="false" axag-approval-required="false">Purge</button>\n'
+        '<button axag="write:payout.send_all!critical">Send all</button>'
+    ),
+    passes=(
+        '<button axag-intent="account.wipe" axag-action-type="delete" axag-risk-level="critical"\n'
+        '        axag-confirmation-required="true">Wipe</button>\n'
+        '<button axag-intent="account.purge" axag-action-type="delete" axag-risk-level="critical"\n'
+        '        axag-approval-required="true" axag-approval-roles=\'["admin"]\'>Purge</button>\n'
+        '<button axag="write:payout.send_all!critical?confirm">Send all</button>\n'
+        '<button axag-intent="account.close" axag-action-type="delete" axag-risk-level="high">Close (006, a warning)</button>'
+    ),
+)
+
+
+@CRITICAL_WITHOUT_GATE.check()
+def critical_without_gate(ctx: RuleCtx, act: Action) -> None:
+    """Risk critical with neither confirmation nor approval set to true (a flag declared but invalid counts as
+    unknown: 105 reports it, §12.6); the fix adds the confirmation when it is absent."""
+    if act.risk != "critical" or act.intent is None:
+        return
+    flags = [act.v("axag-confirmation-required"), act.v("axag-approval-required")]
+    if any(v.declared and not v.ok for v in flags) or any(v.ok and v.value is True for v in flags):
+        return
+    rv = act.v("axag-risk-level")
+    CRITICAL_WITHOUT_GATE.report(ctx, rv.value_span(), act.element, "axag-risk-level",
+                                 fix=_add_confirmation(ctx, act), pair="approval-required", intent=act.intent)
+
+
+def _add_confirmation(ctx: RuleCtx, act: Action) -> Fix | None:
+    """The fix of 006 and 150: add axag-confirmation-required="true" after the risk level, when it is absent."""
+    if act.v("axag-confirmation-required").declared:
+        return None
+    from axag.edits import fix, insert_attribute_after  # (the rules are declared without the parser)
+
+    rv = act.v("axag-risk-level")
+    after = act.ann.macro_attr if rv.from_macro else rv.attr
+    text = ctx.model.pf.src.text  # the original text: template constructs are not whitespace
+    edit = insert_attribute_after(act.element, after, "axag-confirmation-required", "true", text,
+                                  _line_ending(text, act.element.start))
+    return fix('Add axag-confirmation-required="true"', edit)
 
 
 MUTATION_WITHOUT_IDEMPOTENT = Rule(
@@ -105,8 +160,8 @@ MUTATION_WITHOUT_IDEMPOTENT = Rule(
         '<button axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="high">Clear</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add_item" axag-action-type="write" axag-idempotent="false">Add</button>\n'
-        '<button axag-intent="cart.clear" axag-action-type="delete" axag-idempotent="maybe">Clear (105)</button>\n'
+        '<button axag-intent="cart.add_item" axag-action-type="write" axag-risk-level="low" axag-idempotent="false">Add</button>\n'
+        '<button axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="low" axag-idempotent="true">Clear</button>\n'
         '<button axag-intent="cart.view" axag-action-type="read">View</button>'
     ),
 )
@@ -139,11 +194,9 @@ APPROVAL_WITHOUT_ROLES = Rule(
         "        axag-approval-roles='[]'>Undo</button>"
     ),
     passes=(
-        '<button axag-intent="payout.send" axag-action-type="write" axag-approval-required="true"\n'
+        '<button axag-intent="payout.send" axag-action-type="write" axag-risk-level="low" axag-approval-required="true"\n'
         '        axag-approval-roles=\'["finance"]\'>Send</button>\n'
-        '<button axag-intent="payout.view" axag-action-type="read" axag-approval-required="false">View</button>\n'
-        '<button axag-intent="payout.undo" axag-action-type="write" axag-approval-required="true"\n'
-        '        axag-approval-roles=\'["finance",]\'>Undo (106)</button>'
+        '<button axag-intent="payout.view" axag-action-type="read" axag-approval-required="false">View</button>'
     ),
 )
 
@@ -170,13 +223,14 @@ CRITICAL_READ = Rule(
     messages={
         "default": "A read action cannot be critical risk",
     },
-    primary_to={25: "element"},
+    primary_to={25: "element", 150: "element"},
     fails=(
         '<button axag-intent="secret.view" axag-action-type="read" axag-risk-level="critical">View</button>'
     ),
     passes=(
         '<button axag-intent="secret.view" axag-action-type="read" axag-risk-level="high">View</button>\n'
-        '<button axag-intent="secret.rotate" axag-action-type="write" axag-risk-level="critical">Rotate</button>'
+        '<button axag-intent="secret.rotate" axag-action-type="write" axag-risk-level="critical"\n'
+        '        axag-approval-required="true" axag-approval-roles=\'["security"]\'>Rotate</button>'
     ),
 )
 
@@ -218,9 +272,9 @@ CREATE_PRECONDITION_CONTRADICTION = Rule(
         '        axag-preconditions=\'["account must already exist"]\'>Sign up</button>'
     ),
     passes=(
-        '<button axag-intent="user.create" axag-action-type="write"\n'
+        '<button axag-intent="user.create" axag-action-type="write" axag-risk-level="low"\n'
         '        axag-preconditions=\'["team must exist", "user must not exist"]\'>Create</button>\n'
-        '<button axag-intent="user.update" axag-action-type="write" axag-preconditions=\'["user must exist"]\'>Update</button>\n'
+        '<button axag-intent="user.update" axag-action-type="write" axag-risk-level="low" axag-preconditions=\'["user must exist"]\'>Update</button>\n'
         '<button axag-intent="user.create_copy" axag-action-type="read" axag-preconditions=\'["user must exist"]\'>Copy</button>'
     ),
 )
@@ -262,7 +316,7 @@ NAVIGATE_WITH_SIDE_EFFECTS = Rule(
     passes=(
         '<a href="/next" axag-intent="wizard.next" axag-action-type="navigate" axag-side-effects=\'[]\'>Next</a>\n'
         '<a href="/back" axag-intent="wizard.back" axag-action-type="navigate">Back</a>\n'
-        '<button axag-intent="wizard.save" axag-action-type="write" axag-side-effects=\'["saves draft"]\'>Save</button>'
+        '<button axag-intent="wizard.save" axag-action-type="write" axag-risk-level="low" axag-side-effects=\'["saves draft"]\'>Save</button>'
     ),
 )
 
@@ -289,10 +343,10 @@ NON_IDEMPOTENT_WITHOUT_SIDE_EFFECTS = Rule(
         '<button axag-intent="mail.drop" axag-action-type="delete" axag-idempotent="false" axag-side-effects=\'[]\'>Drop</button>'
     ),
     passes=(
-        '<button axag-intent="mail.send" axag-action-type="write" axag-idempotent="false"\n'
+        '<button axag-intent="mail.send" axag-action-type="write" axag-risk-level="low" axag-idempotent="false"\n'
         '        axag-side-effects=\'["sends an email"]\'>Send</button>\n'
-        '<button axag-intent="mail.save" axag-action-type="write" axag-idempotent="true">Save</button>\n'
-        '<button axag-intent="mail.post" axag-action-type="write">Post (007 only)</button>'
+        '<button axag-intent="mail.save" axag-action-type="write" axag-risk-level="low" axag-idempotent="true">Save</button>\n'
+        '<button axag-intent="mail.post" axag-action-type="write" axag-risk-level="low">Post (007 only)</button>'
     ),
 )
 
@@ -325,7 +379,6 @@ MUTATION_WITHOUT_RISK = Rule(
     ),
     passes=(
         '<button axag-intent="cart.add_item" axag-action-type="write" axag-risk-level="low">Add</button>\n'
-        '<button axag-intent="cart.clear" axag-action-type="delete" axag-risk-level="huge">Clear (005)</button>\n'
         '<button axag-intent="cart.view" axag-action-type="read">View</button>'
     ),
 )
@@ -384,7 +437,7 @@ ELEVATED_RISK_READ = Rule(
     ),
     passes=(
         '<button axag-intent="log.view" axag-action-type="read" axag-risk-level="low">View</button>\n'
-        '<button axag-intent="log.dump" axag-action-type="read" axag-risk-level="critical">Dump (013)</button>'
+        '<button axag-intent="log.list" axag-action-type="read" axag-risk-level="none">List</button>'
     ),
 )
 
@@ -480,8 +533,8 @@ DEPENDENT_ATTRIBUTE_WITHOUT_FLAG = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-confirmation-required="false" axag-confirmation-message="Sure?">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-approval-required="true" axag-approval-count="2" axag-approval-roles=\'["a"]\'>Add</button>\n'
-        '<button axag-intent="cart.add" axag-action-type="write" axag-confirmation-required="maybe" axag-confirmation-message="Sure? (105)">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-approval-required="true" axag-approval-count="2" axag-approval-roles=\'["a"]\'>Add</button>\n'
+        '<button axag-intent="cart.keep" axag-action-type="write" axag-risk-level="low" axag-confirmation-required="true" axag-confirmation-message="Sure?">Keep</button>'
     ),
 )
 
@@ -525,7 +578,7 @@ UNKNOWN_CONFIRMATION_PLACEHOLDER = Rule(
         '        axag-confirmation-message="Add {{{qty}}} items?">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["qty"]\' axag-confirmation-required="true"\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'["qty"]\' axag-confirmation-required="true"\n'
         '        axag-confirmation-message="Add {{qty}} items?">Add</button>'
     ),
 )

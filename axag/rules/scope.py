@@ -78,13 +78,11 @@ ROLES_WITHOUT_SCOPE = Rule(
         "</div>"
     ),
     passes=(
-        '<button axag-intent="report.publish" axag-action-type="write" axag-approval-required="true"\n'
-        '        axag-scope="tenant">Publish</button>\n'
+        '<button axag-intent="report.publish" axag-action-type="write" axag-risk-level="low" axag-approval-required="true"\n'
+        '        axag-approval-roles=\'["editor"]\' axag-scope="tenant">Publish</button>\n'
         '<div axag-scope="user">\n'
         '  <button axag-intent="report.export" axag-action-type="read" axag-required-roles=\'["analyst"]\'>Export</button>\n'
         "</div>\n"
-        '<button axag-intent="report.edit" axag-action-type="write" axag-required-roles=\'["editor"]\'\n'
-        '        axag-scope="team">Edit (107)</button>\n'
         '<button axag-intent="report.view" axag-action-type="read" axag-approval-roles=\'[]\'>View</button>'
     ),
 )
@@ -119,7 +117,7 @@ TENANT_ROLE_OUTSIDE_TENANT_SCOPE = Rule(
         '        axag-required-roles=\'["Tenant_Owner"]\'>Remove</button>'
     ),
     passes=(
-        '<button axag-intent="member.invite" axag-action-type="write" axag-scope="tenant"\n'
+        '<button axag-intent="member.invite" axag-action-type="write" axag-risk-level="low" axag-scope="tenant"\n'
         '        axag-approval-required="true" axag-approval-roles=\'["tenant_admin"]\'>Invite</button>\n'
         '<button axag-intent="member.list" axag-action-type="read" axag-scope="user"\n'
         '        axag-required-roles=\'["admin_tenant"]\'>List</button>'
@@ -161,8 +159,8 @@ PERSONAL_ENTITY_GLOBAL_SCOPE = Rule(
         "</div>"
     ),
     passes=(
-        '<button axag-intent="profile.update" axag-action-type="write" axag-scope="user">Save</button>\n'
-        '<button axag-intent="settings.update" axag-action-type="write" axag-scope="global">Settings</button>'
+        '<button axag-intent="profile.update" axag-action-type="write" axag-risk-level="low" axag-scope="user">Save</button>\n'
+        '<button axag-intent="settings.update" axag-action-type="write" axag-risk-level="low" axag-scope="global">Settings</button>'
     ),
 )
 
@@ -193,7 +191,7 @@ SUPERADMIN_IN_TENANT_SCOPE = Rule(
         "</div>"
     ),
     passes=(
-        '<button axag-intent="tenant.reset" axag-action-type="write" axag-scope="global"\n'
+        '<button axag-intent="tenant.reset" axag-action-type="write" axag-risk-level="low" axag-scope="global"\n'
         '        axag-required-roles=\'["superadmin"]\'>Reset</button>\n'
         '<button axag-intent="tenant.view" axag-action-type="read" axag-scope="tenant"\n'
         '        axag-required-roles=\'["superadmins"]\'>View</button>'
@@ -230,9 +228,9 @@ ENTITY_SCOPE_CONFLICT = Rule(
     ),
     passes=(
         '<button axag-intent="order.view" axag-action-type="read" axag-scope="user">View</button>\n'
-        '<button axag-intent="order.cancel" axag-action-type="write" axag-scope="user">Cancel</button>\n'
+        '<button axag-intent="order.cancel" axag-action-type="write" axag-risk-level="low" axag-scope="user">Cancel</button>\n'
         '<button axag-intent="invoice.view" axag-action-type="read" axag-scope="tenant">Invoice</button>\n'
-        '<button axag-intent="order.note" axag-action-type="write">No scope</button>'
+        '<button axag-intent="order.note" axag-action-type="write" axag-risk-level="low">No scope</button>'
     ),
 )
 
@@ -271,9 +269,8 @@ DELETE_WITHOUT_SCOPE = Rule(
     },
     fails='<button axag-intent="file.remove" axag-action-type="delete">Remove</button>',
     passes=(
-        '<button axag-intent="file.remove" axag-action-type="delete" axag-scope="user">Remove</button>\n'
-        '<div axag-scope="tenant"><button axag-intent="file.purge" axag-action-type="delete">Purge</button></div>\n'
-        '<button axag-intent="file.drop" axag-action-type="delete" axag-scope="everyone">Drop (107)</button>'
+        '<button axag-intent="file.remove" axag-action-type="delete" axag-risk-level="low" axag-scope="user">Remove</button>\n'
+        '<div axag-scope="tenant"><button axag-intent="file.purge" axag-action-type="delete" axag-risk-level="low">Purge</button></div>'
     ),
 )
 
@@ -301,9 +298,9 @@ TENANT_ENTITY_USER_SCOPE = Rule(
         '<div axag-scope="user"><button axag-intent="billing.update" axag-action-type="write">Update</button></div>'
     ),
     passes=(
-        '<button axag-intent="team.rename" axag-action-type="write" axag-scope="tenant">Rename</button>\n'
+        '<button axag-intent="team.rename" axag-action-type="write" axag-risk-level="low" axag-scope="tenant">Rename</button>\n'
         '<button axag-intent="team.view" axag-action-type="read" axag-scope="user">View</button>\n'
-        '<button axag-intent="profile.rename" axag-action-type="write" axag-scope="user">Profile</button>'
+        '<button axag-intent="profile.rename" axag-action-type="write" axag-risk-level="low" axag-scope="user">Profile</button>'
     ),
 )
 
@@ -338,9 +335,9 @@ TENANT_PARAMETER_EXPOSED = Rule(
         "</form>"
     ),
     passes=(
-        '<button axag-intent="project.create" axag-action-type="write" axag-scope="user"\n'
+        '<button axag-intent="project.create" axag-action-type="write" axag-risk-level="low" axag-scope="user"\n'
         '        axag-required-parameters=\'["name", "tenant_id"]\'>Create</button>\n'
-        '<button axag-intent="project.rename" axag-action-type="write" axag-scope="tenant"\n'
+        '<button axag-intent="project.rename" axag-action-type="write" axag-risk-level="low" axag-scope="tenant"\n'
         '        axag-required-parameters=\'["name", "tenant_name"]\'>Rename</button>'
     ),
 )
@@ -389,7 +386,7 @@ UNUSED_CONTEXT = Rule(
         '<button axag-intent="cart.add" axag-action-type="write">Add</button>'
     ),
     passes=(
-        '<div axag-scope="user" axag-required-roles=\'["member"]\'><p><button axag-intent="cart.add" axag-action-type="write">Add</button></p></div>'
+        '<div axag-scope="user" axag-required-roles=\'["member"]\'><p><button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button></p></div>'
     ),
 )
 
@@ -442,8 +439,7 @@ MISSING_DESCRIPTION = Rule(
         '<button axag="read:cart.view">View</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-description="Add the item to the cart">Add</button>\n'
-        '<button axag-intent="cart.add" axag-action-type="write" axag-description="">Empty (109)</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-description="Add the item to the cart">Add</button>'
     ),
 )
 
@@ -479,7 +475,7 @@ INHERITANCE_VIOLATION = Rule(
     ),
     passes=(
         '<section axag-tenant-boundary="relaxed">\n'
-        '  <div axag-tenant-boundary="strict"><button axag-intent="cart.add" axag-action-type="write">Add</button></div>\n'
+        '  <div axag-tenant-boundary="strict"><button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button></div>\n'
         "</section>"
     ),
 )
@@ -503,7 +499,7 @@ SCOPE_NARROWER_THAN_CONTEXT = Rule(
     ),
     passes=(
         '<section axag-scope="user">\n'
-        '  <button axag-intent="cart.add" axag-action-type="write" axag-scope="tenant">Add</button>\n'
+        '  <button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-scope="tenant">Add</button>\n'
         "</section>"
     ),
 )

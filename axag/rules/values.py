@@ -1,8 +1,11 @@
 """Value-syntax rules: enumerated values (004, 005, 107, 108), booleans (105), JSON (106), other attribute
-values (109, 125-127), legacy action types (103), damaged and repeated values (134, 144), template values (033).
+values (109, 125-127), legacy action types (103), damaged and repeated values (134, 144), template values (033), JSX expressions in
+a markup file (152).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from axag import vocabulary as V
 from axag.facts import Fact, Kind
@@ -10,6 +13,9 @@ from axag.findings import Fixable, Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule, or_list
 from axag.rules.facts import emit, judge, judges
+
+if TYPE_CHECKING:
+    from axag.model.actions import Annotated
 
 # ------------------------------------------------------------------------------------------------
 # The model records what it observes as facts (`axag.facts`) and the dynamic attributes of each element; the
@@ -24,9 +30,11 @@ INVALID_ACTION_TYPE = Rule(
     compile=True,
     fix=Fixable.SOMETIMES,
     fix_note="case/space",
+    fix_plain="case and spaces; the closest allowed value with --unsafe-fixes",
     trigger="value not in enum (except `create`/`mutate` in any case)",
     messages={
         "default": 'Invalid axag-action-type="{v}". Must be one of: ' + ", ".join(V.ACTION_TYPES),
+        "suggest": 'Invalid axag-action-type="{v}"; did you mean "{s}"? Must be one of: ' + ", ".join(V.ACTION_TYPES),
     },
     fails=(
         '<button axag-intent="cart.view" axag-action-type="update">View</button>\n'
@@ -35,8 +43,7 @@ INVALID_ACTION_TYPE = Rule(
     ),
     passes=(
         '<button axag-intent="cart.view" axag-action-type="read">View</button>\n'
-        '<button axag-intent="cart.make" axag-action-type="create">Make (103)</button>\n'
-        '<button axag-intent="cart.swap" axag-action-type="MUTATE">Swap (103)</button>'
+        '<button axag-intent="cart.edit" axag-action-type="write" axag-risk-level="low">Edit</button>'
     ),
 )
 
@@ -49,9 +56,11 @@ INVALID_RISK_LEVEL = Rule(
     compile=True,
     fix=Fixable.SOMETIMES,
     fix_note="case/space",
+    fix_plain="case and spaces; the closest allowed value with --unsafe-fixes",
     trigger="value not in enum (empty included)",
     messages={
         "default": 'Invalid axag-risk-level="{v}". Must be one of: ' + ", ".join(V.RISK_LEVELS),
+        "suggest": 'Invalid axag-risk-level="{v}"; did you mean "{s}"? Must be one of: ' + ", ".join(V.RISK_LEVELS),
     },
     fails=(
         '<button axag-intent="cart.view" axag-action-type="read" axag-risk-level="severe">View</button>\n'
@@ -60,7 +69,8 @@ INVALID_RISK_LEVEL = Rule(
     ),
     passes=(
         '<button axag-intent="cart.view" axag-action-type="read" axag-risk-level="none">View</button>\n'
-        '<button axag-intent="cart.edit" axag-action-type="write" axag-risk-level="critical">Edit</button>'
+        '<button axag-intent="cart.edit" axag-action-type="write" axag-risk-level="critical"\n'
+        '        axag-confirmation-required="true">Edit</button>'
     ),
 )
 
@@ -92,6 +102,46 @@ DYNAMIC_VALUE = Rule(
 )
 
 
+JSX_EXPRESSION_IN_MARKUP = Rule(
+    code=152,
+    name="jsx-expression-in-markup",
+    severity=Severity.ERROR,
+    level=Level.BASIC,
+    compile=True,
+    trigger=("an unquoted `{…}` annotation value in a file read as markup (.html, templates, .vue), where it is "
+             "text, not a JSX expression"),
+    plain=("axag-intent={intent} in a file that axag reads as HTML or a template: there the value is the text "
+           "{intent}, not an expression; the element's values are treated as dynamic (one finding instead of "
+           "one per value) and compile leaves the action out. A component belongs in a .jsx or .tsx file, "
+           "which axag reads as one"),
+    messages={
+        "default": ('<{tag}> has JSX expressions in {attrs}, but this {ext} file is read as HTML, where "{v}" '
+                    "is text; write the component in a .jsx or .tsx file to have it read as one"),
+    },
+    primary_to={33: "element"},
+    fails=(
+        "<button axag-intent={intent} axag-action-type={type} axag-risk-level={risk}>Go</button>\n"
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level={risk}>Add</button>'
+    ),
+    passes=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button>\n'
+        '<button axag-intent="cart.view" axag-action-type="read" axag-risk-level="none" axag-description="{shown as written}">View</button>'
+    ),
+)
+
+
+@JSX_EXPRESSION_IN_MARKUP.check("element")
+def jsx_expression_in_markup(ctx: RuleCtx, ann: Annotated) -> None:
+    """Unquoted ``{…}`` values in a markup file: one finding per element, at the first of them."""
+    attrs = [a for a in ann.element.attrs if a.jsx]
+    if not attrs:
+        return
+    ext = ctx.model.pf.src.path.suffix or "extension-less"
+    JSX_EXPRESSION_IN_MARKUP.report(ctx, attrs[0].value_span, ann.element, attrs[0].name, tag=ann.element.tag,
+                                    attrs=", ".join(dict.fromkeys(a.name for a in attrs)), ext=ext,
+                                    v=attrs[0].value)
+
+
 LEGACY_ACTION_TYPE = Rule(
     code=103,
     name="legacy-action-type",
@@ -111,8 +161,8 @@ LEGACY_ACTION_TYPE = Rule(
         '<button axag-intent="cart.swap" axag-action-type="MUTATE">Swap</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write">Add</button>\n'
-        '<button axag="create:cart.make">Macro (027)</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low">Add</button>\n'
+        '<button axag="write:cart.make!low">Macro</button>'
     ),
 )
 
@@ -136,7 +186,7 @@ INVALID_BOOLEAN = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-confirmation-required="">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-idempotent="true" axag-async="false">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-idempotent="true" axag-async="false">Add</button>'
     ),
 )
 
@@ -160,7 +210,7 @@ INVALID_JSON = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-approval-roles=\'["admin",]\'>Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-side-effects=\'["emails"]\' axag-preconditions=\'["cart is open"]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-side-effects=\'["emails"]\' axag-preconditions=\'["cart is open"]\'>Add</button>'
     ),
 )
 
@@ -173,15 +223,19 @@ INVALID_SCOPE = Rule(
     compile=True,
     fix=Fixable.SOMETIMES,
     fix_note="case/space",
+    fix_plain="case and spaces; the closest allowed value with --unsafe-fixes",
     trigger="scope not in enum",
     messages={
         "default": 'Invalid axag-scope="{v}". Must be one of: ' + ", ".join(V.SCOPES),
+        "suggest": 'Invalid axag-scope="{v}"; did you mean "{s}"? Must be one of: ' + ", ".join(V.SCOPES),
     },
     fails=(
         '<button axag-intent="cart.add" axag-action-type="write" axag-scope="team">Add</button>\n'
         '<div axag-scope="User"><button axag-intent="cart.add" axag-action-type="write">Add</button></div>'
     ),
-    passes='<button axag-intent="cart.add" axag-action-type="write" axag-scope="tenant">Add</button>',
+    passes=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-scope="tenant">Add</button>'
+    ),
 )
 
 
@@ -193,15 +247,17 @@ INVALID_TENANT_BOUNDARY = Rule(
     compile=True,
     fix=Fixable.SOMETIMES,
     fix_note="case/space",
+    fix_plain="case and spaces; the closest allowed value with --unsafe-fixes",
     trigger="not `strict`/`relaxed`",
     messages={
         "default": 'Invalid axag-tenant-boundary="{v}". Must be ' + " or ".join(V.TENANT_BOUNDARIES),
+        "suggest": 'Invalid axag-tenant-boundary="{v}"; did you mean "{s}"? Must be ' + " or ".join(V.TENANT_BOUNDARIES),
     },
     fails=(
         '<button axag-intent="cart.add" axag-action-type="write" axag-tenant-boundary="loose">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-tenant-boundary="relaxed">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-tenant-boundary="relaxed">Add</button>'
     ),
 )
 
@@ -222,7 +278,7 @@ INVALID_ATTRIBUTE_VALUE = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-workflow-step="3" axag-workflow-total-steps="2">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-description="Add to cart" axag-workflow-id="checkout" axag-workflow-step="1"\n'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-description="Add to cart" axag-workflow-id="checkout" axag-workflow-step="1"\n'
         '        axag-workflow-total-steps="3" axag-version="1.2" axag-deprecated-replacement="cart.add_item">Add</button>'
     ),
 )
@@ -248,7 +304,7 @@ INVALID_RATE_LIMIT = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-rate-limit="0/hour">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-rate-limit="100/h">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-rate-limit="100/h">Add</button>'
     ),
 )
 
@@ -272,7 +328,9 @@ INVALID_COOLDOWN = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-cooldown="5 sec">Add</button>\n'
         '<button axag-intent="cart.add" axag-action-type="write" axag-cooldown="0s">Add</button>'
     ),
-    passes='<button axag-intent="cart.add" axag-action-type="write" axag-cooldown="05s">Add</button>',
+    passes=(
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-cooldown="05s">Add</button>'
+    ),
 )
 
 
@@ -291,7 +349,7 @@ INVALID_APPROVAL_COUNT = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-approval-required="true" axag-approval-roles=\'["a"]\' axag-approval-count="0">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-approval-required="true" axag-approval-roles=\'["a"]\' axag-approval-count="2">Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-approval-required="true" axag-approval-roles=\'["a"]\' axag-approval-count="2">Add</button>'
     ),
 )
 
@@ -314,7 +372,7 @@ DAMAGED_ATTRIBUTE = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters="["qty", "note"]">Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-required-parameters=\'["qty", "note"]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-required-parameters=\'["qty", "note"]\'>Add</button>'
     ),
 )
 
@@ -337,7 +395,7 @@ DUPLICATE_LIST_ITEM = Rule(
         '<button axag-intent="cart.add" axag-action-type="write" axag-approval-required="true" axag-approval-roles=\'["a", " a "]\'>Add</button>'
     ),
     passes=(
-        '<button axag-intent="cart.add" axag-action-type="write" axag-side-effects=\'["email", "sms"]\'>Add</button>'
+        '<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low" axag-side-effects=\'["email", "sms"]\'>Add</button>'
     ),
 )
 
@@ -354,7 +412,7 @@ def not_in_vocabulary(rule: Rule, vocabulary: str) -> None:
     @judges(rule, Kind.NOT_IN_VOCABULARY)
     def check(ctx: RuleCtx, fact: Fact) -> None:
         if fact.vocabulary == vocabulary:
-            emit(ctx, rule, fact)
+            emit(ctx, rule, fact, msg="suggest" if fact.args.get("s") else "")
 
 
 for _vocabulary, _rule in _VOCABULARY_RULES.items():
