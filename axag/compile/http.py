@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from axag.model import harvest as H
-from axag.model.reach import Link, page_url, reach
+from axag.model.reach import Link, form_action, form_method, page_url, reach
 from axag.parse.document import LxmlElement
 from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
@@ -60,7 +60,7 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
     if isinstance(found, Link):  # a navigate link to a page of the site: the GET of its href
         return {"method": "GET", "action": found.path, "enctype": URLENCODED,
                 "fields": {p.name: p.name for p in act.parameters}, "constants": [list(q) for q in found.query],
-                "checkbox": {}, "refresh": False, "page": page}
+                "checkbox": {}, "refresh": False, "live": [], "page": page}
     scope, form, sub, method, action = found.scope, found.form, found.sub, found.method, found.action
     controls = {id(p.control.el): p for p in act.parameters if p.control is not None and p.control.el is not None}
     fields: dict[str, str] = {}
@@ -175,10 +175,10 @@ def _form_locator(model: FileModel, form: LxmlElement, page: str) -> dict[str, A
     form_id, unknown = H.value_of(model, form, "id")
     if form_id and not unknown:
         return {"id": form_id}
-    action, _ = _action(model, form, None, page)
-    method = _method(form, None)
+    action = form_action(model, form, None, page)
+    method = form_method(form, None)
     same = [f for f in form.getroottree().iter("form")
-            if _method(f, None) == method and _action(model, f, None, page)[0] == action]
+            if form_method(f, None) == method and form_action(model, f, None, page) == action]
     index = next((i for i, f in enumerate(same) if f is form), 0)
     return {"action": action, "method": method.upper(), "index": index, "count": len(same)}
 

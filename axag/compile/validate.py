@@ -354,10 +354,12 @@ class _Checker:
 
     def http(self, v: Any, path: Path) -> None:
         """`_meta["org.axag/http"]`: a form binding or an OpenAPI binding (see axag/compile/http.py)."""
-        form = ("method", "action", "enctype", "fields", "constants", "checkbox", "refresh", "live", "form", "page")
+        form = ("method", "action", "enctype", "fields", "constants", "checkbox", "refresh", "live", "page")
         b = self.obj(v, path, HTTP_KEYS, ("openapi", "page") if isinstance(v, dict) and "openapi" in v else form)
         if b is None:
             return
+        if b.get("live") and "form" not in b:  # live values are read from the annotated form: it must be found
+            self.err(path, "missing key 'form' (the binding reads live values from its form)")
         self.fields(b, path, {
             "method": (lambda x: x in ("GET", "POST"), "'GET' or 'POST'"),
             "action": (_is_text, "a non-empty string"),

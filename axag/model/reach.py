@@ -53,10 +53,10 @@ def reach(model: FileModel, act: Action, page: str) -> Submission | Link | str:
     if scope is None or form is None:
         return _link(model, act, page)
     sub = _submitter(act, form)
-    method = _method(form, sub)
+    method = form_method(form, sub)
     if method == "dialog":
         return 'its form has method="dialog", which sends nothing to the site'
-    action = _action(model, form, sub, page)
+    action = form_action(model, form, sub, page)
     if action is None:
         return "the template writes its form's action, which is only known on the live page"
     return Submission(scope, form, sub, method, action)
@@ -80,7 +80,7 @@ def _submitter(act: Action, form: LxmlElement) -> LxmlElement | None:
     return None
 
 
-def _method(form: LxmlElement, sub: LxmlElement | None) -> str:
+def form_method(form: LxmlElement, sub: LxmlElement | None) -> str:
     raw = (_attr(sub, "formmethod") if sub is not None else None)
     if raw is None:
         raw = _attr(form, "method")
@@ -88,7 +88,7 @@ def _method(form: LxmlElement, sub: LxmlElement | None) -> str:
     return m if m in ("get", "post", "dialog") else "get"
 
 
-def _action(model: FileModel, form: LxmlElement, sub: LxmlElement | None, page: str) -> str | None:
+def form_action(model: FileModel, form: LxmlElement, sub: LxmlElement | None, page: str) -> str | None:
     """The resolved action; None for a template action (taken from the live page)."""
     raw, unknown = (H.value_of(model, sub, "formaction") if sub is not None else (None, False))
     if raw is None and not unknown:
