@@ -49,7 +49,8 @@ def test_lint_reports_the_actions_serve_cannot_run(tmp_path: Path) -> None:
     tools = {t["name"]: t for t in json.loads((tmp_path / "tools.json").read_text(encoding="utf-8"))["tools"]}
     assert tools["order_list_open"]["_meta"]["org.axag/http"] == {
         "method": "GET", "action": "/orders.html", "enctype": "application/x-www-form-urlencoded",
-        "fields": {}, "constants": [["status", "open"]], "checkbox": {}, "refresh": False, "page": "shop/links.html"}
+        "fields": {}, "constants": [["status", "open"]], "checkbox": {}, "refresh": False, "live": [],
+            "page": "shop/links.html"}
     assert "org.axag/http" not in tools["help_open"].get("_meta", {})
 
 
