@@ -128,7 +128,7 @@ def lint_options(argv: list[str]) -> dict[str, Any] | None:
         "jobs": None if jobs is None else int(jobs), "select": last.get("--select"),
         "ignore": last.get("--ignore"), "extend_select": last.get("--extend-select"), "level": last.get("--level"),
         "fail_on": last.get("--fail-on"), "fix": False, "diff": False, "unsafe_fixes": False, "watch": False,
-        "statistics": flag("--statistics"),
+        "show_settings": False, "show_files": False, "statistics": flag("--statistics"),
         "exit_zero": flag("--exit-zero"), "output_format": tuple(values.get("--output-format", [])),
         "output_file": last.get("--output-file"), "stdin_filename": None, "baseline": last.get("--baseline"),
         "update_baseline": False, "manifest": last.get("--manifest"),
