@@ -6,18 +6,24 @@ constant missing from the live form refuses the call with nothing sent. What the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from axag.cli import main
 from axag.serve.binding import PageChanged, live_values
 from tests.serve_backend import Backend, running_backend
-from tests.test_webmcp_browser import CSP, Page, _calls, _serve_sends, _shape, browser, playwright
+from tests.test_webmcp_browser import (
+    CSP,
+    Page,
+    _calls,
+    _serve_sends,
+    _shape,
+    browser,
+    compile_with_module,
+    playwright,
+)
 
 __all__ = ["browser", "playwright"]  # the module-scoped browser fixtures
 
@@ -49,13 +55,7 @@ def _compiled_site(tmp: Path, html: str) -> tuple[Path, dict[str, Any]]:
     site = tmp / "site"
     site.mkdir()
     (site / "doc.html").write_text(html, encoding="utf-8")
-    out = tmp / "tools.json"
-    runner = CliRunner()
-    done = runner.invoke(main, ["compile", str(site), "--root", str(site), "-o", str(out)])
-    assert done.exit_code == 0, done.output
-    done = runner.invoke(main, ["webmcp", str(out), "-o", str(site)])
-    assert done.exit_code == 0, done.output
-    return site, json.loads(out.read_text(encoding="utf-8"))
+    return site, compile_with_module(site, tmp / "tools.json")
 
 
 @pytest.fixture
