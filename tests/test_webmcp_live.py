@@ -6,11 +6,14 @@ constant missing from the live form refuses the call with nothing sent. What the
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from axag.serve.binding import PageChanged, live_values
 from tests.serve_backend import Backend, running_backend
@@ -121,3 +124,71 @@ def test_the_submitter_keeps_its_compiled_value_and_hidden_values_are_live(
         assert page.errors == []
     finally:
         page.close()
+
+
+CONTROL = st.sampled_from(["hidden", "readonly", "button"])
+
+
+@st.composite
+def _layouts(draw: st.DrawFn) -> tuple[list[tuple[str, str]], int]:
+    """Controls of names `op` / `a` (hidden inputs, read-only inputs, other submit buttons) and where the
+    annotated submitter `op` stands among them."""
+    controls = draw(st.lists(st.tuples(CONTROL, st.sampled_from(["op", "a"])), min_size=1, max_size=5))
+    return controls, draw(st.integers(0, len(controls)))
+
+
+def _layout_page(controls: list[tuple[str, str]], at: int, tag: str, drop: int | None = None) -> str:
+    parts = []
+    for i, (kind, name) in enumerate(controls):
+        if i == at:
+            parts.append(f'<button type="submit" name="op" value="s-{tag}" axag-intent="doc.save" {RISK} '
+                         'axag-description="Save">Save</button>')
+        if i == drop:
+            continue
+        value = f"{kind}{i}-{tag}"
+        parts.append({"hidden": f'<input type="hidden" name="{name}" value="{value}">',
+                      "readonly": f'<label>R{i} <input name="{name}" value="{value}" readonly></label>',
+                      "button": f'<button type="submit" name="{name}" value="{value}">B{i}</button>'}[kind])
+    if at == len(controls):
+        parts.append(f'<button type="submit" name="op" value="s-{tag}" axag-intent="doc.save" {RISK} '
+                     'axag-description="Save">Save</button>')
+    body = "\n  ".join(parts)
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body axag-scope="user">\n'
+            f'<form id="doc" action="/docs" method="post">\n  <label>Title <input name="title" required></label>\n'
+            f'  {body}\n</form>\n{MODULE}\n</body></html>\n')
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          derandomize=True)
+@given(layout=_layouts(), drop_hidden=st.booleans())
+def test_the_page_sends_what_serve_sends_for_any_layout(
+        browser: Any, served: tuple[Path, Backend], layout: tuple[list[tuple[str, str]], int],
+        drop_hidden: bool) -> None:
+    """Every value changed in the live page: the browser sends exactly serve's pairs (the live hidden values,
+    every other constant compiled), and when a hidden input is gone both refuse and nothing is sent."""
+    controls, at = layout
+    hidden = [i for i, (kind, _) in enumerate(controls) if kind == "hidden"]
+    drop = hidden[0] if drop_hidden and hidden else None
+    with tempfile.TemporaryDirectory() as tmp:
+        site, doc = _compiled_site(Path(tmp), _layout_page(controls, at, "compiled"))
+        live = _layout_page(controls, at, "live", drop)
+        backend = _serve_page(served, site, live)
+        before = len(_calls(backend))
+        page = Page(browser, f"{backend.url}/doc.html")
+        try:
+            got = page.call("doc_save", {"title": "T"})
+            sent = _calls(backend)[before:]
+            if drop is not None:
+                assert got["success"] is False and got["result"]["error"] == "page_changed", got
+                assert sent == []
+                binding = next(t for t in doc["tools"] if t["name"] == "doc_save")["_meta"]["org.axag/http"]
+                with pytest.raises(PageChanged):
+                    live_values(live, binding, f"{backend.url}/doc.html")
+                return
+            assert got["success"] is True, got
+            assert len(sent) == 1
+            fields = _shape(sent[0])["fields"]
+            assert ("op", "s-compiled") in fields and not any(v.startswith("s-live") for _, v in fields)
+            assert _shape(sent[0]) == _shape(_serve_sends(backend, doc, "doc_save", {"title": "T"}))
+        finally:
+            page.close()
