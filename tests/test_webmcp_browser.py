@@ -45,14 +45,18 @@ def _site(tmp: Path) -> tuple[Path, dict[str, Any]]:
                                        '<script type="module" src="/axag-webmcp.js"></script>\n</body>')
         (site / page.name).write_text(html, encoding="utf-8")
     (site / "setup.js").write_text(SETUP, encoding="utf-8")
-    out = tmp / "tools.json"
+    return site, compile_with_module(site, tmp / "tools.json")
+
+
+def compile_with_module(site: Path, out: Path) -> dict[str, Any]:
+    """The site's pages compiled to ``out`` (mcp) and `axag webmcp`'s module written into the site."""
     runner = CliRunner()
     done = runner.invoke(main, ["compile", str(site), "--root", str(site), "-o", str(out)])
     assert done.exit_code == 0, done.output
     # the module from the tools file (the same as from the pages: both are `axag webmcp` inputs)
     done = runner.invoke(main, ["webmcp", str(out), "-o", str(site)])
     assert done.exit_code == 0, done.output
-    return site, json.loads(out.read_text(encoding="utf-8"))
+    return dict(json.loads(out.read_text(encoding="utf-8")))
 
 
 @pytest.fixture(scope="module")

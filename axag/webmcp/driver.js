@@ -292,10 +292,53 @@ function axagFill(form, binding, args) {
   }
 }
 
-/** The pairs `axag serve` sends: the arguments under their control names in parameter order, then the
- * constants in document order; a constant takes the live value of the annotated form's own hidden input of its
- * name (the n-th constant of a name the n-th such input); the submitter and read-only controls keep their
- * compiled values. Returns null when a constant only the live page can supply is gone (the page changed). */
+/** The named elements that belong to `form` in document order, read the way `axag serve` reads the live page
+ * (axag/compile/http.py form_members): its descendants without a `form=` attribute, and the elements anywhere
+ * whose `form=` is its id. */
+function axagMembers(form) {
+  const id = form.getAttribute("id");
+  return Array.from(form.ownerDocument.querySelectorAll("[name]")).filter((el) => {
+    const owner = el.getAttribute("form");
+    if (owner !== null) {
+      return id !== null && owner === id;
+    }
+    return (el.parentElement?.closest("form") ?? null) === form;
+  });
+}
+
+/** What a control is (axag/compile/http.py control_kind): `input:TYPE` or the tag name. */
+function axagKind(el) {
+  const tag = el.localName;
+  return tag === "input" ? "input:" + (el.getAttribute("type") || "text").trim().toLowerCase() : tag;
+}
+
+/** The live values of the binding's `live` constants (hidden inputs, template values), by index into its
+ * constants: the occurrence-th control of the constant's name and kind in the annotated form. Throws
+ * AxagPageChanged when one of them is not in the live form. */
+function axagLiveValues(form, binding) {
+  const out = new Map();
+  const live = binding.live ?? [];
+  if (live.length === 0) {
+    return out;
+  }
+  const members = axagMembers(form);
+  for (const [index, kind, occurrence] of live) {
+    const name = binding.constants[index][0];
+    const found = members.filter((m) => m.getAttribute("name") === name && axagKind(m) === kind);
+    if (occurrence >= found.length) {
+      throw new AxagPageChanged(`its form no longer has the ${kind.replace("input:", "")} control '${name}'`);
+    }
+    const el = found[occurrence];
+    out.set(index, "value" in el && typeof el.value === "string" ? el.value : (el.getAttribute("value") ?? ""));
+  }
+  return out;
+}
+
+class AxagPageChanged extends Error {}
+
+/** The pairs `axag serve` sends (axag/serve/binding.py form_pairs): the arguments under their control names in
+ * parameter order, then the constants in document order; the constants the binding lists as `live` take the
+ * live form's values, every other constant (the submitter, read-only controls) keeps its compiled value. */
 function axagPairs(form, binding, args) {
   const pairs = [];
   for (const param of Object.keys(args)) {
@@ -314,24 +357,14 @@ function axagPairs(form, binding, args) {
       pairs.push([name, axagText(v)]);
     }
   }
-  const hidden = new Map();
-  for (const c of form.elements) {
-    if (c instanceof HTMLInputElement && c.type === "hidden" && c.name !== "") {
-      const list = hidden.get(c.name) ?? [];
-      list.push(c.value);
-      hidden.set(c.name, list);
-    }
-  }
-  for (const [name, compiled] of binding.constants) {
-    const live = hidden.get(name);
-    if (live !== undefined && live.length > 0) {
-      pairs.push([name, live.shift()]);
+  const live = axagLiveValues(form, binding);
+  binding.constants.forEach(([name, compiled], index) => {
+    if (live.has(index)) {
+      pairs.push([name, live.get(index)]);
     } else if (compiled !== null) {
       pairs.push([name, compiled]);
-    } else {
-      return null;
     }
-  }
+  });
   return pairs;
 }
 
@@ -442,12 +475,18 @@ async function axagSubmit(tool, el, binding, args) {
     throw new AxagFailure(`${tool} cannot run: its form is no longer on this page. Do not retry; tell the user.`,
       { status: null, error: "page_changed" });
   }
-  axagFill(form, binding, args);
-  const pairs = axagPairs(form, binding, args);
-  if (pairs === null) {
+  let pairs;
+  try {
+    pairs = axagPairs(form, binding, args);
+  } catch (exc) {
+    if (!(exc instanceof AxagPageChanged)) {
+      throw exc;
+    }
     throw new AxagFailure(`${tool} was not run: the page changed (a value its form needs is gone). Reload the ` +
-      "page and try again; tell the user if it persists.", { status: null, error: "page_changed" });
+      "page and try again; tell the user if it persists.",
+    { status: null, error: "page_changed", detail: `the page changed: ${exc.message}; nothing was sent` });
   }
+  axagFill(form, binding, args);
   const [url, init] = axagRequest(binding, pairs);
   const sameOrigin = url.origin === location.origin;
   init.mode = sameOrigin ? "same-origin" : "no-cors";
