@@ -192,3 +192,51 @@ def test_the_page_sends_what_serve_sends_for_any_layout(
             assert _shape(sent[0]) == _shape(_serve_sends(backend, doc, "doc_save", {"title": "T"}))
         finally:
             page.close()
+
+
+def test_a_navigate_link_sends_the_get_of_its_href_as_serve_does(
+        browser: Any, tmp_path: Path, served: tuple[Path, Backend]) -> None:
+    """A navigate link to a page of the site is bound as the GET of its href (issue 27): the page sends that GET
+    (no form, nothing filled) without navigating away, as serve does; before, the runtime looked for a form and
+    refused the call as "page changed"."""
+    html = f'''<!DOCTYPE html>
+<html lang="en"><head><title>t</title></head><body axag-scope="user">
+<a href="/orders.html?status=open" axag-intent="order.list_open" axag-action-type="navigate" axag-risk-level="none"
+   axag-description="Open orders">Open orders</a>
+{MODULE}
+</body></html>
+'''
+    site, doc = _compiled_site(tmp_path, html)
+    binding = next(t for t in doc["tools"] if t["name"] == "order_list_open")["_meta"]["org.axag/http"]
+    assert binding["method"] == "GET" and binding["live"] == [] and "form" not in binding
+    backend = _serve_page(served, site, html)
+    (served[0] / "orders.html").write_text("<p>open orders</p>", encoding="utf-8")
+    page = Page(browser, f"{backend.url}/doc.html")
+    try:
+        got = page.call("order_list_open", {})
+        assert got["success"] is True, got
+        assert page.page.url == f"{backend.url}/doc.html"  # the page stayed
+        orders = [r for r in backend.requests if r.path == "/orders.html"]
+        assert [(r.method, r.query) for r in orders] == [("GET", [("status", "open")])]
+        assert page.errors == []
+    finally:
+        page.close()
+    import asyncio
+
+    import httpx
+
+    from axag.serve.binding import run_form
+
+    before = len([r for r in backend.requests if r.path == "/orders.html"])
+
+    async def serve_sends() -> None:
+        async with httpx.AsyncClient() as client:
+            await run_form(client, backend.url, binding, {}, 65536)
+
+    import threading
+
+    worker = threading.Thread(target=lambda: asyncio.run(serve_sends()))  # Playwright's loop runs in this thread
+    worker.start()
+    worker.join(30)
+    sent = [r for r in backend.requests if r.path == "/orders.html"][before:]
+    assert [(r.method, r.query) for r in sent] == [("GET", [("status", "open")])]

@@ -469,9 +469,15 @@ class AxagFailure extends Error {
   }
 }
 
+/** The form a binding submits: none for a navigate link's GET of its href (a binding without `form` and
+ * without live values), which sends the compiled constants and the arguments as serve does. */
+function axagBindingForm(el, binding) {
+  return binding.form === undefined && (binding.live ?? []).length === 0 ? null : axagForm(el);
+}
+
 async function axagSubmit(tool, el, binding, args) {
-  const form = axagForm(el);
-  if (form === null) {
+  const form = axagBindingForm(el, binding);
+  if (form === null && binding.form !== undefined) {
     throw new AxagFailure(`${tool} cannot run: its form is no longer on this page. Do not retry; tell the user.`,
       { status: null, error: "page_changed" });
   }
@@ -486,7 +492,9 @@ async function axagSubmit(tool, el, binding, args) {
       "page and try again; tell the user if it persists.",
     { status: null, error: "page_changed", detail: `the page changed: ${exc.message}; nothing was sent` });
   }
-  axagFill(form, binding, args);
+  if (form !== null) {
+    axagFill(form, binding, args);
+  }
   const [url, init] = axagRequest(binding, pairs);
   const sameOrigin = url.origin === location.origin;
   init.mode = sameOrigin ? "same-origin" : "no-cors";
@@ -564,7 +572,7 @@ async function axagGuarded(entry, guard, args) {
       `${guard.tool} cannot run now: its element is not operable on this page. Do not retry; tell the user.`);
   }
   const binding = entry.tool.http;
-  const form = binding === null ? null : axagForm(el);
+  const form = binding === null ? null : axagBindingForm(el, binding);
   const bad = form === null ? [] : axagSingleLine(form, binding, args);
   if (bad.length > 0) {
     const out = axagRefusal(guard, "constraint_violated", `The arguments break ${bad.length} ` +
