@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from axag.model import harvest as H
-from axag.model.reach import Link, page_url, reach
+from axag.model.reach import Link, _action, _method, page_url, reach
 from axag.parse.document import LxmlElement
 from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
@@ -175,10 +175,10 @@ def _form_locator(model: FileModel, form: LxmlElement, page: str) -> dict[str, A
     form_id, unknown = H.value_of(model, form, "id")
     if form_id and not unknown:
         return {"id": form_id}
-    action, _ = _action(model, form, None, page)
+    action = _action(model, form, None, page)
     method = _method(form, None)
     same = [f for f in form.getroottree().iter("form")
-            if _method(f, None) == method and _action(model, f, None, page)[0] == action]
+            if _method(f, None) == method and _action(model, f, None, page) == action]
     index = next((i for i, f in enumerate(same) if f is form), 0)
     return {"action": action, "method": method.upper(), "index": index, "count": len(same)}
 
