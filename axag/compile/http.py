@@ -60,7 +60,7 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
     if isinstance(found, Link):  # a navigate link to a page of the site: the GET of its href
         return {"method": "GET", "action": found.path, "enctype": URLENCODED,
                 "fields": {p.name: p.name for p in act.parameters}, "constants": [list(q) for q in found.query],
-                "checkbox": {}, "refresh": False, "page": page}
+                "checkbox": {}, "refresh": False, "live": [], "page": page}
     scope, form, sub, method, action = found.scope, found.form, found.sub, found.method, found.action
     controls = {id(p.control.el): p for p in act.parameters if p.control is not None and p.control.el is not None}
     fields: dict[str, str] = {}
