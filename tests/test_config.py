@@ -328,9 +328,9 @@ def test_glob_without_ancestors_matches_the_path_only() -> None:
 
 
 def test_default_selection_is_everything_not_off() -> None:
-    assert default_selection() == frozenset(RULES) - {2, 151, 164}  # 151: off by default (issue 27)
+    assert default_selection() == frozenset(RULES) - {2, 164}
     codes = selected_codes(Settings(base=Path("/")))
-    assert codes == frozenset(RULES) - {2, 145, 146, 151, 164}
+    assert codes == frozenset(RULES) - {2, 145, 146, 164}
 
 
 def test_resolve_codes_forms() -> None:
@@ -361,7 +361,7 @@ def test_select_all_and_ignore_all() -> None:
     assert selected_codes(s, cli_select="ALL") == frozenset(RULES) - {145, 146}
     # rules that cannot be disabled survive everything
     assert selected_codes(s, cli_ignore="ALL") == {191, 192, 199}
-    assert selected_codes(s, cli_ignore="190,193") == frozenset(RULES) - {2, 145, 146, 151, 164, 190, 193}
+    assert selected_codes(s, cli_ignore="190,193") == frozenset(RULES) - {2, 145, 146, 164, 190, 193}
 
 
 def test_cli_unknown_code_is_usage_error() -> None:

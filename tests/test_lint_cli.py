@@ -43,7 +43,7 @@ def test_warning_threshold(tmp_path: Path) -> None:
     (tmp_path / "a.html").write_text('<button type="button" axag-intent="a.b" axag-action-type="read">x</button>\n',
                                      encoding="utf-8")
     code, findings = lint_json(["a.html"], cwd=tmp_path)
-    assert [f["code"] for f in findings] == ["AXAG-LINT-138"] and code == 0
+    assert [f["code"] for f in findings] == ["AXAG-LINT-138", "AXAG-LINT-151"] and code == 0
     assert run_axag(["lint", "--isolated", "--fail-on", "warning", "a.html"], cwd=tmp_path).exit_code == 1
 
 
@@ -58,15 +58,16 @@ def test_file_output_prints_the_summary_alone(tmp_path: Path) -> None:
                                      'axag-description="x">x</button>\n', encoding="utf-8")
     res = run_axag(["lint", "--isolated", "--output-format", "sarif:out.sarif", "a.html"], cwd=tmp_path)
     assert res.exit_code == 1
-    assert res.stdout == "Found 1 error, 0 warnings, 0 infos (0 fixable with --fix).\n"  # issue 27, item 14
+    assert res.stdout == "Found 1 error, 0 warnings, 1 info (0 fixable with --fix).\n"  # issue 27, item 14 (151)
     sarif = json.loads((tmp_path / "out.sarif").read_text(encoding="utf-8"))
-    assert sarif["runs"][0]["results"][0]["ruleId"] == "AXAG-LINT-004"
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["AXAG-LINT-151", "AXAG-LINT-004"]
 
 
 def test_stdin_with_filename() -> None:
     res = run_axag(["lint", "--isolated", "--output-format", "concise", "-", "--stdin-filename", "page.html"],
                    input='<button axag-intent="a.b" axag-action-type="nope" axag-description="d">x</button>\n')
-    assert res.stdout.splitlines()[0].startswith("page.html:1:45: AXAG-LINT-004 ")
+    assert res.stdout.splitlines()[0].startswith("page.html:1:2: AXAG-LINT-151 ")  # no form submits it
+    assert res.stdout.splitlines()[1].startswith("page.html:1:45: AXAG-LINT-004 ")
 
 
 def test_no_files_is_a_notice(tmp_path: Path) -> None:

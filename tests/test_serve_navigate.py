@@ -1,4 +1,4 @@
-"""Actions serve cannot run (issue 27 §5): lint reports them (151, opted in), and a navigate link to a page
+"""Actions serve cannot run (issue 27 §5): lint reports them (151, on by default), and a navigate link to a page
 of the site is bound as the GET of its href, which `axag serve` runs against a real backend on loopback."""
 
 from __future__ import annotations
@@ -37,8 +37,7 @@ def _site(tmp_path: Path, links: str = _LINKS) -> Path:
 
 def test_lint_reports_the_actions_serve_cannot_run(tmp_path: Path) -> None:
     site = _site(tmp_path)
-    assert "AXAG-LINT-151" not in {f["code"] for f in lint_json(["site"], cwd=tmp_path)[1]}  # off by default
-    code, findings = lint_json(["--extend-select", "unbound-action", "site"], cwd=tmp_path)
+    code, findings = lint_json(["site"], cwd=tmp_path)
     assert code == 0
     assert [(f["code"], f["severity"], f["line"], f["message"]) for f in findings if f["code"] == "AXAG-LINT-151"] == [
         ("AXAG-LINT-151", "info", 3, ('"help.open" has no HTTP binding: its href "https://help.example.com/orders" '
@@ -50,7 +49,7 @@ def test_lint_reports_the_actions_serve_cannot_run(tmp_path: Path) -> None:
     assert tools["order_list_open"]["_meta"]["org.axag/http"] == {
         "method": "GET", "action": "/orders.html", "enctype": "application/x-www-form-urlencoded",
         "fields": {}, "constants": [["status", "open"]], "checkbox": {}, "refresh": False, "live": [],
-            "page": "shop/links.html"}
+        "page": "shop/links.html"}
     assert "org.axag/http" not in tools["help_open"].get("_meta", {})
 
 
@@ -58,7 +57,7 @@ def test_a_button_no_form_submits_is_reported(tmp_path: Path) -> None:
     (tmp_path / "b.html").write_text(
         '<button type="button" axag-intent="cart.sync" axag-action-type="write" axag-risk-level="low"\n'
         '        axag-idempotent="true" axag-description="Sync the cart">Sync</button>\n', encoding="utf-8")
-    _code, findings = lint_json(["--extend-select", "151", "b.html"], cwd=tmp_path)
+    _code, findings = lint_json(["b.html"], cwd=tmp_path)
     assert [(f["code"], f["line"], f["column"]) for f in findings] == [("AXAG-LINT-151", 1, 2)]
 
 
@@ -90,4 +89,4 @@ def test_serve_still_refuses_an_off_site_link(tmp_path: Path) -> None:
                          capture_output=True, text=True, env=_env(), timeout=60, check=False)
     assert out.returncode != 0
     assert "these tools have no HTTP binding and no handler: help_open" in out.stderr
-    assert "axag lint --extend-select unbound-action says why each one has no binding" in out.stderr
+    assert "axag lint (rule 151 unbound-action) says why each one has no binding" in out.stderr

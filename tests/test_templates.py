@@ -18,9 +18,11 @@ def _lint(*args: str) -> list[tuple[str, str, int, int]]:
 
 def test_dynamic_values_reported_once_per_element() -> None:
     assert _lint(".") == [
+        ("Profile.vue", "151", 7, 6),  # no form submits it (unbound-action, issue 27)
         ("Profile.vue", "033", 10, 6),
         ("booking.jinja", "033", 13, 2),
         ("booking.jinja", "033", 15, 2),
+        ("booking.jinja", "151", 19, 2),
         ("card.hbs", "033", 2, 4),
         ("cart.liquid", "033", 2, 4),
     ]
@@ -39,8 +41,9 @@ def test_extension_only_dynamic_is_info_and_keeps_the_action(tmp_path: Path) -> 
         '<button type="button" axag-intent="a.b" axag-action-type="read" axag-description="d" '
         'axag-x-acme-trace="{{ trace }}">x</button>\n', encoding="utf-8")
     res = run_axag(["lint", "--isolated", "--output-format", "json", "a.jinja"], cwd=tmp_path)
-    (f,) = json.loads(res.stdout)["findings"]
+    f, unbound = json.loads(res.stdout)["findings"]
     assert (f["code"], f["severity"]) == ("AXAG-LINT-033", "info")
+    assert (unbound["code"], unbound["severity"]) == ("AXAG-LINT-151", "info")
     out = run_axag(["compile", "--isolated", "a.jinja", "-o", "-"], cwd=tmp_path)
     tool = json.loads(out.stdout)["tools"][0]
     assert "extensions" not in tool["_meta"]["org.axag/action"]

@@ -139,7 +139,7 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     if unbound and not allow_unbound:
         raise fail("these tools have no HTTP binding and no handler: " + ", ".join(unbound)
                    + " (bind them with --handlers or --openapi, or pass --allow-unbound to serve them as refusals;"
-                   " axag lint --extend-select unbound-action says why each one has no binding)")
+                   " axag lint (rule 151 unbound-action) says why each one has no binding)")
     needs_base = [t["name"] for t in doc["tools"] if binding_of(t) is not None and t["name"] not in handler_map]
     if needs_base and base_url is None:
         raise fail("--base-url is required: these tools call the site's backend: " + ", ".join(needs_base))

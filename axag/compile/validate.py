@@ -354,6 +354,7 @@ class _Checker:
 
     def http(self, v: Any, path: Path) -> None:
         """`_meta["org.axag/http"]`: a form binding or an OpenAPI binding (see axag/compile/http.py)."""
+        # "form" (the form locator) is absent from a navigate link's binding (issue 27 §5): it has no form
         form = ("method", "action", "enctype", "fields", "constants", "checkbox", "refresh", "live", "page")
         b = self.obj(v, path, HTTP_KEYS, ("openapi", "page") if isinstance(v, dict) and "openapi" in v else form)
         if b is None:

@@ -84,7 +84,7 @@ UNBOUND_ACTION = Rule(
     name="unbound-action",
     severity=Severity.INFO,
     level=Level.INTERMEDIATE,
-    off=True,  # every onClick action of a component would report it: opt in (select, --extend-select 151)
+    compile=True,  # info: compile prints it and still writes (as 033)
     trigger=("an action compile gives no HTTP binding (no form submits it, and it is no navigate link to a page "
              "of the site) and no axag-operation-id: axag serve runs it only with a handler"),
     plain=("an action that axag serve cannot run by itself: no form submits it (or its form sends nothing), it is "
