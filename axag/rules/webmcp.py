@@ -71,9 +71,6 @@ TOOLNAME_MISMATCH = Rule(
         '      axag-risk-level="low" axag-description="Book a room" toolname="booking_create">\n'
         '  <label>Guests <input name="guests" type="number"></label>\n'
         "  <button>Book</button>\n"
-        "</form>\n"
-        '<form action="/s" toolname="search_docs" tooldescription="Search the docs.">\n'
-        '  <input name="q">\n'
         "</form>"
     ),
 )
