@@ -12,7 +12,7 @@ import pytest
 from lsprotocol import types as T
 
 from tests.lsp_client import change_doc, env, open_doc, published, start, stop, until, utf16
-from tests.test_lsp import _apply, _code_actions, _workspace
+from tests.test_lsp import _apply, _code_actions, _workspace, fix_all
 
 pytestmark = pytest.mark.asyncio
 
@@ -79,30 +79,16 @@ async def test_unsafe_fixes_are_quick_fixes_marked_unsafe_and_not_preferred(tmp_
         await stop(client)
 
 
-async def _fix_all(root: Path, tmp_path: Path, options: object = None) -> str:
-    client = await start(root, tmp_path, options=options)
-    try:
-        uri = open_doc(client, root / "page.html")
-        await until(lambda: uri in client.diagnostics, 30)
-        actions = await _code_actions(client, uri, T.Range(T.Position(0, 0), T.Position(0, 0)),
-                                      only=["source.fixAll"])
-        assert [a.kind for a in actions] == ["source.fixAll.axag"]
-        assert actions[0].edit is not None and actions[0].edit.changes is not None
-        return _apply(DOC, actions[0].edit.changes[uri])
-    finally:
-        await stop(client)
-
-
 async def test_fix_all_applies_only_the_safe_fixes_as_lint_fix(tmp_path: Path) -> None:
     root = _workspace(tmp_path, {"page.html": DOC})
-    fixed = await _fix_all(root, tmp_path)
+    fixed = await fix_all(root, tmp_path, DOC)
     assert fixed == DOC.replace('"High"', '"high"')
     assert fixed == _lint_fix(root, tmp_path)
 
 
 async def test_unsafe_fixes_option_makes_fix_all_apply_them_as_lint_fix_unsafe_fixes(tmp_path: Path) -> None:
     root = _workspace(tmp_path, {"page.html": DOC})
-    fixed = await _fix_all(root, tmp_path, {"unsafeFixes": True})
+    fixed = await fix_all(root, tmp_path, DOC, {"unsafeFixes": True})
     assert fixed == DOC.replace('"High"', '"high"').replace('"tennant"', '"tenant"').replace(
         "axag-descripton", "axag-description")
     assert fixed == _lint_fix(root, tmp_path, "--unsafe-fixes")
