@@ -216,9 +216,9 @@ async def test_every_code_action_applied_and_relinted(tmp_path: Path) -> None:
         await stop(client)
 
 
-async def test_fix_all_equals_lint_fix(tmp_path: Path) -> None:
-    root = _workspace(tmp_path, {"page.html": PAGE})
-    client = await start(root, tmp_path)
+async def fix_all(root: Path, tmp_path: Path, text: str, options: Any = None) -> str:
+    """``root/page.html`` (holding ``text``) as the one `source.fixAll.axag` action leaves it."""
+    client = await start(root, tmp_path, options=options)
     try:
         uri = open_doc(client, root / "page.html")
         await until(lambda: uri in client.diagnostics, 30)
@@ -226,9 +226,14 @@ async def test_fix_all_equals_lint_fix(tmp_path: Path) -> None:
                                       only=["source.fixAll"])
         assert [a.kind for a in actions] == ["source.fixAll.axag"]
         assert actions[0].edit is not None and actions[0].edit.changes is not None
-        fixed = _apply(PAGE, actions[0].edit.changes[uri])
+        return _apply(text, actions[0].edit.changes[uri])
     finally:
         await stop(client)
+
+
+async def test_fix_all_equals_lint_fix(tmp_path: Path) -> None:
+    root = _workspace(tmp_path, {"page.html": PAGE})
+    fixed = await fix_all(root, tmp_path, PAGE)
     import subprocess
     import sys
 

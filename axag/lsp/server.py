@@ -46,6 +46,7 @@ class AxagServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.debounce = DEBOUNCE_S
         self.pull = False
+        self.unsafe_fixes = False  # initializationOptions.unsafeFixes: source.fixAll.axag applies unsafe fixes too
         self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="axag-lint")
         self.shown_errors: set[str] = set()
 
@@ -165,6 +166,8 @@ def initialize(ls: AxagServer, params: T.InitializeParams) -> None:
     options = params.initialization_options
     if isinstance(options, dict) and isinstance(options.get("debounceMs"), (int, float)):
         ls.debounce = max(0.0, float(options["debounceMs"]) / 1000)
+    if isinstance(options, dict) and isinstance(options.get("unsafeFixes"), bool):
+        ls.unsafe_fixes = options["unsafeFixes"]
     roots: list[str] = []
     if params.workspace_folders:
         roots = [f.uri for f in params.workspace_folders]
@@ -304,16 +307,18 @@ async def code_actions(ls: AxagServer, params: T.CodeActionParams) -> list[T.Cod
                 continue
             if f.fix is not None:
                 edits = [_edit(pos, e.start, e.end, e.content) for e in f.fix.edits]
-                out.append(T.CodeAction(f"{f.fix.description} ({f.id})", kind=T.CodeActionKind.QuickFix,
-                                        diagnostics=[diag], is_preferred=True,
+                # unsafe (did-you-mean) fixes are offered too, marked and never preferred, as ruff's server does
+                title = f"{f.fix.description} ({f.id})" + (" (unsafe)" if f.fix.unsafe else "")
+                out.append(T.CodeAction(title, kind=T.CodeActionKind.QuickFix,
+                                        diagnostics=[diag], is_preferred=not f.fix.unsafe,
                                         edit=T.WorkspaceEdit(changes={uri: edits})))
             if f.code not in _NO_SUPPRESSION and f.line <= pos.lines.line_count():
                 out.append(T.CodeAction(f"Suppress {f.id} ({f.name}) on this line", kind=T.CodeActionKind.QuickFix,
                                         diagnostics=[diag],
                                         edit=T.WorkspaceEdit(changes={uri: [suppression_edit(f, decoded, path,
                                                                                              pos)]})))
-    if want_all and any(f.fix is not None for f in lint.findings):
-        fixed = await ls.run(_fix_all, ls.workspace_of(path), lint, text)
+    if want_all and any(f.fix is not None and (ls.unsafe_fixes or not f.fix.unsafe) for f in lint.findings):
+        fixed = await ls.run(_fix_all, ls.workspace_of(path), lint, text, ls.unsafe_fixes)
         if fixed is not None and fixed != decoded:
             end = pos.offset_to_lsp(len(decoded))
             out.append(T.CodeAction("Fix all axag findings", kind=FIX_ALL,
@@ -322,12 +327,14 @@ async def code_actions(ls: AxagServer, params: T.CodeActionParams) -> list[T.Cod
     return out
 
 
-def _fix_all(ws: Workspace, lint: DocumentLint, text: str) -> str | None:
-    """The document as `axag lint --fix` leaves it (all passes, verified), or None when nothing is fixed."""
+def _fix_all(ws: Workspace, lint: DocumentLint, text: str, unsafe: bool = False) -> str | None:
+    """The document as `axag lint --fix` leaves it (all passes, verified; ``unsafe``: as `--fix --unsafe-fixes`),
+    or None when nothing is fixed."""
     from axag.lint.fix import fix_file
 
     outcome = lint.outcome
-    result = fix_file(outcome, ws.resolver.resolve(outcome.path), ws.request, data=text.encode("utf-8"))
+    result = fix_file(outcome, ws.resolver.resolve(outcome.path), ws.request, data=text.encode("utf-8"),
+                      unsafe=unsafe)
     return result.new_text if result.changed else None
 
 
