@@ -210,7 +210,16 @@ def catalogue_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, 
     root = tmp_path_factory.mktemp("cat")
     doc = document([tool("booking_create"), tool("room_list"), hostile_tool(), tool("site_search")])
     write_json(root / "tools.json", doc)
-    assert run_axag(["catalogue", "tools.json", "-o", "catalogue.html"], cwd=root).exit_code == 0
+    # `axag catalogue` refuses a tools file that guards and serve refuse (issue 23), as this hostile one is: the
+    # page is rendered from the library, with what the command would pass it
+    assert run_axag(["catalogue", "tools.json", "-o", "catalogue.html"], cwd=root).exit_code == 2
+    from axag.catalogue.render import catalogue_pieces
+    from axag.commands.catalogue import source_base
+
+    pieces = catalogue_pieces(doc, source="tools.json",
+                              base=source_base(str(root / "tools.json"), str(root / "catalogue.html"), None),
+                              url_template=None)
+    (root / "catalogue.html").write_text("".join(pieces), encoding="utf-8")
     return doc, root / "catalogue.html"
 
 
