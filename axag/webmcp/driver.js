@@ -97,10 +97,15 @@ function axagPageMatches(page) {
   return bare !== page && (here === bare || here === bare + "/" || here + "/" === bare);
 }
 
-/** The page's annotated elements by intent, in document order (one query for every tool). */
+/** The page's annotated elements by intent, in document order (one query for every tool). A form with toolname
+ * is the browser's own declarative tool (the person submits it): its elements are left to the browser. */
 function axagByIntent() {
   const found = new Map();
+  const declarative = document.querySelector("form[toolname]") !== null;
   for (const el of document.querySelectorAll("[axag-intent]")) {
+    if (declarative && el.closest("form[toolname]") !== null) {
+      continue;
+    }
     const intent = el.getAttribute("axag-intent");
     const list = found.get(intent);
     if (list === undefined) {
@@ -112,14 +117,20 @@ function axagByIntent() {
   return found;
 }
 
-function axagCandidates(t, byIntent) {
-  // a form with toolname is the browser's own declarative tool (the person submits it): left to the browser
-  const all = (byIntent.get(t.element.intent) ?? []).filter((el) => el.closest("form[toolname]") === null);
+function axagCandidates(t, byIntent, pages) {
+  const all = byIntent.get(t.element.intent) ?? [];
   const out = [];
   for (const where of t.element.locations) {
     if (where.source !== undefined) {
       out.push(...all);
-    } else if (axagPageMatches(where.page) && all[where.index] !== undefined) {
+      continue;
+    }
+    let here = pages.get(where.page);
+    if (here === undefined) {
+      here = axagPageMatches(where.page);
+      pages.set(where.page, here);
+    }
+    if (here && all[where.index] !== undefined) {
       out.push(all[where.index]);
     }
   }
@@ -127,10 +138,10 @@ function axagCandidates(t, byIntent) {
 }
 
 function axagOperable(el) {
-  if (!el.isConnected || el.closest("[inert]") !== null || el.closest("[hidden]") !== null) {
+  if (!el.isConnected || el.closest("[inert], [hidden], [aria-disabled='true']") !== null) {
     return false;
   }
-  if (el.closest("[aria-disabled='true']") !== null || el.hasAttribute("disabled")) {
+  if (el.hasAttribute("disabled")) {
     return false;
   }
   if (typeof el.matches === "function" && el.matches(":disabled")) {
@@ -538,8 +549,16 @@ async function axagActivate(el) {
   return out;
 }
 
+/** A tool's guard, built on its first call (not for every tool at start-up). */
+function axagEntryGuard(entry) {
+  if (entry.guard === null) {
+    entry.guard = axagGuard(entry.tool);
+  }
+  return entry.guard;
+}
+
 async function axagExecute(entry, input) {
-  const guard = entry.guard;
+  const guard = axagEntryGuard(entry);
   try {
     return await axagGuarded(entry, guard, input);
   } catch (exc) {
@@ -644,8 +663,9 @@ function axagRegister(entry, el) {
 
 function axagUpdate() {
   const byIntent = axagByIntent();
+  const pages = new Map();
   for (const entry of AXAG_ENTRIES) {
-    const el = axagCandidates(entry.tool, byIntent).find(axagOperable) ?? null;
+    const el = axagCandidates(entry.tool, byIntent, pages).find(axagOperable) ?? null;
     if (el === null && entry.controller !== null) {
       entry.controller.abort();
       entry.controller = null;
@@ -664,7 +684,7 @@ function axagStart() {
     return;
   }
   for (const tool of AXAG_TOOLS) {
-    AXAG_ENTRIES.push({ tool, guard: axagGuard(tool), controller: null, current: null });
+    AXAG_ENTRIES.push({ tool, guard: null, controller: null, current: null });
   }
   axagUpdate();
   let queued = false;

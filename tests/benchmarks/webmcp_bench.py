@@ -5,7 +5,9 @@
 Prints the gzipped size of axag-webmcp.js for the example site (fixtures/site; target <= 20 KB) and the time
 Debian's Chromium (--enable-features=WebMCP) takes to register N tools (default 200; target <= 50 ms): from the
 module's evaluation to its last registerTool call (the registration itself), and until getTools() lists them
-all. The median of R page loads.
+all. The median of R page loads. Beside it, the same for a page whose module holds the same tools (the same
+JSON text) and registers them with bare registerTool calls and no runtime: on a loaded machine the ratio of the
+two is the fair figure.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ BUTTON = ('<button type="button" axag-intent="bench.action_{n}" axag-action-type
           'axag-idempotent="true" axag-side-effects=\'[]\' axag-description="Run bench action {n}" '
           'axag-required-parameters=\'[{{"name":"value_{n}","type":"string","maxLength":40}}]\'>Run {n}</button>\n')
 START = "window.__t0 = performance.now();\n"
-END = ('import "/axag-webmcp.js";\nwindow.__t1 = performance.now();\n'
+BARE = ("for (const t of AXAG_TOOLS) {\n  document.modelContext.registerTool({name: t.name, title: t.title, "
+        "description: t.description, inputSchema: t.inputSchema, annotations: t.annotations, "
+        "execute: async () => ({})});\n}\n")
+END = ('import "/{module}";\nwindow.__t1 = performance.now();\n'
        'window.__n = (await document.modelContext.getTools()).length;\nwindow.__t2 = performance.now();\n')
 
 
@@ -60,29 +65,39 @@ def main() -> None:
             + '<script type="module" src="/start.js"></script><script type="module" src="/end.js"></script>'
             "</body></html>\n", encoding="utf-8")
         (site / "start.js").write_text(START, encoding="utf-8")
-        (site / "end.js").write_text(END, encoding="utf-8")
+        (site / "end.js").write_text(END.format(module="axag-webmcp.js"), encoding="utf-8")
         webmcp([str(site)], site)
+        # the bare page: the module's own lines up to its tools, then plain registerTool calls
+        text = (site / "axag-webmcp.js").read_text(encoding="utf-8")
+        head = text[:text.index("\n", text.index("const AXAG_TOOLS = ")) + 1]
+        (site / "bare.js").write_text(head + BARE, encoding="utf-8")
+        (site / "end-bare.js").write_text(END.format(module="bare.js"), encoding="utf-8")
+        (site / "bare.html").write_text((site / "page.html").read_text(encoding="utf-8").replace(
+            "/end.js", "/end-bare.js"), encoding="utf-8")
         from playwright.sync_api import sync_playwright
 
-        register: list[float] = []
-        listed: list[float] = []
+        times: dict[str, tuple[list[float], list[float]]] = {"page.html": ([], []), "bare.html": ([], [])}
         with running_backend(site) as backend, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM),
                                         args=[*CHROMIUM_ARGS, "--enable-features=WebMCP"])
             for _ in range(opts.repeat):
-                page = browser.new_page()
-                page.goto(f"{backend.url}/page.html")
-                page.wait_for_function("window.__t2 !== undefined")
-                t0, t1, t2, n = page.evaluate("[window.__t0, window.__t1, window.__t2, window.__n]")
-                if n != opts.tools:
-                    raise SystemExit(f"getTools() listed {n} tools, expected {opts.tools}")
-                register.append(t1 - t0)
-                listed.append(t2 - t0)
-                page.close()
+                for name, (register, listed) in times.items():  # interleaved: both see the same load
+                    page = browser.new_page()
+                    page.goto(f"{backend.url}/{name}")
+                    page.wait_for_function("window.__t2 !== undefined")
+                    t0, t1, t2, n = page.evaluate("[window.__t0, window.__t1, window.__t2, window.__n]")
+                    if n != opts.tools:
+                        raise SystemExit(f"{name}: getTools() listed {n} tools, expected {opts.tools}")
+                    register.append(t1 - t0)
+                    listed.append(t2 - t0)
+                    page.close()
             browser.close()
-        print(f"register {opts.tools} tools in Chromium: {statistics.median(register):.1f} ms "
-              f"(target <= 50); listed by getTools(): {statistics.median(listed):.1f} ms "
-              f"(median of {opts.repeat})")
+        (ours, ours_listed), (bare, bare_listed) = (
+            tuple(statistics.median(x) for x in pair) for pair in times.values())
+        print(f"register {opts.tools} tools in Chromium: {ours:.1f} ms (target <= 50); listed by getTools(): "
+              f"{ours_listed:.1f} ms (median of {opts.repeat})")
+        print(f"bare registerTool calls, same tools: {bare:.1f} ms; listed by getTools(): {bare_listed:.1f} ms")
+        print(f"ratio to bare: register {ours / bare:.2f}x, listed {ours_listed / bare_listed:.2f}x")
 
 
 if __name__ == "__main__":
