@@ -18,7 +18,7 @@ ALL = "axag-intent, axag-action-type, axag-risk-level, axag-scope, axag-descript
 
 def lint_and_compile(tmp_path: Path, name: str, text: str) -> tuple[list[tuple[str, int, int, str]], int, list[str]]:
     (tmp_path / name).write_text(text, encoding="utf-8")
-    _, findings = lint_json([name], cwd=tmp_path)
+    _, findings = lint_json(["--ignore", "unbound-action", name], cwd=tmp_path)  # these buttons have no form (151)
     res = run_axag(["compile", "--isolated", name, "-o", "-"], cwd=tmp_path)
     tools = [t["name"] for t in json.loads(res.stdout)["tools"]] if res.stdout.strip() else []
     return [(f["code"], f["line"], f["column"], f["message"]) for f in findings], res.exit_code, tools
