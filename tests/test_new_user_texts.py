@@ -5,7 +5,6 @@ attribute layout."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,10 @@ import pytest
 from html_fixtures import document, old_and_new, tool, write_json
 from lxml import html as lxml_html
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, missing, need
 from tests.conftest import run_axag
+from tests.test_html_browser import browser
+
+__all__ = ["browser"]  # the module-scoped Chromium fixture of the page tests
 
 
 def _summaries(page: Path) -> list[str]:
@@ -40,21 +41,6 @@ def test_diff_page_counts_felt_changes_in_words(tmp_path: Path) -> None:
     assert all(" agents will feel" not in s or " that agents will feel" in s for s in _summaries(tmp_path / "diff.html"))
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("playwright (pip install -e '.[test]')")
-    need(CHROMIUM, "Chromium (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 _FITS = """() => {
   const q = document.querySelector('#q');
   const s = getComputedStyle(q);
@@ -66,13 +52,13 @@ _FITS = """() => {
 
 
 @pytest.mark.parametrize("width", [1100, 700])
-def test_search_placeholder_is_not_cut_off(chromium: Any, tmp_path: Path, width: int) -> None:
+def test_search_placeholder_is_not_cut_off(browser: Any, tmp_path: Path, width: int) -> None:
     old, new = old_and_new()
     write_json(tmp_path / "old.json", old)
     write_json(tmp_path / "new.json", new)
     assert run_axag(["catalogue", "new.json", "-o", "catalogue.html"], cwd=tmp_path).exit_code == 0
     assert run_axag(["catalogue", "old.json", "new.json", "-o", "diff.html"], cwd=tmp_path).exit_code == 0
-    ctx = chromium.new_context(viewport={"width": width, "height": 900})
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
     try:
         for name in ("catalogue.html", "diff.html"):
             page = ctx.new_page()
