@@ -63,6 +63,11 @@ KEYS: Final[dict[str, str]] = {
     "serve.state": "path",
     "serve.value-approval-ttl": "text",
     "serve.max-pending": "count",
+    "serve.oauth-issuer": "text",
+    "serve.oauth-audience": "text",
+    "serve.oauth-scopes": "names",
+    "serve.oauth-roles-claim": "text",
+    "serve.allow-static-tokens": "bool",
 }
 TABLES: Final = ("lint", "compile", "jsx", "serve")
 _ENUMS: Final[dict[str, tuple[str, ...]]] = {
@@ -484,6 +489,11 @@ class Settings:
     serve_state: Path | None = None
     serve_value_approval_ttl: str | None = None
     serve_max_pending: int | None = None
+    serve_oauth_issuer: str | None = None  # [serve] OAuth resource server (issue 31)
+    serve_oauth_audience: str | None = None
+    serve_oauth_scopes: tuple[str, ...] = ()
+    serve_oauth_roles_claim: str | None = None
+    serve_allow_static_tokens: bool = False
 
     def __post_init__(self) -> None:
         if self.compile_root is None:
@@ -547,6 +557,11 @@ class Settings:
             "serve_state": path("serve.state"),
             "serve_value_approval_ttl": v.get("serve.value-approval-ttl"),
             "serve_max_pending": v.get("serve.max-pending"),
+            "serve_oauth_issuer": v.get("serve.oauth-issuer"),
+            "serve_oauth_audience": v.get("serve.oauth-audience"),
+            "serve_oauth_scopes": v.get("serve.oauth-scopes", ()),
+            "serve_oauth_roles_claim": v.get("serve.oauth-roles-claim"),
+            "serve_allow_static_tokens": v.get("serve.allow-static-tokens", False),
         }
         return cls(base=base, config_path=raw.path, **kwargs)
 

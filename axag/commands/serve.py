@@ -17,6 +17,8 @@ from axag.commands.common import fail, guard_errors
 from axag.commands.serve_settings import (
     DEFAULT_STATE,
     host_port,
+    oauth_options,
+    oauth_settings,
     open_store,
     roles_of,
     serve_settings,
@@ -115,11 +117,13 @@ def load_handlers(spec: str | None) -> Mapping[str, Any]:
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @approval_options
+@oauth_options
 @guard_errors
 def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, guards_dir: str | None,
             handlers: str | None, openapi: str | None, allow_unbound: bool, actor: str | None, roles: str | None,
             state: str | None, timeout: float, max_result_bytes: int, audit_arguments: bool, config: str | None,
-            isolated: bool, **approval: Any) -> None:
+            isolated: bool, oauth_issuer: str | None, oauth_audience: str | None, oauth_scopes: tuple[str, ...],
+            oauth_roles_claim: str | None, allow_static_tokens: bool, **approval: Any) -> None:
     """Serve the tools of TOOLS.json, or of the annotated PATHS, over MCP."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     from axag.serve.app import ServeConfig, binding_of, unbound_tools
@@ -154,6 +158,8 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
                          actor=actor, roles=role_list, timeout=timeout, max_result_bytes=max_result_bytes,
                          audit_arguments=audit_arguments, guards_dir=guards_dir)
     hostport = host_port(http) if http is not None else None
+    oauth = oauth_settings(settings, hostport is not None, oauth_issuer, oauth_audience, oauth_scopes,
+                           oauth_roles_claim, allow_static_tokens)
     import anyio
 
     from axag.serve.run import serve_http, serve_stdio
@@ -167,7 +173,7 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     if hostport is None:
         anyio.run(serve_stdio, tools)
     else:
-        anyio.run(serve_http, tools, *hostport)
+        anyio.run(serve_http, tools, *hostport, oauth)
 
 
 @serve.group("token")

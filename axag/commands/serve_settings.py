@@ -13,9 +13,11 @@ from axag.commands.common import fail
 
 if TYPE_CHECKING:
     from axag.config import Settings
+    from axag.serve.oauth import OAuthSettings
     from axag.serve.state import SqliteStore
 
-__all__ = ["DEFAULT_STATE", "host_port", "open_store", "roles_of", "serve_settings", "state_options", "state_path"]
+__all__ = ["DEFAULT_STATE", "host_port", "oauth_options", "oauth_settings", "open_store", "roles_of", "serve_settings",
+           "state_options", "state_path"]
 
 DEFAULT_STATE = ".axag/state.sqlite"
 
@@ -64,3 +66,53 @@ def host_port(value: str) -> tuple[str, int]:
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise fail(f"--http {value}: expected HOST:PORT")
     return host, int(port)
+
+
+def oauth_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The OAuth resource-server options of `axag serve` (HTTP mode; issue 31)."""
+    for option in reversed((
+        click.option("--oauth-issuer", default=None, metavar="URL",
+                     help="Accept the JWT access tokens of this OAuth authorization server (default: "
+                          "serve.oauth-issuer); static tokens are then refused unless --allow-static-tokens."),
+        click.option("--oauth-audience", default=None, metavar="URL",
+                     help="This server's resource identifier (RFC 8707), the URL clients reach /mcp at; tokens "
+                          "must name it in aud (default: serve.oauth-audience)."),
+        click.option("--oauth-scopes", multiple=True, metavar="SCOPE",
+                     help="OAuth scopes every token must carry (repeatable or space-separated; default: "
+                          "serve.oauth-scopes). Unrelated to axag-scope."),
+        click.option("--oauth-roles-claim", default=None, metavar="NAME",
+                     help="The token claim holding the caller's roles; a dotted name reaches into an object "
+                          "(default: serve.oauth-roles-claim, else roles)."),
+        click.option("--allow-static-tokens", is_flag=True, default=None,
+                     help="With --oauth-issuer, accept the tokens of `axag serve token add` too (default: "
+                          "serve.allow-static-tokens, else no)."),
+    )):
+        fn = option(fn)
+    return fn
+
+
+def oauth_settings(settings: Settings, http: bool, issuer: str | None, audience: str | None,
+                   scopes: tuple[str, ...], roles_claim: str | None,
+                   allow_static_tokens: bool | None) -> OAuthSettings | None:
+    """The OAuth settings of a run (flags win over [tool.axag.serve]), or None when no issuer is configured."""
+    from axag.serve.oauth import DEFAULT_ROLES_CLAIM, OAuthSettings, scope_tokens
+
+    issuer = issuer if issuer is not None else settings.serve_oauth_issuer
+    audience = audience if audience is not None else settings.serve_oauth_audience
+    scope_list = scope_tokens(scopes if scopes else settings.serve_oauth_scopes)
+    roles_claim = roles_claim if roles_claim is not None else settings.serve_oauth_roles_claim
+    allow = allow_static_tokens if allow_static_tokens is not None else settings.serve_allow_static_tokens
+    if issuer is None:
+        given = [flag for flag, value in (("--oauth-audience", audience), ("--oauth-scopes", scope_list),
+                                          ("--oauth-roles-claim", roles_claim)) if value]
+        if given:
+            raise fail(f"{', '.join(given)}: only with --oauth-issuer (or oauth-issuer in [tool.axag.serve])")
+        return None
+    if not http:
+        raise fail("--oauth-issuer is for HTTP mode (--http HOST:PORT); a stdio server has no bearer tokens")
+    if audience is None:
+        raise fail("--oauth-issuer needs --oauth-audience URL: the URL clients reach this server's /mcp at, "
+                   "which tokens must name in aud (RFC 8707)")
+    return OAuthSettings(issuer=issuer, audience=audience, scopes=scope_list,
+                         roles_claim=roles_claim if roles_claim is not None else DEFAULT_ROLES_CLAIM,
+                         allow_static_tokens=bool(allow))

@@ -281,8 +281,8 @@ class ToolServer:
         user = scope.get("user") if isinstance(scope, dict) else None
         token = getattr(user, "access_token", None)
         if token is not None:
-            roles = (token.claims or {}).get("roles", [])
-            return Caller(token.client_id, frozenset(str(r) for r in roles))
+            roles = (token.claims or {}).get("roles", [])  # the actor is the token's subject (OAuth: `sub`)
+            return Caller(token.subject or token.client_id, frozenset(str(r) for r in roles))
         return Caller(self.config.actor, frozenset(self.config.roles))
 
     def _context(self, caller: Caller, confirmation: Any, **extra: Any) -> Any:

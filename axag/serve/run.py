@@ -121,16 +121,25 @@ def _draining_server(config: Any, tools: ToolServer) -> Any:
     return DrainingServer(config)
 
 
-async def serve_http(tools: ToolServer, host: str, port: int) -> None:
+async def serve_http(tools: ToolServer, host: str, port: int, oauth: Any = None) -> None:
+    """Streamable HTTP on HOST:PORT; callers authenticate with the static tokens of the state database, or, with
+    ``oauth`` (an `axag.serve.oauth.OAuthSettings`), with the issuer's JWT access tokens."""
     import uvicorn
-    from mcp.server.auth.settings import AuthSettings
 
-    if tools.store.token_count() == 0:
-        log.warning("axag serve: no tokens in %s; every request will get 401. Add one with "
-                    "`axag serve token add NAME --roles a,b`.", tools.store.path)
     url_host = f"[{host}]" if ":" in host else host
-    auth = AuthSettings(issuer_url=f"http://{url_host}:{port}", resource_server_url=None)  # type: ignore[arg-type]
-    app = tools.server.streamable_http_app(host=host, auth=auth, token_verifier=StoreTokenVerifier(tools.store))
+    oauth_client = None
+    if oauth is None:
+        if tools.store.token_count() == 0:
+            log.warning("axag serve: no tokens in %s; every request will get 401. Add one with "
+                        "`axag serve token add NAME --roles a,b`.", tools.store.path)
+        from mcp.server.auth.settings import AuthSettings
+
+        auth = AuthSettings(issuer_url=f"http://{url_host}:{port}", resource_server_url=None)  # type: ignore[arg-type]
+        app = tools.server.streamable_http_app(host=host, auth=auth, token_verifier=StoreTokenVerifier(tools.store))
+    else:
+        from axag.serve.oauth import oauth_app
+
+        app, oauth_client = await oauth_app(tools, host, oauth)
     app = getattr(tools, "wrap_asgi", lambda a: a)(app)  # the approval page on the same port
     config = uvicorn.Config(_counting(app, tools), host=host, port=port, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=int(tools.config.timeout) + 5)
@@ -139,4 +148,6 @@ async def serve_http(tools: ToolServer, host: str, port: int) -> None:
     try:
         await server.serve()
     finally:
+        if oauth_client is not None:
+            await oauth_client.aclose()
         await tools.aclose()
