@@ -97,9 +97,9 @@ class AuthServer:
         claims.update(changes)
         return {k: v for k, v in claims.items() if v is not None}
 
-    def mint(self, key: Any = None, kid: str = "k1", alg: str = "ES256", **changes: Any) -> str:
+    def mint(self, key: Any = None, kid: str = "k1", alg: str = "ES256", typ: str = "at+jwt", **changes: Any) -> str:
         return jwt.encode(self.claims(**changes), key if key is not None else self.key, algorithm=alg,
-                          headers={"kid": kid, "typ": "at+jwt"})
+                          headers={"kid": kid, "typ": typ})
 
 
 def _read_line(proc: subprocess.Popen[str], seconds: float) -> str:
@@ -296,6 +296,7 @@ def _refusals(authz: AuthServer, static: str) -> dict[str, str]:
         "a static token (no --allow-static-tokens)": static,
         "not a JWT": "axag_not_a_token",
         "a JWT with a tampered payload": _tampered(authz.mint()),
+        "typ logout+jwt (not an access token)": authz.mint(typ="logout+jwt"),
     }
 
 
@@ -322,6 +323,7 @@ def test_bad_tokens_are_refused_with_401(authz: AuthServer, oauth_serve: tuple[s
     good = _list(url, authz.mint())
     assert good.status_code == 200, good.text  # the control: a well-formed token signed with the issuer's key
     assert _list(url, authz.token("agent", authz.audience)).status_code == 200
+    assert _list(url, authz.mint(typ="JWT")).status_code == 200  # Keycloak's and Entra ID's typ
     answers = {name: _list(url, token) for name, token in _refusals(authz, static).items()}
     assert {name: a.status_code for name, a in answers.items()} == dict.fromkeys(answers, 401)
     assert {a.headers["www-authenticate"] for a in answers.values()} == {_challenge(authz.serve_port)}
@@ -358,9 +360,13 @@ def test_static_tokens_beside_oauth_with_allow_static_tokens_from_the_configurat
         "allow-static-tokens = true\n", encoding="utf-8")
     port = free_port()
     # the audience names the first serve's port: this one listens elsewhere but is the same resource
-    with serving(port, serve_cmd(state), cwd=tmp_path) as url:
+    with serving(port, serve_cmd(state, "--desk"), cwd=tmp_path) as url:
         answer = _list(url, static)
         assert answer.status_code == 200, answer.text
+        # the approval page is not behind OAuth: approvers keep their axag tokens (no bearer challenge here)
+        page = httpx2.get(url.removesuffix("/mcp") + "/approvals/no-such-request", timeout=10)
+        assert page.status_code == 403 and page.headers["content-type"].startswith("text/html")
+        assert "www-authenticate" not in page.headers
 
         async def calls() -> list[Any]:
             headers = {"Authorization": f"Bearer {static}"}

@@ -38,6 +38,9 @@ JWKS_TTL = 300.0
 REFETCH_INTERVAL = 30.0
 FETCH_TIMEOUT = 10.0
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# RFC 9068 §4 asks for "at+jwt"; Keycloak and Microsoft Entra ID send "JWT" and some issuers none, so those pass
+# too, while a JWT of another kind (logout+jwt, dpop+jwt, secevent+jwt ...) does not
+_ACCESS_TOKEN_TYPES = ("at+jwt", "application/at+jwt", "jwt")
 _SCOPE_TOKEN = re.compile(r"^[\x21\x23-\x5b\x5d-\x7e]+$")  # RFC 6749 §3.3 scope-token
 
 
@@ -234,7 +237,10 @@ class JwtVerifier:
         except jwt.PyJWTError as exc:
             log.info("axag serve: refused a bearer token: not a JWT (%s)", exc)
             return None
-        alg, kid = header.get("alg"), header.get("kid")
+        alg, kid, typ = header.get("alg"), header.get("kid"), header.get("typ")
+        if typ is not None and (not isinstance(typ, str) or typ.lower() not in _ACCESS_TOKEN_TYPES):
+            log.info("axag serve: refused a bearer token: typ %r is not an access token's", typ)
+            return None
         if alg not in ALGORITHMS:
             log.info("axag serve: refused a bearer token: algorithm %r is not allowed", alg)
             return None
@@ -250,6 +256,10 @@ class JwtVerifier:
                 continue
             try:
                 key = jwt.PyJWK(jwk, algorithm=alg)
+            except (jwt.PyJWTError, ValueError, TypeError) as exc:  # a key of another type than alg's
+                last = exc
+                continue
+            try:
                 claims: dict[str, Any] = jwt.decode(
                     token, key, algorithms=[alg], audience=self.settings.audience, issuer=self.settings.issuer,
                     leeway=LEEWAY, options={"require": ["exp", "iss", "aud", "sub"], "strict_aud": False})
