@@ -18,7 +18,6 @@ import hmac
 import json
 import os
 import select
-import socket
 import subprocess
 import sys
 import threading
@@ -50,6 +49,7 @@ from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuth
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from serve_backend import free_port
+from test_serve import _wait_port, add_token
 
 from axag.serve.state import SqliteStore
 from tests.conftest import run_axag
@@ -138,19 +138,6 @@ def authz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AuthServer]:
             proc.stdout.close()
 
 
-def _wait_port(port: int, proc: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"axag serve exited: {proc.stderr.read() if proc.stderr else ''}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("axag serve did not start")
-
-
 def serve_cmd(state: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "axag", "serve", str(SITE), "--handlers", "oauth_handlers:HANDLERS",
             "--state", str(state), *extra]
@@ -170,13 +157,6 @@ def serving(port: int, args: list[str], cwd: Path = ROOT) -> Iterator[str]:
         proc.wait(10)
         if proc.stderr is not None:
             proc.stderr.close()
-
-
-def add_token(state: Path, name: str, roles: str) -> str:
-    out = subprocess.run([sys.executable, "-m", "axag", "serve", "token", "add", name, "--roles", roles,
-                          "--state", str(state)], env=_env(), cwd=str(ROOT), capture_output=True, text=True,
-                         check=True)
-    return out.stdout.strip()
 
 
 @pytest.fixture(scope="module")

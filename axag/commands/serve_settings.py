@@ -110,6 +110,10 @@ def oauth_settings(settings: Settings, http: bool, issuer: str | None, audience:
         return None
     if not http:
         raise fail("--oauth-issuer is for HTTP mode (--http HOST:PORT); a stdio server has no bearer tokens")
+    try:
+        import jwt  # noqa: F401 - the `oauth` extra
+    except ImportError:  # pragma: no cover - an install without it
+        raise fail("--oauth-issuer needs the oauth extra: pip install 'axag[oauth]'") from None
     if audience is None:
         raise fail("--oauth-issuer needs --oauth-audience URL: the URL clients reach this server's /mcp at, "
                    "which tokens must name in aud (RFC 8707)")
