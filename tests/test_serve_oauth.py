@@ -421,6 +421,7 @@ class _Issuer(BaseHTTPRequestHandler):
 
     jwks: ClassVar[dict[str, Any]] = {"keys": []}
     fetches: ClassVar[int] = 0
+    gate: ClassVar[threading.Event | None] = None  # when set, a JWKS fetch waits for it
 
     def do_GET(self) -> None:
         issuer = f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -428,6 +429,8 @@ class _Issuer(BaseHTTPRequestHandler):
             body: Any = {"issuer": issuer, "jwks_uri": issuer + "/jwks", "token_endpoint": issuer + "/token"}
         elif self.path == "/jwks":
             type(self).fetches += 1
+            if self.gate is not None:
+                self.gate.wait(10)
             body = self.jwks
         else:
             self.send_error(404)
@@ -445,7 +448,7 @@ class _Issuer(BaseHTTPRequestHandler):
 
 @contextmanager
 def jwks_issuer(keys: list[dict[str, Any]]) -> Iterator[tuple[str, type[_Issuer]]]:
-    handler = type("Issuer", (_Issuer,), {"jwks": {"keys": keys}, "fetches": 0})
+    handler = type("Issuer", (_Issuer,), {"jwks": {"keys": keys}, "fetches": 0, "gate": None})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -500,6 +503,34 @@ def test_an_unknown_kid_refetches_the_jwks_at_most_once_per_interval_and_a_rotat
                 await asyncio.gather(*[verifier.verify_token(token(k2, f"again-{i}")) for i in range(20)])
                 assert handler.fetches == 3  # the interval had passed once more: one fetch for all twenty
             finally:
+                await client.aclose()
+
+        asyncio.run(go())
+
+
+def test_a_known_key_is_not_held_up_by_a_fetch_for_an_unknown_kid() -> None:
+    k1, jwk1 = _ec_key("k1")
+    audience = "http://127.0.0.1:9/mcp"
+    with jwks_issuer([jwk1]) as (issuer, handler):
+        def token(kid: str) -> str:
+            return jwt.encode({"iss": issuer, "aud": audience, "sub": "s", "exp": int(time.time()) + 60}, k1,
+                              algorithm="ES256", headers={"kid": kid})
+
+        async def go() -> None:
+            verifier, client = _verifier(issuer, audience, refetch=0)
+            try:
+                await verifier.keys.load()
+                handler.gate = threading.Event()
+                stuck = asyncio.ensure_future(verifier.verify_token(token("rotated-in")))
+                while handler.fetches < 2:  # the fetch for the unknown kid is now in flight, and held
+                    await asyncio.sleep(0.01)
+                assert (await verifier.verify_token(token("k1"))).subject == "s"
+                assert not stuck.done()
+                handler.gate.set()
+                assert await stuck is None
+            finally:
+                if handler.gate is not None:
+                    handler.gate.set()
                 await client.aclose()
 
         asyncio.run(go())

@@ -158,6 +158,10 @@ class KeySet:
     async def candidates(self, kid: str | None) -> list[dict[str, Any]]:
         """The keys a token whose header names ``kid`` may be checked with (all keys when it names none)."""
         now = time.monotonic()
+        if self.fetched_at is not None and now - self.fetched_at < self.ttl:
+            found = self._matching(kid)
+            if found:  # the common case takes no lock: it never waits behind a fetch for somebody else's kid
+                return found
         async with self._lock:
             if self.fetched_at is None or now - self.fetched_at >= self.ttl:
                 await self._fetch()
