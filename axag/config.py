@@ -63,6 +63,7 @@ KEYS: Final[dict[str, str]] = {
     "serve.state": "path",
     "serve.value-approval-ttl": "text",
     "serve.max-pending": "count",
+    "serve.public-url": "text",
 }
 TABLES: Final = ("lint", "compile", "jsx", "serve")
 _ENUMS: Final[dict[str, tuple[str, ...]]] = {
@@ -481,9 +482,10 @@ class Settings:
     serve_base_url: str | None = None  # [serve]: `axag serve` defaults (command-line options win)
     serve_actor: str | None = None
     serve_roles: tuple[str, ...] = ()
-    serve_state: Path | None = None
+    serve_state: Path | str | None = None  # a file (relative to the configuration's folder) or a PostgreSQL URL
     serve_value_approval_ttl: str | None = None
     serve_max_pending: int | None = None
+    serve_public_url: str | None = None
 
     def __post_init__(self) -> None:
         if self.compile_root is None:
@@ -544,9 +546,10 @@ class Settings:
             "serve_base_url": v.get("serve.base-url"),
             "serve_actor": v.get("serve.actor"),
             "serve_roles": v.get("serve.roles", ()),
-            "serve_state": path("serve.state"),
+            "serve_state": _state(v.get("serve.state"), path("serve.state")),
             "serve_value_approval_ttl": v.get("serve.value-approval-ttl"),
             "serve_max_pending": v.get("serve.max-pending"),
+            "serve_public_url": v.get("serve.public-url"),
         }
         return cls(base=base, config_path=raw.path, **kwargs)
 
@@ -559,6 +562,13 @@ def _globs(patterns: tuple[str, ...]) -> tuple[Glob, ...]:
     if got is None:
         got = _GLOB_CACHE[patterns] = tuple(compile_glob(p) for p in patterns)
     return got
+
+
+def _state(value: object, joined: Path | None) -> Path | str | None:
+    """[serve] state: a PostgreSQL URL as written, a file relative to the configuration's folder."""
+    if isinstance(value, str) and value.startswith(("postgresql://", "postgres://")):
+        return value
+    return joined
 
 
 def _join(base: Path, value: str) -> Path:
