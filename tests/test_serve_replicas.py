@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx2
 import mcp_types as types
+import psycopg
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -141,6 +142,10 @@ def test_rate_limit_is_exact_across_two_replicas(backend: Backend, pg_url: str, 
         answers = asyncio.run(go([a.url, b.url]))
     assert len(posts(backend, "/ping")) - before == 2
     assert sorted(e["permission"] for e in answers) == ["not_required"] * 2 + ["rate_limited"] * 18
+    with psycopg.connect(pg_url) as db:  # the state is in PostgreSQL: the two admitted calls, the 20 audited
+        assert db.execute("SELECT count(*) FROM calls WHERE intent = 'ping.send'").fetchone() == (2,)
+        assert db.execute("SELECT permission, count(*) FROM audit GROUP BY permission ORDER BY 1").fetchall() == [
+            ("not_required", 2), ("rate_limited", 18)]
 
 
 def test_a_confirmation_is_used_once_across_two_replicas(backend: Backend, pg_url: str, tmp_path: Path) -> None:
@@ -149,8 +154,11 @@ def test_a_confirmation_is_used_once_across_two_replicas(backend: Backend, pg_ur
     token = add("token", pg_url, "ann", "")
     yes = {"confirm": types.ElicitResult(action="accept", content={"confirm": True})}
 
+    async def accept(ctx: Any, params: Any) -> types.ElicitResult:  # declares elicitation; never asked mid-call
+        return types.ElicitResult(action="accept", content={"confirm": True})
+
     async def go(urls: list[str]) -> list[Any]:
-        async with client(urls[0], token, "auto") as a, client(urls[1], token, "auto") as b:
+        async with client(urls[0], token, "auto", accept) as a, client(urls[1], token, "auto", accept) as b:
             asked = await a.session.call_tool("transfer_make", {"amount": 5}, allow_input_required=True)
             assert isinstance(asked, types.InputRequiredResult), asked
             assert asked.input_requests["confirm"].params.message == "Transfer 5 EUR?"
@@ -290,6 +298,6 @@ def test_kill_9_of_a_replica_mid_call_loses_nothing_the_other_needs(backend: Bac
 
         refunds = len(posts(backend, "/refunds"))
         pings, refund = asyncio.run(on_a())
-    assert pings == ["approved", "rate_limited"]  # B's ping, killed mid-call, still counts
+    assert pings == ["not_required", "rate_limited"]  # B's ping, killed mid-call, still counts
     assert refund["permission"] == "approved", refund
     assert len(posts(backend, "/refunds")) - refunds == 1
