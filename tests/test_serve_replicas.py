@@ -103,6 +103,9 @@ async def client(url: str, token: str, mode: str = "legacy", elicit: Any = None)
 def add(kind: str, state: str, name: str, roles: str) -> str:
     res = run_axag(["serve", kind, "add", name, "--roles", roles, "--state", state])
     assert res.exit_code == 0, res.output
+    with psycopg.connect(state) as db:  # in the PostgreSQL database, where every replica finds it
+        table = "tokens" if kind == "token" else "approvers"
+        assert db.execute(f"SELECT count(*) FROM {table} WHERE name = %s", (name,)).fetchone() == (1,)
     return res.stdout.strip()
 
 
