@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import signal
 import socket
@@ -32,24 +31,17 @@ from mcp.client.streamable_http import streamable_http_client
 from serve_backend import Backend, free_port, running_backend
 
 from tests.conftest import run_axag
+from tests.test_serve_approvals import NOTIFY, _env
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "tests" / "data" / "serve" / "shared"
 REFUND = {"order": "O1001", "total": 120}
-NOTIFY = ("import json, sys, pathlib; d = json.load(sys.stdin); "
-          "pathlib.Path(sys.argv[1]).open('a').write(json.dumps(d) + chr(10))")
 
 
 @pytest.fixture(scope="module")
 def backend() -> Iterator[Backend]:
     with running_backend(SITE) as b:
         yield b
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    return env
 
 
 class Replica:
@@ -91,6 +83,17 @@ def replicas(state: str, backend: Backend, tmp: Path, *extra: str, count: int = 
     finally:
         for r in started:
             r.kill()
+
+
+@contextmanager
+def page_and_waiter(state: str, backend: Backend, tmp: Path) -> Iterator[tuple[Replica, Replica, Path]]:
+    """Replica A, and replica B whose approval links (--public-url) point at A and whose notifier writes to the
+    file yielded third."""
+    notified = tmp / "notified.jsonl"
+    with replicas(state, backend, tmp, count=1) as (a,):
+        extra = ("--public-url", a.origin, "--notify-command", f"{sys.executable} -c \"{NOTIFY}\" {notified}")
+        with replicas(state, backend, tmp, *extra, count=1) as (b,):
+            yield a, b, notified
 
 
 @asynccontextmanager
@@ -186,31 +189,28 @@ def test_approved_on_replica_a_completes_the_call_waiting_on_b_once(backend: Bac
     approval is then used: the same call on A, or on B, is refused and reaches nothing."""
     token = add("token", pg_url, "bob", "")
     carol = add("approver", pg_url, "carol", "finance")
-    notified = tmp_path / "notified.jsonl"
-    with replicas(pg_url, backend, tmp_path, count=1) as (a,):
-        extra = ("--public-url", a.origin, "--notify-command", f"{sys.executable} -c \"{NOTIFY}\" {notified}")
-        with replicas(pg_url, backend, tmp_path, *extra, count=1) as (b,):
+    with page_and_waiter(pg_url, backend, tmp_path) as (a, b, notified):
 
-            async def go() -> tuple[dict[str, Any], float, list[dict[str, Any]]]:
-                async with client(b.url, token) as on_b, client(a.url, token) as on_a:
-                    waiting = asyncio.ensure_future(on_b.call_tool("request_permission", {
-                        "tool": "refund_issue", "arguments": json.dumps(REFUND), "reason": "Broken on arrival."}))
-                    deadline = time.monotonic() + 30
-                    while not notified.exists() or not notified.read_text().strip():
-                        assert time.monotonic() < deadline and not waiting.done(), "nobody was notified"
-                        await asyncio.sleep(0.05)
-                    link = json.loads(notified.read_text().splitlines()[0])["link"]
-                    assert link.startswith(f"{a.origin}/approvals/r")
-                    status, page = await asyncio.to_thread(approve_on_page, link, carol)
-                    assert status == 200 and "Recorded: carol approved this call" in page, page
-                    approved_at = time.monotonic()
-                    done = envelope(await waiting)
-                    waited = time.monotonic() - approved_at
-                    again = [envelope(await c.call_tool("refund_issue", REFUND)) for c in (on_a, on_b)]
-                    return done, waited, again
+        async def go() -> tuple[dict[str, Any], float, list[dict[str, Any]]]:
+            async with client(b.url, token) as on_b, client(a.url, token) as on_a:
+                waiting = asyncio.ensure_future(on_b.call_tool("request_permission", {
+                    "tool": "refund_issue", "arguments": json.dumps(REFUND), "reason": "Broken on arrival."}))
+                deadline = time.monotonic() + 30
+                while not notified.exists() or not notified.read_text().strip():
+                    assert time.monotonic() < deadline and not waiting.done(), "nobody was notified"
+                    await asyncio.sleep(0.05)
+                link = json.loads(notified.read_text().splitlines()[0])["link"]
+                assert link.startswith(f"{a.origin}/approvals/r")
+                status, page = await asyncio.to_thread(approve_on_page, link, carol)
+                assert status == 200 and "Recorded: carol approved this call" in page, page
+                approved_at = time.monotonic()
+                done = envelope(await waiting)
+                waited = time.monotonic() - approved_at
+                again = [envelope(await c.call_tool("refund_issue", REFUND)) for c in (on_a, on_b)]
+                return done, waited, again
 
-            before = len(posts(backend, "/refunds"))
-            done, waited, again = asyncio.run(go())
+        before = len(posts(backend, "/refunds"))
+        done, waited, again = asyncio.run(go())
     assert done["permission"] == "approved" and done["result"]["status"] == 200, done
     assert waited < 5.0  # the waiting call polls every 0.2 s (--approval-ttl aside, never longer)
     assert [e["permission"] for e in again] == ["approval_required", "approval_required"]
@@ -255,34 +255,31 @@ def test_kill_9_of_a_replica_mid_call_loses_nothing_the_other_needs(backend: Bac
     approved, the call asked again on A runs (once)."""
     token = add("token", pg_url, "bob", "")
     carol = add("approver", pg_url, "carol", "finance")
-    notified = tmp_path / "notified.jsonl"
-    with replicas(pg_url, backend, tmp_path, count=1) as (a,):
-        extra = ("--public-url", a.origin, "--notify-command", f"{sys.executable} -c \"{NOTIFY}\" {notified}")
-        with replicas(pg_url, backend, tmp_path, *extra, count=1) as (b,):
+    with page_and_waiter(pg_url, backend, tmp_path) as (a, b, notified):
 
-            async def on_b() -> None:
-                async with client(b.url, token) as c:
-                    asked = asyncio.ensure_future(c.call_tool("request_permission", {
-                        "tool": "refund_issue", "arguments": json.dumps(REFUND), "reason": "Broken on arrival."}))
-                    pinged = len(backend.calls("/ping"))
-                    backend.mode = "slow"  # the ping stays at the backend for a second
-                    ping = asyncio.ensure_future(c.call_tool("ping_send", {"n": "1"}))
-                    deadline = time.monotonic() + 30
-                    while len(backend.calls("/ping")) == pinged or not notified.exists():
-                        assert time.monotonic() < deadline
-                        await asyncio.sleep(0.02)
-                    assert not asked.done() and not ping.done()
-                    b.kill()  # mid-call: the ping is in flight, request_permission is waiting
-                    for task in (asked, ping):
-                        task.cancel()
+        async def on_b() -> None:
+            async with client(b.url, token) as c:
+                asked = asyncio.ensure_future(c.call_tool("request_permission", {
+                    "tool": "refund_issue", "arguments": json.dumps(REFUND), "reason": "Broken on arrival."}))
+                pinged = len(backend.calls("/ping"))
+                backend.mode = "slow"  # the ping stays at the backend for a second
+                ping = asyncio.ensure_future(c.call_tool("ping_send", {"n": "1"}))
+                deadline = time.monotonic() + 30
+                while len(backend.calls("/ping")) == pinged or not notified.exists():
+                    assert time.monotonic() < deadline
+                    await asyncio.sleep(0.02)
+                assert not asked.done() and not ping.done()
+                b.kill()  # mid-call: the ping is in flight, request_permission is waiting
+                for task in (asked, ping):
+                    task.cancel()
 
-            try:
-                asyncio.run(on_b())
-            except Exception as exc:  # noqa: BLE001 - the killed server's session may end with an error
-                assert "AssertionError" not in repr(exc), exc
-            finally:
-                backend.mode = "ok"
-            assert b.proc.returncode == -signal.SIGKILL
+        try:
+            asyncio.run(on_b())
+        except Exception as exc:  # noqa: BLE001 - the killed server's session may end with an error
+            assert "AssertionError" not in repr(exc), exc
+        finally:
+            backend.mode = "ok"
+        assert b.proc.returncode == -signal.SIGKILL
 
         listed = subprocess.run([sys.executable, "-m", "axag", "approvals", "list", "--status", "pending", "--json",
                                  "--state", pg_url], env=_env(), cwd=str(ROOT), capture_output=True, text=True,

@@ -130,8 +130,9 @@ class PostgresStore(SqlStore):
                 self._migrate(_Conn(conn), create)
         except psycopg.Error as exc:
             raise InputError(f"{self.path}: cannot use this PostgreSQL database: {_first_line(exc)}") from exc
+        # check: a connection the server dropped (a restart, a fail-over) is replaced before it is handed out
         self._pool = ConnectionPool(url, min_size=1, max_size=max_connections, kwargs={"autocommit": True},
-                                    name="axag-state", open=True, timeout=30.0)
+                                    name="axag-state", open=True, timeout=30.0, check=ConnectionPool.check_connection)
         self._closed = threading.Event()
 
     def _migrate(self, db: _Conn, create: bool) -> None:
@@ -156,6 +157,13 @@ class PostgresStore(SqlStore):
                         db.execute(statement)
             db.execute("DELETE FROM axag_schema")
             db.execute("INSERT INTO axag_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+
+    def exposure(self) -> str | None:
+        """A warning when the URL itself holds the password (it shows in `ps`, shell history, unit files)."""
+        if self.path == self.url:
+            return None
+        return (f"--state {self.path} holds a password: it shows in the process list; give it with PGPASSWORD, "
+                "~/.pgpass or passfile= instead")
 
     def schema_version(self) -> int:
         with self._read() as db:
