@@ -182,9 +182,12 @@ class PostgresStore(SqlStore):
     @contextmanager
     def _read(self) -> Iterator[_Conn]:
         """One read-only transaction on a consistent snapshot (REPEATABLE READ); it waits for no writer."""
-        with self._pool.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            yield _Conn(conn)
+        with self._pool.connection() as conn:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            try:
+                yield _Conn(conn)
+            finally:
+                conn.execute("COMMIT")  # of a read-only transaction (after an error: a rollback)
 
     def close(self) -> None:
         if not self._closed.is_set():
