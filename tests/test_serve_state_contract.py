@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from axag.errors import InputError
 from axag.serve.approvals import ApprovalDesk, DeskRefusal
-from axag.serve.state import SCHEMA_VERSION, SqlStore, open_state
+from axag.serve.state import SCHEMA_VERSION, SqlStore
+from axag.serve.stores import open_state
 
 Opener = Callable[[], SqlStore]
 

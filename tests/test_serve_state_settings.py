@@ -60,7 +60,7 @@ def test_public_url_makes_the_links_of_axag_approvals_link(tmp_path: Path) -> No
     from axag.commands.approvals import make_server
     from axag.commands.serve_settings import serve_settings
     from axag.serve.app import ServeConfig
-    from axag.serve.state import open_state
+    from axag.serve.stores import open_state
 
     site = Path(__file__).parent / "data" / "serve" / "shared"
     from axag.api import compile_paths

@@ -142,7 +142,7 @@ def _desk(state: str | None) -> ApprovalDesk:
 
 
 def _existing_state(state: str | None) -> str:
-    from axag.serve.state import is_database_url
+    from axag.serve.stores import is_database_url
 
     path = state_path(state, serve_settings(None, False))
     if not is_database_url(path) and not Path(path).is_file():

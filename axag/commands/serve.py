@@ -157,7 +157,7 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     import anyio
 
     from axag.serve.run import serve_http, serve_stdio
-    from axag.serve.state import open_state
+    from axag.serve.stores import open_state
 
     store = open_state(state)
     exposed = store.exposure()

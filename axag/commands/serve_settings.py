@@ -50,7 +50,7 @@ def open_store(state: str | None, config: str | None = None, isolated: bool = Fa
                create: bool = True) -> SqlStore:
     """The state store at ``state`` (an SQLite file or a PostgreSQL URL), else at the configured (or default)
     one."""
-    from axag.serve.state import open_state
+    from axag.serve.stores import open_state
 
     return open_state(state_path(state, serve_settings(config, isolated)), create=create)
 

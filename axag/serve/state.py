@@ -5,8 +5,8 @@ default) or PostgreSQL (`axag.serve.pgstate.PostgresStore`, `--state postgresql:
 `SqlStore` holds what both do, in SQL both speak (`?` parameters, `ON CONFLICT` upserts); a store gives it
 `_tx(lock)` (one read-write transaction: on SQLite `BEGIN IMMEDIATE`, on PostgreSQL a transaction holding the
 advisory lock ``lock``), `_read()` (one read-only transaction on a consistent snapshot), and the two spellings
-that differ (`SAME`: null-safe equality; `ROWID`: the insertion order of a row). `open_state` opens the store a
-``--state`` value names.
+that differ (`SAME`: null-safe equality; `ROWID`: the insertion order of a row). `axag.serve.stores.open_state`
+opens the store a ``--state`` value names.
 
 `SqliteStore` satisfies the guard runtime's `GuardStore` protocol (SPEC §10.9): rate limits and cooldowns are
 keyed by (intent, actor), so two actors never share a bucket. The database runs in WAL mode and every
@@ -38,27 +38,13 @@ from typing import Any, Protocol
 
 from axag.errors import InputError
 
-__all__ = ["WRITER", "SqlStore", "SqliteStore", "StateStore", "hash_token", "is_database_url", "open_state"]
+__all__ = ["WRITER", "SqlStore", "SqliteStore", "StateStore", "hash_token"]
 
 WRITER = "writer"
 """The lock of `SqlStore._tx` when none is named: one writer at a time (SQLite's `BEGIN IMMEDIATE`; on PostgreSQL
 a transaction-level advisory lock), so a read-check-write (a decision, a link code, the secret) sees every write
 committed before it."""
 
-
-def is_database_url(state: str) -> bool:
-    """``--state postgresql://…`` (or ``postgres://…``) names a PostgreSQL database; anything else is a file."""
-    return state.startswith(("postgresql://", "postgres://"))
-
-
-def open_state(state: str, *, create: bool = True) -> SqlStore:
-    """The store ``state`` names: a PostgreSQL URL or an SQLite file. ``create=False``: a database without axag's
-    schema is refused (`InputError`) instead of laid out."""
-    if is_database_url(state):
-        from axag.serve.pgstate import PostgresStore
-
-        return PostgresStore(state, create=create)
-    return SqliteStore(state)
 
 SCHEMA_VERSION = 1
 """The version of the state database's schema this axag makes (kept in SQLite's `PRAGMA user_version`)."""
