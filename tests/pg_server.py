@@ -45,6 +45,20 @@ def find_bindir() -> Path:
                         "`sh scripts/install-postgresql.sh` (Debian's postgresql package)")
 
 
+def _base_folder() -> str:
+    """Where the server's folder goes: the temporary folder, unless the server's user could not reach it (as root:
+    a folder others cannot enter) or the socket's path would be too long for a unix socket (about 107 bytes)."""
+    base = tempfile.gettempdir()
+    if len(base) > 60:
+        return "/tmp"
+    if os.geteuid() == 0:
+        folder = Path(base).resolve()
+        for part in (folder, *folder.parents):
+            if not os.stat(part).st_mode & 0o001:
+                return "/tmp"
+    return base
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -56,7 +70,7 @@ class PgServer:
 
     def __init__(self) -> None:
         self.bindir = find_bindir()
-        self.folder = Path(tempfile.mkdtemp(prefix="axag-pg-"))
+        self.folder = Path(tempfile.mkdtemp(prefix="axag-pg-", dir=_base_folder()))
         self.data = self.folder / "data"
         self.sockets = self.folder / "run"
         self.port = _free_port()
