@@ -68,6 +68,8 @@ KEYS: Final[dict[str, str]] = {
     "serve.oauth-scopes": "names",
     "serve.oauth-roles-claim": "text",
     "serve.allow-static-tokens": "bool",
+
+    "serve.public-url": "text",
 }
 TABLES: Final = ("lint", "compile", "jsx", "serve")
 _ENUMS: Final[dict[str, tuple[str, ...]]] = {
@@ -486,7 +488,7 @@ class Settings:
     serve_base_url: str | None = None  # [serve]: `axag serve` defaults (command-line options win)
     serve_actor: str | None = None
     serve_roles: tuple[str, ...] = ()
-    serve_state: Path | None = None
+    serve_state: Path | str | None = None  # a file (relative to the configuration's folder) or a PostgreSQL URL
     serve_value_approval_ttl: str | None = None
     serve_max_pending: int | None = None
     serve_oauth_issuer: str | None = None  # [serve] OAuth resource server (issue 31)
@@ -494,6 +496,8 @@ class Settings:
     serve_oauth_scopes: tuple[str, ...] = ()
     serve_oauth_roles_claim: str | None = None
     serve_allow_static_tokens: bool = False
+
+    serve_public_url: str | None = None
 
     def __post_init__(self) -> None:
         if self.compile_root is None:
@@ -554,7 +558,7 @@ class Settings:
             "serve_base_url": v.get("serve.base-url"),
             "serve_actor": v.get("serve.actor"),
             "serve_roles": v.get("serve.roles", ()),
-            "serve_state": path("serve.state"),
+            "serve_state": _state(v.get("serve.state"), path("serve.state")),
             "serve_value_approval_ttl": v.get("serve.value-approval-ttl"),
             "serve_max_pending": v.get("serve.max-pending"),
             "serve_oauth_issuer": v.get("serve.oauth-issuer"),
@@ -562,6 +566,8 @@ class Settings:
             "serve_oauth_scopes": v.get("serve.oauth-scopes", ()),
             "serve_oauth_roles_claim": v.get("serve.oauth-roles-claim"),
             "serve_allow_static_tokens": v.get("serve.allow-static-tokens", False),
+
+            "serve_public_url": v.get("serve.public-url"),
         }
         return cls(base=base, config_path=raw.path, **kwargs)
 
@@ -574,6 +580,13 @@ def _globs(patterns: tuple[str, ...]) -> tuple[Glob, ...]:
     if got is None:
         got = _GLOB_CACHE[patterns] = tuple(compile_glob(p) for p in patterns)
     return got
+
+
+def _state(value: object, joined: Path | None) -> Path | str | None:
+    """[serve] state: a PostgreSQL URL as written, a file relative to the configuration's folder."""
+    if isinstance(value, str) and value.startswith(("postgresql://", "postgres://")):
+        return value
+    return joined
 
 
 def _join(base: Path, value: str) -> Path:

@@ -170,3 +170,26 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(document, "parse_source", counting)
     return seen
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Any]:
+    """One throw-away PostgreSQL server for the session (tests/pg_server.py: an unprivileged user, a temporary
+    folder, a private unix socket); stopped and removed at the end. It cannot be skipped: a machine without
+    PostgreSQL fails here, saying how to install it."""
+    from tests.pg_server import PgServer, PgServerError
+
+    try:
+        server = PgServer().start()
+    except PgServerError as exc:
+        pytest.fail(f"PostgreSQL could not start for the shared-state tests: {exc}", pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: Any) -> str:
+    """The URL of a new, empty database on the session's PostgreSQL server."""
+    return str(pg_server.create_database())

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from axag.commands.common import fail, guard_errors
-from axag.commands.serve_settings import DEFAULT_STATE, host_port, open_store, serve_settings, state_path
+from axag.commands.serve_settings import STATE_HELP, host_port, open_store, serve_settings, state_path
 from axag.plural import plural
 from axag.serve.escape import shown, shown_json
 
@@ -55,6 +55,10 @@ def approval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
                      help="POST each new approval request (JSON with a summary and the link) to URL."),
         click.option("--notify-command", default=None, metavar="CMD",
                      help="Run CMD for each new approval request, with the JSON on stdin."),
+        click.option("--public-url", default=None, metavar="ORIGIN",
+                     help="The origin approval links use when serve runs behind a proxy or load balancer, e.g. "
+                          "https://approvals.example.com (default: serve.public-url, else the --http or "
+                          "--desk-http address)."),
         click.option("--desk", is_flag=True, help="List request_permission even when no tool needs approval."),
         click.option("--desk-http", default=None, metavar="HOST:PORT",
                      help="stdio mode: serve the approval page on HOST:PORT (HTTP mode uses its own port)."),
@@ -67,6 +71,20 @@ def approval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 def _needs_approval(doc: dict[str, Any]) -> bool:
     return any(isinstance(t.get("_meta"), dict) and t["_meta"].get("org.axag/action", {}).get("approval_required")
                for t in doc["tools"])
+
+
+def public_origin(url: str | None) -> str | None:
+    """``--public-url``: an http(s) origin (a trailing / dropped); the page lives at its root."""
+    if url is None:
+        return None
+    from urllib.parse import urlsplit
+
+    origin = url.rstrip("/")
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path or parts.query or parts.fragment:
+        raise fail(f"--public-url {shown(url)}: expected an http:// or https:// origin such as "
+                   "https://approvals.example.com (no path: the approval page is served at /approvals/…)")
+    return origin
 
 
 def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tuple[str, int] | None,
@@ -90,8 +108,8 @@ def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tup
     from axag.serve.permission import DeskConfig, DeskToolServer
 
     page = hostport if hostport is not None else host_port(desk_http) if desk_http is not None else None
-    page_url = None
-    if page is not None:
+    page_url = public_origin(approval.get("public_url") or getattr(settings, "serve_public_url", None))
+    if page_url is None and page is not None:
         host = f"[{page[0]}]" if ":" in page[0] else page[0]
         page_url = f"http://{host}:{page[1]}"
     desk_config = DeskConfig(mode=approval["approval_mode"], ttl=ttl, notify_webhook=webhook,
@@ -110,8 +128,7 @@ def approvals() -> None:
 
 
 def _state_option(fn: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--state", default=None,
-                        help=f"SQLite state database of axag serve (default: serve.state, else {DEFAULT_STATE}).")(fn)
+    return click.option("--state", default=None, help=STATE_HELP)(fn)
 
 
 def _desk(state: str | None) -> ApprovalDesk:
@@ -121,12 +138,14 @@ def _desk(state: str | None) -> ApprovalDesk:
     from axag.serve.approvals import ApprovalDesk
 
     path = _existing_state(state)
-    return ApprovalDesk(open_store(path))
+    return ApprovalDesk(open_store(path, create=False))
 
 
 def _existing_state(state: str | None) -> str:
+    from axag.serve.stores import is_database_url
+
     path = state_path(state, serve_settings(None, False))
-    if not Path(path).is_file():
+    if not is_database_url(path) and not Path(path).is_file():
         raise fail(f"no state database at {path} (axag serve creates it; give --state FILE, or set state in "
                    "[tool.axag.serve], to read another)")
     return path

@@ -15,7 +15,7 @@ import click
 from axag.commands.approvals import approval_options, make_server
 from axag.commands.common import fail, guard_errors
 from axag.commands.serve_settings import (
-    DEFAULT_STATE,
+    STATE_HELP,
     host_port,
     oauth_options,
     oauth_settings,
@@ -109,7 +109,7 @@ def load_handlers(spec: str | None) -> Mapping[str, Any]:
 @click.option("--allow-unbound", is_flag=True, help="Serve tools without binding or handler (they refuse).")
 @click.option("--actor", default=None, help="Caller identity in stdio mode (default: serve.actor).")
 @click.option("--roles", default=None, help="Caller roles in stdio mode, comma-separated (default: serve.roles).")
-@click.option("--state", default=None, help=f"SQLite state database (default: serve.state, else {DEFAULT_STATE}).")
+@click.option("--state", default=None, help=STATE_HELP)
 @click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.1),
               help="Backend timeout in seconds.")
 @click.option("--max-result-bytes", default=65536, show_default=True, type=click.IntRange(min=1))
@@ -163,9 +163,9 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     import anyio
 
     from axag.serve.run import serve_http, serve_stdio
-    from axag.serve.state import SqliteStore
+    from axag.serve.stores import open_state
 
-    store = SqliteStore(state)
+    store = open_state(state)
     exposed = store.exposure()
     if exposed is not None:
         click.echo(f"axag serve: warning: {exposed}", err=True)

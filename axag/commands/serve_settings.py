@@ -14,12 +14,14 @@ from axag.commands.common import fail
 if TYPE_CHECKING:
     from axag.config import Settings
     from axag.serve.oauth import OAuthSettings
-    from axag.serve.state import SqliteStore
+    from axag.serve.state import SqlStore
 
-__all__ = ["DEFAULT_STATE", "host_port", "oauth_options", "oauth_settings", "open_store", "roles_of", "serve_settings",
-           "state_options", "state_path"]
+__all__ = ["DEFAULT_STATE", "STATE_HELP", "host_port", "oauth_options", "oauth_settings", "open_store", "roles_of",
+           "serve_settings", "state_options", "state_path"]
 
 DEFAULT_STATE = ".axag/state.sqlite"
+STATE_HELP = (f"State database: an SQLite file, or postgresql://… shared by several servers (default: serve.state, "
+              f"else {DEFAULT_STATE}).")
 
 
 def serve_settings(config: str | None, isolated: bool) -> Settings:
@@ -38,7 +40,7 @@ def state_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``--state``, ``--config`` and ``--isolated`` of the commands that open the state database."""
     for option in reversed((
         click.option("--state", default=None,
-                     help=f"SQLite state database (default: serve.state, else {DEFAULT_STATE})."),
+                     help=STATE_HELP),
         click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only."),
         click.option("--isolated", is_flag=True, help="Ignore all configuration files."),
     )):
@@ -46,11 +48,13 @@ def state_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-def open_store(state: str | None, config: str | None = None, isolated: bool = False) -> SqliteStore:
-    """The `serve.state.SqliteStore` at ``state``, else at the configured (or default) path."""
-    from axag.serve.state import SqliteStore
+def open_store(state: str | None, config: str | None = None, isolated: bool = False, *,
+               create: bool = True) -> SqlStore:
+    """The state store at ``state`` (an SQLite file or a PostgreSQL URL), else at the configured (or default)
+    one."""
+    from axag.serve.stores import open_state
 
-    return SqliteStore(state_path(state, serve_settings(config, isolated)))
+    return open_state(state_path(state, serve_settings(config, isolated)), create=create)
 
 
 def roles_of(text: str) -> tuple[str, ...]:

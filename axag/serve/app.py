@@ -40,7 +40,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from axag.compile.subschemas import object_subschemas
 from axag.serve.binding import BackendAnswer, path_problem, run_form, run_openapi
 from axag.serve.redact import Redactor
-from axag.serve.state import SqliteStore
+from axag.serve.state import SqlStore
 
 __all__ = ["ServeConfig", "ToolServer", "listed_tool", "nulls_as_absent"]
 
@@ -140,7 +140,7 @@ def _start_of(body: object, limit: int = 200) -> str:
 class ToolServer:
     """The tools, their guards, the state store and the backend clients behind one MCP `Server`."""
 
-    def __init__(self, config: ServeConfig, store: SqliteStore) -> None:
+    def __init__(self, config: ServeConfig, store: SqlStore) -> None:
         from axag.serve.guards import load_guards
 
         self.config = config

@@ -1,4 +1,4 @@
-"""Approval requests of `axag serve` in its SQLite state database (issue 15).
+"""Approval requests of `axag serve` in its state database, SQLite or PostgreSQL (issues 15, 31).
 
 A request records the call an agent asked permission for (tool, arguments and their fingerprint, reason, actor),
 when it was made and when it expires, its status (pending, approved, denied, expired) and each approver's
@@ -15,7 +15,6 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
-import sqlite3
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -23,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from axag.serve.state import SqliteStore, hash_token
+from axag.serve.state import SqlStore, hash_token
 
 __all__ = ["ApprovalDesk", "ApprovalRequest", "Decision", "DeskRefusal"]
 
@@ -86,16 +85,6 @@ class ApprovalRequest:
                                "granted": d.granted, "at": _iso(d.at)} for d in self.decisions]}
 
 
-@contextmanager
-def _read(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """One read transaction (a consistent snapshot in WAL mode, no write lock)."""
-    db.execute("BEGIN")
-    try:
-        yield db
-    finally:
-        db.execute("COMMIT")
-
-
 def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
@@ -103,7 +92,7 @@ def _iso(t: float) -> str:
 class ApprovalDesk:
     """Approval requests, approvers, link codes and page sessions in the state database of ``store``."""
 
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, store: SqlStore) -> None:
         self.store = store
 
     # ------------------------------------------------------------------ approvers
@@ -111,7 +100,8 @@ class ApprovalDesk:
         """A new token for approver ``name`` (replacing an earlier one); only its hash is kept."""
         token = "axap_" + secrets.token_urlsafe(32)
         with self.store._tx() as db:
-            db.execute("INSERT OR REPLACE INTO approvers (name, hash, roles, created) VALUES (?, ?, ?, ?)",
+            db.execute("DELETE FROM approvers WHERE name = ?", (name,))
+            db.execute("INSERT INTO approvers (name, hash, roles, created) VALUES (?, ?, ?, ?)",
                        (name, hash_token(token), json.dumps(list(roles)), time.time()))
         return token
 
@@ -119,23 +109,27 @@ class ApprovalDesk:
         """(name, roles) of the approver holding ``token``; compared as hashes in constant time."""
         wanted = hash_token(token)
         found = None
-        for name, stored, roles in self.store._db().execute("SELECT name, hash, roles FROM approvers"):
+        with self.store._read() as db:
+            rows = db.execute("SELECT name, hash, roles FROM approvers").fetchall()
+        for name, stored, roles in rows:
             if hmac.compare_digest(str(stored), wanted):
                 found = str(name), tuple(str(r) for r in json.loads(roles))
         return found
 
     def approvers(self) -> list[dict[str, Any]]:
         """The approvers (name, roles, created), by name; never a token or its hash."""
-        rows = self.store._db().execute("SELECT name, roles, created FROM approvers ORDER BY name").fetchall()
+        with self.store._read() as db:
+            rows = db.execute("SELECT name, roles, created FROM approvers ORDER BY name").fetchall()
         return [{"name": str(n), "roles": list(json.loads(r)), "created": float(c)} for n, r, c in rows]
 
     def revoke_approver(self, name: str) -> bool:
         """Delete approver ``name`` (their token stops working; approvals of values they gave stop counting)."""
         with self.store._tx() as db:
-            return db.execute("DELETE FROM approvers WHERE name = ?", (name,)).rowcount == 1
+            return bool(db.execute("DELETE FROM approvers WHERE name = ?", (name,)).rowcount == 1)
 
     def approver_roles(self, name: str) -> tuple[str, ...] | None:
-        row = self.store._db().execute("SELECT roles FROM approvers WHERE name = ?", (name,)).fetchone()
+        with self.store._read() as db:
+            row = db.execute("SELECT roles FROM approvers WHERE name = ?", (name,)).fetchone()
         return None if row is None else tuple(str(r) for r in json.loads(row[0]))
 
     # ------------------------------------------------------------------ requests
@@ -154,8 +148,8 @@ class ApprovalDesk:
     def pending_count(self, actor: str | None) -> int:
         """How many requests of ``actor`` are pending (not yet decided, not expired)."""
         with self._reader() as db:
-            return int(db.execute("SELECT count(*) FROM approval_requests WHERE actor IS ? AND status = 'pending'",
-                                  (actor,)).fetchone()[0])
+            return int(db.execute(f"SELECT count(*) FROM approval_requests WHERE actor {self.store.SAME} ? AND "
+                                  "status = 'pending'", (actor,)).fetchone()[0])
 
     def spend(self, request_id: str) -> None:
         """The call ran on this request's approvals: they are not offered again (approved values live on only as
@@ -172,16 +166,19 @@ class ApprovalDesk:
         db.execute("UPDATE approval_requests SET status = 'expired', decided = expires "
                    "WHERE status = 'pending' AND expires <= ?", (now,))
 
-    def _reader(self) -> Any:
+    @contextmanager
+    def _reader(self) -> Iterator[Any]:
         """A transaction for reading requests, after expiring the overdue ones; a write lock is taken only when
         one is overdue (waiting calls poll these reads)."""
         now = time.time()
-        db = self.store._db()
-        if db.execute("SELECT 1 FROM approval_requests WHERE status = 'pending' AND expires <= ? LIMIT 1",
-                      (now,)).fetchone() is not None:
+        with self.store._read() as db:
+            overdue = db.execute("SELECT 1 FROM approval_requests WHERE status = 'pending' AND expires <= ? LIMIT 1",
+                                 (now,)).fetchone() is not None
+        if overdue:
             with self.store._tx() as tx:
                 self._expire(tx, now)
-        return _read(db)
+        with self.store._read() as db:
+            yield db
 
     def get(self, request_id: str) -> ApprovalRequest | None:
         with self._reader() as db:
@@ -192,15 +189,16 @@ class ApprovalDesk:
         """The newest request for this call by this actor."""
         with self._reader() as db:
             row = db.execute(f"SELECT {_COLUMNS} FROM approval_requests WHERE tool = ? AND fingerprint = ? "
-                             "AND actor IS ? ORDER BY created DESC, rowid DESC LIMIT 1",
+                             f"AND actor {self.store.SAME} ? ORDER BY created DESC, {self.store.ROWID} DESC LIMIT 1",
                              (tool, fingerprint, actor)).fetchone()
             return None if row is None else self._request(db, row)
 
     def list(self, status: str | None = None) -> list[ApprovalRequest]:
         with self._reader() as db:
             sql = f"SELECT {_COLUMNS} FROM approval_requests"
-            rows = db.execute(sql + " WHERE status = ? ORDER BY created, rowid", (status,)).fetchall() if status \
-                else db.execute(sql + " ORDER BY created, rowid").fetchall()
+            order = f" ORDER BY created, {self.store.ROWID}"
+            rows = db.execute(sql + " WHERE status = ?" + order, (status,)).fetchall() if status \
+                else db.execute(sql + order).fetchall()
             return [self._request(db, row) for row in rows]
 
     @staticmethod
@@ -279,16 +277,18 @@ class ApprovalDesk:
             session, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
             db.execute("INSERT INTO desk_sessions (hash, request_id, csrf, created) VALUES (?, ?, ?, ?)",
                        (hash_token(session), request_id, csrf, now))
-            db.execute("DELETE FROM desk_sessions WHERE request_id = ? AND rowid NOT IN (SELECT rowid FROM "
-                       "desk_sessions WHERE request_id = ? ORDER BY created DESC, rowid DESC LIMIT ?)",
+            rowid = self.store.ROWID
+            db.execute(f"DELETE FROM desk_sessions WHERE request_id = ? AND {rowid} NOT IN (SELECT {rowid} FROM "
+                       f"desk_sessions WHERE request_id = ? ORDER BY created DESC, {rowid} DESC LIMIT ?)",
                        (request_id, request_id, _SESSIONS))
         return session, csrf
 
     def session_csrf(self, request_id: str, session: str) -> str | None:
         """The CSRF token of a page session for ``request_id``, or None."""
         wanted = hash_token(session)
-        for stored, csrf in self.store._db().execute("SELECT hash, csrf FROM desk_sessions WHERE request_id = ?",
-                                                     (request_id,)).fetchall():
+        with self.store._read() as db:
+            rows = db.execute("SELECT hash, csrf FROM desk_sessions WHERE request_id = ?", (request_id,)).fetchall()
+        for stored, csrf in rows:
             if hmac.compare_digest(str(stored), wanted):
                 return str(csrf)
         return None

@@ -127,7 +127,8 @@ def desk_app(server: DeskToolServer) -> Any:
             session, _ = spent
             resp = RedirectResponse(f"/approvals/{rid}", status_code=303, headers=_HEADERS)
             resp.set_cookie(COOKIE, session, path=f"/approvals/{rid}", httponly=True, samesite="strict",
-                            secure=request.url.scheme == "https", max_age=int(server.desk_config.ttl) + 60)
+                            secure=request.url.scheme == "https" or str(server.desk_config.page_url).startswith(
+                                "https://"), max_age=int(server.desk_config.ttl) + 60)
             return resp
         csrf = session_csrf(request, rid)
         req = desk.get(rid) if csrf is not None else None

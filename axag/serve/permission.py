@@ -26,7 +26,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from axag.errors import InputError
 from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result, listed_tool, nulls_as_absent
 from axag.serve.approvals import ApprovalDesk, ApprovalRequest
-from axag.serve.state import SqliteStore
+from axag.serve.state import SqlStore
 
 __all__ = ["ARGUMENTS_DESCRIPTION", "REQUEST_PERMISSION", "DeskConfig", "DeskToolServer", "arguments_of",
            "permission_tool"]
@@ -107,7 +107,7 @@ def _plain(tool: str, success: bool, permission: str, guidance: str) -> dict[str
 class DeskToolServer(ToolServer):
     """`ToolServer` with the approval workflow: `request_permission`, approvals from the state database."""
 
-    def __init__(self, config: ServeConfig, store: SqliteStore, desk_config: DeskConfig) -> None:
+    def __init__(self, config: ServeConfig, store: SqlStore, desk_config: DeskConfig) -> None:
         super().__init__(config, store)
         if REQUEST_PERMISSION in self.tools:
             raise InputError(f"a served tool is named {REQUEST_PERMISSION}, the name of the approval tool")

@@ -1,5 +1,12 @@
-"""The state of `axag serve` in SQLite: rate limits and cooldowns, single-use keys, remembered approvals,
-bearer tokens (hashed), the signing secret of confirmation round trips, and the audit log.
+"""The state of `axag serve`: rate limits and cooldowns, single-use keys, remembered approvals, bearer tokens
+(hashed), the signing secret of confirmation round trips, and the audit log; in SQLite (`SqliteStore`, the
+default) or PostgreSQL (`axag.serve.pgstate.PostgresStore`, `--state postgresql://…`, issue 31).
+
+`SqlStore` holds what both do, in SQL both speak (`?` parameters, `ON CONFLICT` upserts); a store gives it
+`_tx(lock)` (one read-write transaction: on SQLite `BEGIN IMMEDIATE`, on PostgreSQL a transaction holding the
+advisory lock ``lock``), `_read()` (one read-only transaction on a consistent snapshot), and the two spellings
+that differ (`SAME`: null-safe equality; `ROWID`: the insertion order of a row). `axag.serve.stores.open_state`
+opens the store a ``--state`` value names.
 
 `SqliteStore` satisfies the guard runtime's `GuardStore` protocol (SPEC §10.9): rate limits and cooldowns are
 keyed by (intent, actor), so two actors never share a bucket. The database runs in WAL mode and every
@@ -25,13 +32,19 @@ import threading
 import time
 import uuid
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from axag.errors import InputError
 
-__all__ = ["SqliteStore", "hash_token"]
+__all__ = ["WRITER", "SqlStore", "SqliteStore", "StateStore", "hash_token"]
+
+WRITER = "writer"
+"""The lock of `SqlStore._tx` when none is named: one writer at a time (SQLite's `BEGIN IMMEDIATE`; on PostgreSQL
+a transaction-level advisory lock), so a read-check-write (a decision, a link code, the secret) sees every write
+committed before it."""
+
 
 SCHEMA_VERSION = 1
 """The version of the state database's schema this axag makes (kept in SQLite's `PRAGMA user_version`)."""
@@ -88,7 +101,201 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-class SqliteStore:
+class StateStore(Protocol):
+    """What serve needs of its state: the guard runtime's `GuardStore` (SPEC §10.9) plus tokens, settings, the
+    secret and the audit log; `SqliteStore` and `PostgresStore` are the two (both `SqlStore`s, which the
+    approval desk also needs)."""
+
+    path: Any
+
+    def acquire(self, intent: str, actor: str | None, now: float, limit: int | None, window_seconds: float | None,
+                cooldown_seconds: float | None, record: bool) -> float | None: ...
+    def consume(self, tool: str, fingerprint: str, key: str) -> bool: ...
+    def approved_before(self, tool: str, fingerprint: str, actor: str, now: float) -> dict[str, tuple[str, ...]]: ...
+    def remember_approval(self, tool: str, fingerprint: str, actor: str, approvers: Mapping[str, Collection[str]],
+                          expires: float) -> None: ...
+    def token_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None: ...
+    def token_count(self) -> int: ...
+    def secret(self) -> bytes: ...
+    def set_setting(self, key: str, value: str) -> None: ...
+    def setting(self, key: str) -> str | None: ...
+    def audit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
+              backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None: ...
+    def close(self) -> None: ...
+
+
+class SqlStore:
+    """The operations of the state store, each one transaction, in the SQL both SQLite and PostgreSQL speak; a
+    subclass gives the connections (`_tx`, `_read`) and the schema."""
+
+    path: Any  # where the state is, as messages name it: the SQLite file, or the PostgreSQL URL without password
+    SAME = "IS"  # null-safe equality (`actor IS ?`)
+    ROWID = "rowid"  # the column that orders rows inserted in one second
+    ACTOR_MARK = "\x00"  # before an actor's name in a rate-limit bucket (no actor: the bare shared bucket)
+
+    def _tx(self, lock: str | None = WRITER) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _read(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def schema_version(self) -> int:
+        raise NotImplementedError
+
+    def exposure(self) -> str | None:
+        return None
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ GuardStore (SPEC §10.9)
+    def acquire(self, intent: str, actor: str | None, now: float, limit: int | None,
+                window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> float | None:
+        who = "" if actor is None else self.ACTOR_MARK + actor  # no actor: one shared bucket, never an actor's
+        with self._tx("bucket\x1f" + intent + "\x1f" + who) as db:  # one bucket's calls at a time
+            wait = 0.0
+            if window_seconds is not None:
+                if record:
+                    db.execute("DELETE FROM calls WHERE intent = ? AND actor = ? AND at <= ?",
+                               (intent, who, now - window_seconds))
+                if limit is not None:
+                    since = (intent, who, now - window_seconds)
+                    count = db.execute("SELECT count(*) FROM calls WHERE intent = ? AND actor = ? AND at > ?",
+                                       since).fetchone()[0]
+                    if count >= limit:  # the call that must leave the window before another is admitted
+                        oldest = db.execute("SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? "
+                                            "ORDER BY at LIMIT 1 OFFSET ?", (*since, count - limit)).fetchone()[0]
+                        wait = max(wait, oldest + window_seconds - now)
+            last = db.execute("SELECT at FROM last_call WHERE intent = ? AND actor = ?", (intent, who)).fetchone()
+            if cooldown_seconds is not None and last is not None:
+                wait = max(wait, last[0] + cooldown_seconds - now)
+            if wait > 0:
+                return wait
+            if record:
+                if window_seconds is not None:
+                    db.execute("INSERT INTO calls (intent, actor, at) VALUES (?, ?, ?)", (intent, who, now))
+                at = now if last is None else max(now, last[0])
+                db.execute("INSERT INTO last_call (intent, actor, at) VALUES (?, ?, ?) ON CONFLICT (intent, actor) "
+                           "DO UPDATE SET at = excluded.at", (intent, who, at))
+            return None
+
+    def remember_approval(self, tool: str, fingerprint: str, actor: str, approvers: Mapping[str, Collection[str]],
+                          expires: float) -> None:
+        """Remember that ``approvers`` (name -> roles) approved these values for calls by ``actor`` until
+        ``expires``."""
+        if not approvers:
+            return
+        kept = {name: sorted({str(r) for r in roles}) for name, roles in approvers.items()}
+        now = time.time()
+        with self._tx() as db:
+            db.execute("DELETE FROM remembered WHERE expires <= ?", (now,))
+            db.execute("INSERT INTO remembered (id, tool, fingerprint, actor, approvers, created, expires) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", ("m" + uuid.uuid4().hex[:12], tool, fingerprint, actor,
+                                                        json.dumps(kept, sort_keys=True), now, expires))
+
+    def approved_before(self, tool: str, fingerprint: str, actor: str, now: float) -> dict[str, tuple[str, ...]]:
+        """The approvers (name -> roles) of the remembered approvals of these values for ``actor`` that have not
+        expired at ``now``; an approver who was revoked since drops out, and counts with the roles they still
+        hold (the guard then checks them against the tool's current approval count and roles)."""
+        found: dict[str, tuple[str, ...]] = {}
+        with self._read() as db:
+            for (text,) in db.execute("SELECT approvers FROM remembered WHERE tool = ? AND fingerprint = ? AND "
+                                      "actor = ? AND expires > ? ORDER BY created, id", (tool, fingerprint, actor, now)):
+                found.update({str(k): tuple(str(r) for r in v) for k, v in json.loads(text).items()})
+            held = {str(n): set(json.loads(r)) for n, r in db.execute("SELECT name, roles FROM approvers")}
+        return {name: tuple(r for r in roles if r in held[name]) for name, roles in found.items() if name in held}
+
+    def remembered(self, now: float | None = None) -> list[dict[str, Any]]:
+        """The remembered approvals that have not expired, oldest first."""
+        now = time.time() if now is None else now
+        with self._read() as db:
+            rows = db.execute("SELECT id, tool, fingerprint, actor, approvers, created, expires FROM remembered "
+                              "WHERE expires > ? ORDER BY created, id", (now,)).fetchall()
+        return [{"id": str(i), "tool": str(t), "fingerprint": str(f), "actor": str(a),
+                 "approvers": {str(k): list(v) for k, v in json.loads(ap).items()}, "created": float(c),
+                 "expires": float(e)} for i, t, f, a, ap, c, e in rows]
+
+    def revoke_remembered(self, remembered_id: str) -> bool:
+        with self._tx() as db:
+            return bool(db.execute("DELETE FROM remembered WHERE id = ?", (remembered_id,)).rowcount == 1)
+
+    def consume(self, tool: str, fingerprint: str, key: str) -> bool:
+        with self._tx(None) as db:  # the primary key decides: of two at once, one inserts, the other waits for it
+            cur = db.execute("INSERT INTO used (tool, fingerprint, key, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                             (tool, fingerprint, key, time.time()))
+            return bool(cur.rowcount == 1)
+
+    # ------------------------------------------------------------------ tokens
+    def add_token(self, name: str, roles: Sequence[str]) -> str:
+        """A new bearer token for ``name`` with ``roles``, replacing any earlier token of ``name``; only its hash is
+        stored."""
+        token = "axag_" + secrets.token_urlsafe(32)
+        with self._tx() as db:
+            db.execute("DELETE FROM tokens WHERE name = ?", (name,))
+            db.execute("INSERT INTO tokens (hash, name, roles, created) VALUES (?, ?, ?, ?)",
+                       (hash_token(token), name, json.dumps(list(roles)), time.time()))
+        return token
+
+    def tokens(self) -> list[dict[str, Any]]:
+        """The token holders (name, roles, created), by name; never a token or its hash."""
+        with self._read() as db:
+            rows = db.execute("SELECT name, roles, created FROM tokens ORDER BY name, created").fetchall()
+        return [{"name": str(n), "roles": list(json.loads(r)), "created": float(c)} for n, r, c in rows]
+
+    def revoke_token(self, name: str) -> int:
+        """Delete the tokens of ``name``; how many there were."""
+        with self._tx() as db:
+            return int(db.execute("DELETE FROM tokens WHERE name = ?", (name,)).rowcount)
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self._tx() as db:
+            db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = "
+                       "excluded.value", (key, value))
+
+    def setting(self, key: str) -> str | None:
+        with self._read() as db:
+            row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def token_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None:
+        with self._read() as db:
+            row = db.execute("SELECT name, roles FROM tokens WHERE hash = ?", (hash_token(token),)).fetchone()
+        if row is None:
+            return None
+        return str(row[0]), tuple(str(r) for r in json.loads(row[1]))
+
+    def token_count(self) -> int:
+        with self._read() as db:
+            return int(db.execute("SELECT count(*) FROM tokens").fetchone()[0])
+
+    # ------------------------------------------------------------------ secret and audit
+    def secret(self) -> bytes:
+        """The key that signs confirmation round trips; made once per database, shared by its servers."""
+        with self._tx() as db:
+            row = db.execute("SELECT value FROM settings WHERE key = 'secret'").fetchone()
+            if row is None:
+                value = secrets.token_hex(32)
+                db.execute("INSERT INTO settings (key, value) VALUES ('secret', ?)", (value,))
+            else:
+                value = str(row[0])
+        return bytes.fromhex(value)
+
+    def audit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
+              backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None:
+        text = None if arguments is None else json.dumps(arguments, sort_keys=True, ensure_ascii=False)
+        with self._tx(None) as db:  # an insert: it needs no lock
+            db.execute("INSERT INTO audit (at, actor, tool, fingerprint, permission, backend_status, "
+                       "duration_ms, arguments) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (time.time(), actor, tool, fingerprint, permission, backend_status, duration_ms, text))
+
+    def audit_rows(self) -> list[dict[str, Any]]:
+        names = ("at", "actor", "tool", "fingerprint", "permission", "backend_status", "duration_ms", "arguments")
+        with self._read() as db:
+            rows = db.execute(f"SELECT {', '.join(names)} FROM audit ORDER BY id").fetchall()
+        return [dict(zip(names, row, strict=True)) for row in rows]
+
+
+class SqliteStore(SqlStore):
     """Guard store, token table and audit log in one SQLite file (created with its directory when missing; a
     directory axag creates gets a `.gitignore` of `*`, so that hashed tokens and the audit log are never
     committed by accident)."""
@@ -149,7 +356,8 @@ class SqliteStore:
         return db
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _tx(self, lock: str | None = WRITER) -> Iterator[sqlite3.Connection]:
+        """One write transaction; SQLite has one writer at a time, whatever ``lock`` names."""
         db = self._db()
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -159,156 +367,28 @@ class SqliteStore:
             raise
         db.execute("COMMIT")
 
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction (a consistent snapshot in WAL mode, no write lock)."""
+        db = self._db()
+        db.execute("BEGIN")
+        try:
+            yield db
+        finally:
+            db.execute("COMMIT")
+
     def close(self) -> None:
         db = getattr(self._local, "db", None)
         if db is not None:
             db.close()
             self._local.db = None
 
-    # ------------------------------------------------------------------ GuardStore (SPEC §10.9)
-    def acquire(self, intent: str, actor: str | None, now: float, limit: int | None,
-                window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> float | None:
-        who = "" if actor is None else "\x00" + actor  # no actor: one shared bucket, never an actor's
-        with self._tx() as db:
-            wait = 0.0
-            if window_seconds is not None:
-                if record:
-                    db.execute("DELETE FROM calls WHERE intent = ? AND actor = ? AND at <= ?",
-                               (intent, who, now - window_seconds))
-                if limit is not None:
-                    since = (intent, who, now - window_seconds)
-                    count = db.execute("SELECT count(*) FROM calls WHERE intent = ? AND actor = ? AND at > ?",
-                                       since).fetchone()[0]
-                    if count >= limit:  # the call that must leave the window before another is admitted
-                        oldest = db.execute("SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? "
-                                            "ORDER BY at LIMIT 1 OFFSET ?", (*since, count - limit)).fetchone()[0]
-                        wait = max(wait, oldest + window_seconds - now)
-            last = db.execute("SELECT at FROM last_call WHERE intent = ? AND actor = ?", (intent, who)).fetchone()
-            if cooldown_seconds is not None and last is not None:
-                wait = max(wait, last[0] + cooldown_seconds - now)
-            if wait > 0:
-                return wait
-            if record:
-                if window_seconds is not None:
-                    db.execute("INSERT INTO calls (intent, actor, at) VALUES (?, ?, ?)", (intent, who, now))
-                at = now if last is None else max(now, last[0])
-                db.execute("INSERT OR REPLACE INTO last_call (intent, actor, at) VALUES (?, ?, ?)", (intent, who, at))
-            return None
-
-    def remember_approval(self, tool: str, fingerprint: str, actor: str, approvers: Mapping[str, Collection[str]],
-                          expires: float) -> None:
-        """Remember that ``approvers`` (name -> roles) approved these values for calls by ``actor`` until
-        ``expires``."""
-        if not approvers:
-            return
-        kept = {name: sorted({str(r) for r in roles}) for name, roles in approvers.items()}
-        now = time.time()
-        with self._tx() as db:
-            db.execute("DELETE FROM remembered WHERE expires <= ?", (now,))
-            db.execute("INSERT INTO remembered (id, tool, fingerprint, actor, approvers, created, expires) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)", ("m" + uuid.uuid4().hex[:12], tool, fingerprint, actor,
-                                                        json.dumps(kept, sort_keys=True), now, expires))
-
-    def approved_before(self, tool: str, fingerprint: str, actor: str, now: float) -> dict[str, tuple[str, ...]]:
-        """The approvers (name -> roles) of the remembered approvals of these values for ``actor`` that have not
-        expired at ``now``; an approver who was revoked since drops out, and counts with the roles they still
-        hold (the guard then checks them against the tool's current approval count and roles)."""
-        found: dict[str, tuple[str, ...]] = {}
-        db = self._db()
-        db.execute("BEGIN")
-        try:
-            for (text,) in db.execute("SELECT approvers FROM remembered WHERE tool = ? AND fingerprint = ? AND "
-                                      "actor = ? AND expires > ? ORDER BY created, id", (tool, fingerprint, actor, now)):
-                found.update({str(k): tuple(str(r) for r in v) for k, v in json.loads(text).items()})
-            held = {str(n): set(json.loads(r)) for n, r in db.execute("SELECT name, roles FROM approvers")}
-        finally:
-            db.execute("COMMIT")
-        return {name: tuple(r for r in roles if r in held[name]) for name, roles in found.items() if name in held}
-
-    def remembered(self, now: float | None = None) -> list[dict[str, Any]]:
-        """The remembered approvals that have not expired, oldest first."""
-        now = time.time() if now is None else now
-        rows = self._db().execute("SELECT id, tool, fingerprint, actor, approvers, created, expires FROM remembered "
-                                  "WHERE expires > ? ORDER BY created, id", (now,)).fetchall()
-        return [{"id": str(i), "tool": str(t), "fingerprint": str(f), "actor": str(a),
-                 "approvers": {str(k): list(v) for k, v in json.loads(ap).items()}, "created": float(c),
-                 "expires": float(e)} for i, t, f, a, ap, c, e in rows]
-
-    def revoke_remembered(self, remembered_id: str) -> bool:
-        with self._tx() as db:
-            return db.execute("DELETE FROM remembered WHERE id = ?", (remembered_id,)).rowcount == 1
-
-    def consume(self, tool: str, fingerprint: str, key: str) -> bool:
-        with self._tx() as db:
-            cur = db.execute("INSERT OR IGNORE INTO used (tool, fingerprint, key, at) VALUES (?, ?, ?, ?)",
-                             (tool, fingerprint, key, time.time()))
-            return cur.rowcount == 1
-
-    # ------------------------------------------------------------------ tokens
-    def add_token(self, name: str, roles: Sequence[str]) -> str:
-        """A new bearer token for ``name`` with ``roles``, replacing any earlier token of ``name``; only its hash is
-        stored."""
-        token = "axag_" + secrets.token_urlsafe(32)
-        with self._tx() as db:
-            db.execute("DELETE FROM tokens WHERE name = ?", (name,))
-            db.execute("INSERT INTO tokens (hash, name, roles, created) VALUES (?, ?, ?, ?)",
-                       (hash_token(token), name, json.dumps(list(roles)), time.time()))
-        return token
-
-    def tokens(self) -> list[dict[str, Any]]:
-        """The token holders (name, roles, created), by name; never a token or its hash."""
-        rows = self._db().execute("SELECT name, roles, created FROM tokens ORDER BY name, created").fetchall()
-        return [{"name": str(n), "roles": list(json.loads(r)), "created": float(c)} for n, r, c in rows]
-
-    def revoke_token(self, name: str) -> int:
-        """Delete the tokens of ``name``; how many there were."""
-        with self._tx() as db:
-            return int(db.execute("DELETE FROM tokens WHERE name = ?", (name,)).rowcount)
-
-    def set_setting(self, key: str, value: str) -> None:
-        with self._tx() as db:
-            db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
-
-    def setting(self, key: str) -> str | None:
-        row = self._db().execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def token_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None:
-        row = self._db().execute("SELECT name, roles FROM tokens WHERE hash = ?", (hash_token(token),)).fetchone()
-        if row is None:
-            return None
-        return str(row[0]), tuple(str(r) for r in json.loads(row[1]))
-
-    def token_count(self) -> int:
-        return int(self._db().execute("SELECT count(*) FROM tokens").fetchone()[0])
-
-    # ------------------------------------------------------------------ secret and audit
-    def secret(self) -> bytes:
-        """The key that signs confirmation round trips; made once per database, shared by its servers."""
-        with self._tx() as db:
-            row = db.execute("SELECT value FROM settings WHERE key = 'secret'").fetchone()
-            if row is None:
-                value = secrets.token_hex(32)
-                db.execute("INSERT INTO settings (key, value) VALUES ('secret', ?)", (value,))
-            else:
-                value = str(row[0])
-        return bytes.fromhex(value)
-
     def audit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
               backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None:
-        text = None if arguments is None else json.dumps(arguments, sort_keys=True, ensure_ascii=False)
         db = self._db()
         db.execute(f"PRAGMA busy_timeout={int(AUDIT_BUSY_SECONDS * 1000)}")  # the call's answer waits for this
         try:
-            with self._tx() as db:
-                db.execute("INSERT INTO audit (at, actor, tool, fingerprint, permission, backend_status, "
-                           "duration_ms, arguments) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (time.time(), actor, tool, fingerprint, permission, backend_status, duration_ms, text))
+            super().audit(actor=actor, tool=tool, fingerprint=fingerprint, permission=permission,
+                          backend_status=backend_status, duration_ms=duration_ms, arguments=arguments)
         finally:
             db.execute("PRAGMA busy_timeout=30000")
-
-    def audit_rows(self) -> list[dict[str, Any]]:
-        cur = self._db().execute("SELECT at, actor, tool, fingerprint, permission, backend_status, duration_ms, "
-                                 "arguments FROM audit ORDER BY id")
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, row, strict=True)) for row in cur]

@@ -1,0 +1,203 @@
+"""The state of `axag serve` in PostgreSQL (`--state postgresql://…`, issue 31): the store several replicas share.
+
+`PostgresStore` is a `SqlStore`: the same operations as `SqliteStore`, each one transaction, through a psycopg 3
+connection pool. How each one is exact when replicas run it at once:
+
+- a read-check-write (a decision on a request, a new link code, opening a link, the signing secret, a token or
+  approver replaced, a remembered approval) holds the transaction-level advisory lock `WRITER` for the whole
+  database: writers of that kind run one at a time, as SQLite's `BEGIN IMMEDIATE` has them, and each one sees
+  every write committed before it (READ COMMITTED takes its snapshot per statement, after the lock);
+- a rate-limit bucket (intent, actor) has an advisory lock of its own: the calls of one bucket are counted and
+  recorded one at a time (an exact limit across replicas), other buckets do not wait for them;
+- a single-use key (a confirmation, a call-scoped approval) is an `INSERT … ON CONFLICT DO NOTHING` on its primary
+  key: of two replicas inserting it at once one inserts, the other waits for that transaction and inserts
+  nothing, so exactly one call runs;
+- reads (a waiting call's poll, a token check) are one REPEATABLE READ, READ ONLY transaction: a consistent
+  snapshot, never blocked by the writers.
+
+The schema is versioned like SQLite's (`axag.serve.state.SCHEMA_VERSION`), in the table `axag_schema`; serve
+creates it and migrates it under the `WRITER` lock (replicas starting at once do it once); a database of a newer
+axag is refused. Advisory locks use the two-key form with the class `_LOCK_CLASS`, apart from the one-key locks
+other programs on the same database may take.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from axag.errors import InputError
+from axag.serve.state import SCHEMA_VERSION, WRITER, SqlStore
+
+__all__ = ["PostgresStore", "shown_url"]
+
+_LOCK_CLASS = 0x61786167  # "axag": the first key of every advisory lock axag takes
+
+# Each step upgrades the schema from its index to the next version; step 0 lays out version 1 on an empty
+# database (the same tables as SQLite's version 1, with a `seq` column where SQLite orders by rowid).
+_MIGRATIONS: tuple[str, ...] = (
+    """
+CREATE TABLE calls (intent TEXT NOT NULL, actor TEXT NOT NULL, at DOUBLE PRECISION NOT NULL);
+CREATE INDEX calls_key ON calls (intent, actor, at);
+CREATE TABLE last_call (intent TEXT NOT NULL, actor TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
+                        PRIMARY KEY (intent, actor));
+CREATE TABLE used (tool TEXT NOT NULL, fingerprint TEXT NOT NULL, key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
+                   PRIMARY KEY (tool, fingerprint, key));
+CREATE TABLE tokens (hash TEXT PRIMARY KEY, name TEXT NOT NULL, roles TEXT NOT NULL, created DOUBLE PRECISION NOT NULL);
+CREATE INDEX tokens_name ON tokens (name);
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE audit (id BIGSERIAL PRIMARY KEY, at DOUBLE PRECISION NOT NULL, actor TEXT, tool TEXT NOT NULL,
+                    fingerprint TEXT, permission TEXT NOT NULL, backend_status INTEGER,
+                    duration_ms DOUBLE PRECISION NOT NULL, arguments TEXT);
+CREATE TABLE approval_requests (
+  seq BIGSERIAL UNIQUE, id TEXT PRIMARY KEY, tool TEXT NOT NULL, arguments TEXT NOT NULL, fingerprint TEXT NOT NULL,
+  reason TEXT NOT NULL, actor TEXT, created DOUBLE PRECISION NOT NULL, expires DOUBLE PRECISION NOT NULL,
+  status TEXT NOT NULL, decided DOUBLE PRECISION, approval_count INTEGER NOT NULL, approval_roles TEXT NOT NULL,
+  notified INTEGER NOT NULL DEFAULT 0, spent DOUBLE PRECISION);
+CREATE INDEX approval_requests_call ON approval_requests (tool, fingerprint, created);
+CREATE INDEX approval_requests_actor ON approval_requests (actor, status);
+CREATE INDEX approval_requests_pending ON approval_requests (status, expires);
+CREATE TABLE approval_decisions (
+  request_id TEXT NOT NULL, approver TEXT NOT NULL, roles TEXT NOT NULL, scope TEXT NOT NULL, granted INTEGER NOT NULL,
+  at DOUBLE PRECISION NOT NULL, PRIMARY KEY (request_id, approver));
+CREATE TABLE approvers (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, roles TEXT NOT NULL,
+                        created DOUBLE PRECISION NOT NULL);
+CREATE TABLE approval_codes (hash TEXT PRIMARY KEY, request_id TEXT NOT NULL, used DOUBLE PRECISION);
+CREATE INDEX approval_codes_request ON approval_codes (request_id);
+CREATE TABLE desk_sessions (seq BIGSERIAL UNIQUE, hash TEXT PRIMARY KEY, request_id TEXT NOT NULL, csrf TEXT NOT NULL,
+                            created DOUBLE PRECISION NOT NULL);
+CREATE INDEX desk_sessions_request ON desk_sessions (request_id);
+CREATE TABLE remembered (id TEXT PRIMARY KEY, tool TEXT NOT NULL, fingerprint TEXT NOT NULL, actor TEXT NOT NULL,
+                         approvers TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, expires DOUBLE PRECISION NOT NULL);
+CREATE INDEX remembered_call ON remembered (tool, fingerprint, actor, expires);
+""",
+)
+assert len(_MIGRATIONS) == SCHEMA_VERSION
+
+
+def shown_url(url: str) -> str:
+    """The URL as messages show it: a password in it (user:password@ or ?password=) becomes ***."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        user, _, host = netloc.rpartition("@")
+        if ":" in user:
+            netloc = user.split(":", 1)[0] + ":***@" + host
+    query = urlencode([(k, "***" if k == "password" else v) for k, v in parse_qsl(parts.query)], safe="/")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+@functools.lru_cache(maxsize=512)
+def _pg_sql(sql: str) -> str:
+    """The store's SQL (`?` parameters) as psycopg takes it (`%s`; a literal % doubled)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class _Conn:
+    """A psycopg connection that takes the `?` parameters the store's SQL is written with."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        return self.conn.execute(_pg_sql(sql), params)
+
+
+class PostgresStore(SqlStore):
+    """Guard store, tokens, approvals and audit log in one PostgreSQL database, shared by every `axag serve`
+    process given its URL. ``create=False``: a database without axag's schema is refused, not laid out."""
+
+    SAME = "IS NOT DISTINCT FROM"
+    ROWID = "seq"
+    ACTOR_MARK = "="  # PostgreSQL text cannot hold NUL; "" (no actor) still differs from every "=name"
+
+    def __init__(self, url: str, *, create: bool = True, max_connections: int = 10) -> None:
+        self.url = url
+        self.path = shown_url(url)
+        try:
+            import psycopg
+            from psycopg_pool import ConnectionPool
+        except ImportError as exc:
+            raise InputError(f"--state {self.path}: PostgreSQL state needs psycopg: pip install "
+                             f"'axag[postgresql]' ({exc})") from exc
+        self._errors = psycopg.Error
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+                self._migrate(_Conn(conn), create)
+        except psycopg.Error as exc:
+            raise InputError(f"{self.path}: cannot use this PostgreSQL database: {_first_line(exc)}") from exc
+        # check: a connection the server dropped (a restart, a fail-over) is replaced before it is handed out
+        self._pool = ConnectionPool(url, min_size=1, max_size=max_connections, kwargs={"autocommit": True},
+                                    name="axag-state", open=True, timeout=30.0, check=ConnectionPool.check_connection)
+        self._closed = threading.Event()
+
+    def _migrate(self, db: _Conn, create: bool) -> None:
+        with db.conn.transaction():
+            _lock(db, WRITER)
+            exists = db.execute("SELECT to_regclass('axag_schema') IS NOT NULL").fetchone()[0]
+            if not exists and not create:
+                raise InputError(f"{self.path}: this database has no axag state (axag serve creates it); give "
+                                 "--state the database axag serve uses")
+            version = 0 if not exists else int(db.execute("SELECT max(version) FROM axag_schema").fetchone()[0] or 0)
+            if version > SCHEMA_VERSION:
+                raise InputError(f"{self.path}: this state database has schema version {version}, made by a newer "
+                                 f"axag (this one knows versions up to {SCHEMA_VERSION}); upgrade axag, or give "
+                                 "--state another database")
+            if version == SCHEMA_VERSION:
+                return
+            if not exists:
+                db.execute("CREATE TABLE axag_schema (version INTEGER NOT NULL)")
+            for step in _MIGRATIONS[version:]:
+                for statement in step.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+            db.execute("DELETE FROM axag_schema")
+            db.execute("INSERT INTO axag_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+
+    def exposure(self) -> str | None:
+        """A warning when the URL itself holds the password (it shows in `ps`, shell history, unit files)."""
+        if self.path == self.url:
+            return None
+        return (f"--state {self.path} holds a password: it shows in the process list; give it with PGPASSWORD, "
+                "~/.pgpass or passfile= instead")
+
+    def schema_version(self) -> int:
+        with self._read() as db:
+            return int(db.execute("SELECT max(version) FROM axag_schema").fetchone()[0])
+
+    @contextmanager
+    def _tx(self, lock: str | None = WRITER) -> Iterator[_Conn]:
+        """One read-write transaction (READ COMMITTED) holding the advisory lock ``lock`` (None: only the row
+        locks of its statements)."""
+        with self._pool.connection() as conn, conn.transaction():
+            db = _Conn(conn)
+            if lock is not None:
+                _lock(db, lock)
+            yield db
+
+    @contextmanager
+    def _read(self) -> Iterator[_Conn]:
+        """One read-only transaction on a consistent snapshot (REPEATABLE READ); it waits for no writer."""
+        with self._pool.connection() as conn:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            try:
+                yield _Conn(conn)
+            finally:
+                conn.execute("COMMIT")  # of a read-only transaction (after an error: a rollback)
+
+    def close(self) -> None:
+        if not self._closed.is_set():
+            self._closed.set()
+            self._pool.close()
+
+
+def _lock(db: _Conn, name: str) -> None:
+    db.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", (_LOCK_CLASS, name))
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
