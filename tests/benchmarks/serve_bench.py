@@ -97,7 +97,14 @@ uvicorn.run(server.streamable_http_app(host="127.0.0.1"), host="127.0.0.1", port
 """
 
 
-async def _measure(url: str, token: str | None, calls: int, concurrency: int) -> float:
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _measure(url: str, token: str | None, calls: int, concurrency: int, pid: int) -> tuple[float, float]:
+    """(calls per second, the server's CPU seconds per call) of ``calls`` calls."""
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
@@ -114,12 +121,13 @@ async def _measure(url: str, token: str | None, calls: int, concurrency: int) ->
                 res = await client.call_tool("site_search", {"q": f"room {i % 7}", "page": 1 + i % 5})
                 assert not res.is_error, res.structured_content
 
+        cpu = _cpu_seconds(pid)
         start = time.perf_counter()
         await asyncio.gather(*(one(i) for i in range(calls)))
-        return calls / (time.perf_counter() - start)
+        return calls / (time.perf_counter() - start), (_cpu_seconds(pid) - cpu) / calls
 
 
-def _serving(cmd: list[str], port: int, token: str | None, calls: int, concurrency: int) -> float:
+def _serving(cmd: list[str], port: int, token: str | None, calls: int, concurrency: int) -> tuple[float, float]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     try:
@@ -134,13 +142,13 @@ def _serving(cmd: list[str], port: int, token: str | None, calls: int, concurren
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError(f"{cmd[:4]} did not start") from None
                 time.sleep(0.05)
-        return asyncio.run(_measure(f"http://127.0.0.1:{port}/mcp", token, calls, concurrency))
+        return asyncio.run(_measure(f"http://127.0.0.1:{port}/mcp", token, calls, concurrency, proc.pid))
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
 
 
-def _run(site: Path, state: str, base_url: str, guarded: bool, calls: int, concurrency: int) -> float:
+def _run(site: Path, state: str, base_url: str, guarded: bool, calls: int, concurrency: int) -> tuple[float, float]:
     port = free_port()
     token = subprocess.run([sys.executable, "-m", "axag", "serve", "token", "add", "bench", "--state", state],
                            capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
@@ -149,7 +157,7 @@ def _run(site: Path, state: str, base_url: str, guarded: bool, calls: int, concu
     return _serving(cmd, port, token, calls, concurrency)
 
 
-def _bare(base_url: str, calls: int, concurrency: int) -> float:
+def _bare(base_url: str, calls: int, concurrency: int) -> tuple[float, float]:
     port = free_port()
     return _serving([sys.executable, "-c", BARE, base_url, str(port)], port, None, calls, concurrency)
 
@@ -189,13 +197,15 @@ def main() -> int:
         site.mkdir()
         (site / "index.html").write_text(PAGE, encoding="utf-8")
         best = {"axag": 0.0, "off": 0.0, "bare": 0.0}
+        cpu = {"axag": float("inf"), "off": float("inf"), "bare": float("inf")}
         with running_backend(site) as backend:
             for r in range(opts.rounds):  # alternating, so that a slow spell of the machine hits every mode
                 for mode in ("axag", "off", "bare"):
                     state = opts.state or str(Path(tmp) / f"state-{r}-{mode}.sqlite")
-                    rate = _bare(backend.url, opts.calls, opts.concurrency) if mode == "bare" else _run(
+                    rate, per_call = _bare(backend.url, opts.calls, opts.concurrency) if mode == "bare" else _run(
                         site, state, backend.url, mode == "axag", opts.calls, opts.concurrency)
                     best[mode] = max(best[mode], rate)
+                    cpu[mode] = min(cpu[mode], per_call)
         alone = _guard_alone(site, Path(tmp) / "alone.sqlite", 2000)
     on, off, bare = best["axag"], best["off"], best["bare"]
     kind = "SQLite, a fresh file per run" if opts.state is None else opts.state.split(":", 1)[0] if "://" in \
@@ -207,6 +217,10 @@ def main() -> int:
     ratio = on / bare if bare else float("nan")
     print(f"axag / bare:  {ratio:8.2f} x (target >= 0.85: {'met' if ratio >= 0.85 else 'NOT met'})")
     print(f"guard off:    {off:8.1f} calls/s")
+    # the server process's own CPU time per call: what a call costs, however busy the rest of the machine is
+    print(f"server CPU per call: axag {cpu['axag'] * 1000:.2f} ms, bare {cpu['bare'] * 1000:.2f} ms, guard off "
+          f"{cpu['off'] * 1000:.2f} ms; bare / axag = {cpu['bare'] / cpu['axag']:.2f} x "
+          f"(= calls/s per server core: axag {1 / cpu['axag']:.0f}, bare {1 / cpu['bare']:.0f})")
     cost = (1 / on - 1 / off) / (1 / on) * 100 if on and off else float("nan")
     print(f"guard cost: {cost:.1f} % of a call ({(1 / on - 1 / off) * 1000:.2f} ms per call, end to end)")
     print(f"guard alone: {alone * 1000:.3f} ms per call in process = {alone * on * 100:.1f} % of a guarded call")
