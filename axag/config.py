@@ -18,7 +18,7 @@ from axag.errors import ConfigError, UsageError
 from axag.findings import Level, Severity, full_code
 from axag.paths import relpath_posix
 from axag.rules.catalogue import GROUPS, RULES, lookup
-from axag.vocabulary import LINT_LEVELS, did_you_mean
+from axag.vocabulary import LINT_LEVELS, RISK_LEVELS, did_you_mean
 
 # In one directory, earlier names win (§13.7).
 CONFIG_NAMES: Final = (".axag.toml", "axag.toml", "pyproject.toml")
@@ -30,6 +30,7 @@ DEFAULT_EXCLUDE: Final = (
     "bower_components",
 )
 FAIL_ON: Final = ("error", "warning")
+LOG_FORMATS: Final = ("text", "json")  # `axag serve --log-format`
 SEVERITY_VALUES: Final = ("error", "warning", "info", "off")
 
 # Every key of the §13.7 table, in table order (did-you-mean ties go to the first listed), with its kind.
@@ -70,11 +71,21 @@ KEYS: Final[dict[str, str]] = {
     "serve.allow-static-tokens": "bool",
 
     "serve.public-url": "text",
+
+    "serve.read-only": "bool",
+    "serve.max-risk": "risk-level",
+    "serve.tools": "globs",
+    "serve.exclude-tools": "globs",
+    "serve.metrics": "bool",
+    "serve.metrics-listen": "text",
+    "serve.log-format": "log-format",
 }
 TABLES: Final = ("lint", "compile", "jsx", "serve")
 _ENUMS: Final[dict[str, tuple[str, ...]]] = {
     "level": LINT_LEVELS,
     "fail-on": FAIL_ON,
+    "risk-level": RISK_LEVELS,
+    "log-format": LOG_FORMATS,
 }
 _REGISTRY_ENUMS: Final = ("output-format", "target", "guards-lang")
 
@@ -499,6 +510,14 @@ class Settings:
 
     serve_public_url: str | None = None
 
+    serve_read_only: bool | None = None  # what serve exposes and how it reports (issue 31)
+    serve_max_risk: str | None = None
+    serve_tools: tuple[str, ...] | None = None
+    serve_exclude_tools: tuple[str, ...] | None = None
+    serve_metrics: bool | None = None
+    serve_metrics_listen: str | None = None
+    serve_log_format: str | None = None
+
     def __post_init__(self) -> None:
         if self.compile_root is None:
             object.__setattr__(self, "compile_root", self.base)
@@ -568,6 +587,14 @@ class Settings:
             "serve_allow_static_tokens": v.get("serve.allow-static-tokens", False),
 
             "serve_public_url": v.get("serve.public-url"),
+
+            "serve_read_only": v.get("serve.read-only"),
+            "serve_max_risk": v.get("serve.max-risk"),
+            "serve_tools": v.get("serve.tools"),
+            "serve_exclude_tools": v.get("serve.exclude-tools"),
+            "serve_metrics": v.get("serve.metrics"),
+            "serve_metrics_listen": v.get("serve.metrics-listen"),
+            "serve_log_format": v.get("serve.log-format"),
         }
         return cls(base=base, config_path=raw.path, **kwargs)
 

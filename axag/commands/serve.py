@@ -6,9 +6,9 @@ import importlib
 import logging
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,7 +27,12 @@ from axag.commands.serve_settings import (
 )
 from axag.errors import InputError
 
+if TYPE_CHECKING:
+    from axag.serve.filters import ToolFilter
+
 __all__ = ["serve"]
+
+log = logging.getLogger("axag.serve")
 
 
 
@@ -52,7 +57,7 @@ def load_tools(inputs: tuple[str, ...], openapi: str | None) -> dict[str, Any]:
         from axag.compile.openapi import bind_openapi
 
         for problem in bind_openapi(doc, openapi):
-            click.echo(f"axag serve: warning: OpenAPI drift: {problem}", err=True)
+            log.warning("axag serve: warning: OpenAPI drift: %s", problem)
     return doc
 
 
@@ -96,6 +101,60 @@ def load_handlers(spec: str | None) -> Mapping[str, Any]:
     return handlers
 
 
+def operator_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """What `axag serve` exposes and how it reports (issue 31); each defaults to its [tool.axag.serve] key."""
+    from axag.config import LOG_FORMATS
+    from axag.vocabulary import RISK_LEVELS
+
+    options = [
+        click.option("--read-only/--no-read-only", "read_only", default=None,
+                     help="Serve only the tools whose action changes nothing (read, navigate) (default: "
+                          "serve.read-only, else off)."),
+        click.option("--max-risk", type=click.Choice(RISK_LEVELS), default=None, metavar="LEVEL",
+                     help=f"Serve only the tools of this risk level or lower ({' < '.join(RISK_LEVELS)}; an "
+                          "undeclared risk counts as critical) (default: serve.max-risk)."),
+        click.option("--tools", "tool_globs", multiple=True, metavar="GLOB",
+                     help="Serve only the tools whose name matches a GLOB (repeatable; default: serve.tools)."),
+        click.option("--exclude-tools", "exclude_globs", multiple=True, metavar="GLOB",
+                     help="Never serve the tools whose name matches a GLOB; beats --tools (repeatable; default: "
+                          "serve.exclude-tools)."),
+        click.option("--metrics/--no-metrics", "metrics", default=None,
+                     help="Prometheus metrics at /metrics of the --http port, behind its authentication "
+                          "(default: serve.metrics, else off)."),
+        click.option("--metrics-listen", default=None, metavar="HOST:PORT",
+                     help="Serve the metrics on a listener of their own, without authentication (implies "
+                          "--metrics; default: serve.metrics-listen)."),
+        click.option("--log-format", type=click.Choice(LOG_FORMATS), default=None,
+                     help="Logs on stderr as text lines or JSON objects, one a line (default: serve.log-format, "
+                          "else text)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def _filtered(doc: dict[str, Any], tool_filter: ToolFilter) -> dict[str, Any]:
+    """The tools document with only the tools the filter admits; a glob matching no tool is warned about, and a
+    filter leaving no tool is an error."""
+    if not tool_filter.active:
+        return doc
+    for glob in tool_filter.unmatched([t["name"] for t in doc["tools"]]):
+        log.warning("axag serve: warning: %s matches no tool", glob)
+    kept = tool_filter.apply(doc)
+    if not kept["tools"]:
+        raise fail(f"no tool is left to serve: {tool_filter.summary()} leave(s) out all {len(doc['tools'])} tools")
+    return kept
+
+
+def server_metrics(tools: Any) -> Any:
+    """The metrics of ``tools``: its calls in flight and the pending approval requests of its state database."""
+    from axag.serve.approvals import ApprovalDesk
+    from axag.serve.metrics import ServeMetrics
+
+    desk = getattr(tools, "desk", None) or ApprovalDesk(tools.store)
+    return ServeMetrics(lambda: tools.in_flight, lambda: len(desk.list("pending")))
+
+
 @serve.command("run")
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("--base-url", default=None, help="Origin of the site's backend (needed for HTTP-bound tools).")
@@ -116,19 +175,36 @@ def load_handlers(spec: str | None) -> Mapping[str, Any]:
 @click.option("--audit-arguments", is_flag=True, help="Store argument values in the audit log.")
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="Use this configuration file only.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@operator_options
 @approval_options
 @oauth_options
 @guard_errors
 def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, guards_dir: str | None,
             handlers: str | None, openapi: str | None, allow_unbound: bool, actor: str | None, roles: str | None,
             state: str | None, timeout: float, max_result_bytes: int, audit_arguments: bool, config: str | None,
-            isolated: bool, oauth_issuer: str | None, oauth_audience: str | None, oauth_scopes: tuple[str, ...],
-            oauth_roles_claim: str | None, allow_static_tokens: bool, **approval: Any) -> None:
+            isolated: bool, read_only: bool | None, max_risk: str | None, tool_globs: tuple[str, ...],
+            exclude_globs: tuple[str, ...], metrics: bool | None, metrics_listen: str | None,
+            log_format: str | None, oauth_issuer: str | None, oauth_audience: str | None,
+            oauth_scopes: tuple[str, ...], oauth_roles_claim: str | None, allow_static_tokens: bool,
+            **approval: Any) -> None:
     """Serve the tools of TOOLS.json, or of the annotated PATHS, over MCP."""
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     from axag.serve.app import ServeConfig, binding_of, unbound_tools
+    from axag.serve.filters import ToolFilter
+    from axag.serve.logs import configure_logging
 
     settings = serve_settings(config, isolated)
+    configure_logging(log_format or settings.serve_log_format or "text")
+    tool_filter = ToolFilter(
+        read_only=read_only if read_only is not None else bool(settings.serve_read_only),
+        max_risk=max_risk if max_risk is not None else settings.serve_max_risk,
+        tools=tool_globs or settings.serve_tools or (), exclude_tools=exclude_globs or settings.serve_exclude_tools or ())
+    metrics_on = metrics if metrics is not None else bool(settings.serve_metrics)
+    listen_text = metrics_listen if metrics_listen is not None else settings.serve_metrics_listen
+    metrics_at = host_port(listen_text, "--metrics-listen") if listen_text is not None else None
+    metrics_on = metrics_on or metrics_at is not None
+    if metrics_on and metrics_at is None and http is None:
+        raise fail("--metrics needs --http (the metrics are served at /metrics on its port) or --metrics-listen "
+                   "HOST:PORT (a listener of their own)")
     base_url = base_url if base_url is not None else settings.serve_base_url
     actor = actor if actor is not None else settings.serve_actor
     role_list = roles_of(roles) if roles is not None else settings.serve_roles
@@ -139,6 +215,7 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     unknown = sorted(set(handler_map) - {t["name"] for t in doc["tools"]})
     if unknown:
         raise fail(f"--handlers: no served tool is named {', '.join(unknown)}")
+    doc = _filtered(doc, tool_filter)
     unbound = unbound_tools(doc, handler_map)
     if unbound and not allow_unbound:
         raise fail("these tools have no HTTP binding and no handler: " + ", ".join(unbound)
@@ -152,8 +229,8 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     for t in doc["tools"]:
         left_out = (binding_of(t) or {}).get("unsupported")
         if left_out:
-            click.echo(f"axag serve: warning: {t['name']}: an agent cannot supply the file input(s) "
-                       f"{', '.join(left_out)}; calls are sent without them", err=True)
+            log.warning("axag serve: warning: %s: an agent cannot supply the file input(s) %s; calls are sent "
+                        "without them", t["name"], ", ".join(left_out))
     serve_config = ServeConfig(tools_doc=doc, base_url=base_url, handlers=handler_map, allow_unbound=allow_unbound,
                          actor=actor, roles=role_list, timeout=timeout, max_result_bytes=max_result_bytes,
                          audit_arguments=audit_arguments, guards_dir=guards_dir)
@@ -168,8 +245,11 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
     store = open_state(state)
     exposed = store.exposure()
     if exposed is not None:
-        click.echo(f"axag serve: warning: {exposed}", err=True)
+        log.warning("axag serve: warning: %s", exposed)
     tools = make_server(serve_config, store, approval, hostport, settings)
+    if metrics_on:
+        tools.metrics = server_metrics(tools)
+        tools.metrics_listen = metrics_at
     if hostport is None:
         anyio.run(serve_stdio, tools)
     else:

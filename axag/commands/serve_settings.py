@@ -62,13 +62,13 @@ def roles_of(text: str) -> tuple[str, ...]:
     return tuple(r.strip() for r in text.split(",") if r.strip())
 
 
-def host_port(value: str) -> tuple[str, int]:
+def host_port(value: str, flag: str = "--http") -> tuple[str, int]:
     host, sep, port = value.rpartition(":")
     if not sep:
         host, port = "127.0.0.1", value
     host = host.strip("[]") or "127.0.0.1"
     if not port.isdigit() or not 0 < int(port) < 65536:
-        raise fail(f"--http {value}: expected HOST:PORT")
+        raise fail(f"{flag} {value}: expected HOST:PORT")
     return host, int(port)
 
 

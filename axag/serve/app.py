@@ -29,7 +29,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx
@@ -39,8 +39,12 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from axag.compile.subschemas import object_subschemas
 from axag.serve.binding import BackendAnswer, path_problem, run_form, run_openapi
+from axag.serve.logs import EVENT
 from axag.serve.redact import Redactor
 from axag.serve.state import SqlStore
+
+if TYPE_CHECKING:
+    from axag.serve.metrics import ServeMetrics
 
 __all__ = ["ServeConfig", "ToolServer", "listed_tool", "nulls_as_absent"]
 
@@ -155,6 +159,8 @@ class ToolServer:
         self.redactor.install(log)
         self.in_flight = 0  # tools/call handlers running
         self.requests_in_flight = 0  # HTTP POST requests being answered (set by the HTTP transport)
+        self.metrics: ServeMetrics | None = None  # `--metrics` (set by the command)
+        self.metrics_listen: tuple[str, int] | None = None  # `--metrics-listen`: their own listener
         self.server: Server[Any] = Server("axag", version=_version(), on_list_tools=self._list_tools,
                                           on_call_tool=self._call_tool)
         listed = []
@@ -180,6 +186,7 @@ class ToolServer:
         pending = "cancelled"  # what the audit records when no envelope was made (the client went away)
         try:
             if tool is None:
+                pending = "unknown_tool"
                 text = f"unknown tool {params.name!r}"
                 return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
             guard = self.guards[params.name]
@@ -196,11 +203,28 @@ class ToolServer:
             return _envelope_result(envelope)
         finally:
             self.in_flight -= 1
+            permission = str(envelope["permission"]) if envelope else pending
+            seconds = time.monotonic() - started
             if tool is not None:
-                self._audit(actor=caller.actor, tool=params.name, fingerprint=fp,
-                            permission=str(envelope["permission"]) if envelope else pending,
-                            backend_status=status, duration_ms=(time.monotonic() - started) * 1000.0,
+                self._audit(actor=caller.actor, tool=params.name, fingerprint=fp, permission=permission,
+                            backend_status=status, duration_ms=seconds * 1000.0,
                             arguments=arguments if self.config.audit_arguments else None)
+            self._finished(params.name, tool is not None, caller, permission, status, seconds)
+
+    def _finished(self, tool: str, served: bool, caller: Caller, permission: str, backend_status: int | None,
+                  seconds: float) -> None:
+        """A call is answered: its metrics (``--metrics``) and its log event (INFO: shown by ``--log-format
+        json``), neither with argument values."""
+        if self.metrics is not None:
+            if served:
+                self.metrics.observe(tool, permission, backend_status, seconds)
+            else:
+                self.metrics.unknown.inc()
+        if log.isEnabledFor(logging.INFO):
+            log.info("axag serve: %s by %s: %s (backend %s, %.1f ms)", tool, caller.actor or "-", permission,
+                     backend_status if backend_status is not None else "not called", seconds * 1000.0,
+                     extra={EVENT: {"event": "call", "tool": tool, "actor": caller.actor, "permission": permission,
+                                    "backend_status": backend_status, "duration_ms": round(seconds * 1000.0, 3)}})
 
     def _audit(self, **row: Any) -> None:
         """One audit row; a failure to write it (a locked or full database) is logged and never replaces the

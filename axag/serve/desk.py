@@ -28,7 +28,7 @@ from axag.serve.escape import shown
 if TYPE_CHECKING:
     from axag.serve.permission import DeskToolServer
 
-__all__ = ["desk_app", "serve_desk", "with_desk"]
+__all__ = ["desk_app", "serve_beside", "serve_desk", "with_desk"]
 
 COOKIE = "axag_desk"
 _FOLD = 160
@@ -183,13 +183,21 @@ def with_desk(app: Any, desk: Any) -> Any:
 
 async def serve_desk(server: Any, host: str, port: int) -> None:
     """The approval page alone (stdio mode with `--desk-http`)."""
+    await serve_beside(desk_app(server), host, port)
+
+
+async def serve_beside(app: Any, host: str, port: int) -> None:
+    """``app`` on a listener of its own beside the MCP server (which owns SIGTERM/SIGINT and cancels this)."""
     import uvicorn
+
+    from axag.serve.logs import uvicorn_log_config
 
     class Quiet(uvicorn.Server):
         @contextlib.contextmanager
-        def capture_signals(self) -> Iterator[None]:  # the stdio server owns SIGTERM/SIGINT
+        def capture_signals(self) -> Iterator[None]:  # the MCP server owns SIGTERM/SIGINT
             yield
 
     # log_level warning: uvicorn's access log (which would show a link's code) stays off
-    config = uvicorn.Config(desk_app(server), host=host, port=port, log_level="warning", lifespan="off")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off",
+                            log_config=uvicorn_log_config())
     await Quiet(config).serve()

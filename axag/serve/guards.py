@@ -41,7 +41,7 @@ def _import_package(directory: Path) -> ModuleType:
 
 def load_guards(tools_doc: Mapping[str, Any], guards_dir: str | None, store: Any) -> tuple[ModuleType,
                                                                                          Mapping[str, Any]]:
-    """(the guard package, {tool name: ToolGuard}) sharing ``store``; every served tool must have a guard."""
+    """(the guard package, {served tool name: ToolGuard}) sharing ``store``; every served tool must have a guard."""
     if guards_dir is not None:
         module = _import_package(Path(guards_dir))
     else:
@@ -60,4 +60,6 @@ def load_guards(tools_doc: Mapping[str, Any], guards_dir: str | None, store: Any
     if missing:
         raise InputError(f"{guards_dir}: the guard package has no guard for {', '.join(missing)}; "
                          "regenerate it from the served tools with `axag guards`")
-    return module, guards
+    # the served tools' guards only: a package made for more tools (or a filter, issue 31) must not make
+    # request_permission offer or accept a tool that is not served
+    return module, {t["name"]: guards[t["name"]] for t in tools_doc["tools"]}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -301,9 +301,11 @@ def _challenging(app: Any, scopes: tuple[str, ...]) -> Any:
     return challenged
 
 
-async def oauth_app(tools: Any, host: str, oauth: OAuthSettings) -> tuple[Any, httpx.AsyncClient]:
+async def oauth_app(tools: Any, host: str, oauth: OAuthSettings,
+                    prepare: Callable[[Any], None] | None = None) -> tuple[Any, httpx.AsyncClient]:
     """The streamable HTTP app of ``tools`` as a resource server of ``oauth.issuer`` (the JWKS is read now, so a
-    wrong issuer stops serve at start-up), and the HTTP client its key set uses (the caller closes it)."""
+    wrong issuer stops serve at start-up), and the HTTP client its key set uses (the caller closes it).
+    ``prepare`` gets the SDK's Starlette app before the scope challenges wrap it (to add routes beside `/mcp`)."""
     from mcp.server.auth.handlers.metadata import ProtectedResourceMetadataHandler
     from mcp.server.auth.routes import cors_middleware
     from mcp.server.auth.settings import AuthSettings
@@ -332,4 +334,6 @@ async def oauth_app(tools: Any, host: str, oauth: OAuthSettings) -> tuple[Any, h
                  endpoint=cors_middleware(ProtectedResourceMetadataHandler(metadata).handle, ["GET", "OPTIONS"]))
     app = tools.server.streamable_http_app(host=host, auth=auth, token_verifier=JwtVerifier(oauth, keys, tools.store),
                                            custom_starlette_routes=[root])
+    if prepare is not None:
+        prepare(app)
     return _challenging(app, oauth.scopes), client

@@ -225,10 +225,12 @@ class DeskToolServer(ToolServer):
             return _envelope_result(envelope)
         finally:
             self.in_flight -= 1
+            permission = str(envelope["permission"]) if envelope else "error"
+            seconds = time.monotonic() - started
             self._audit(actor=caller.actor, tool=str(args.get("tool", REQUEST_PERMISSION)), fingerprint=fp,
-                        permission=str(envelope["permission"]) if envelope else "error", backend_status=status,
-                        duration_ms=(time.monotonic() - started) * 1000.0,
+                        permission=permission, backend_status=status, duration_ms=seconds * 1000.0,
                         arguments=args if self.config.audit_arguments else None)
+            self._finished(REQUEST_PERMISSION, True, caller, permission, status, seconds)
 
     def _bad_request(self, args: Mapping[str, Any]) -> str | None:
         extra = sorted(set(args) - {"tool", "arguments", "reason"})

@@ -14,6 +14,8 @@ from typing import Any
 import anyio
 
 from axag.serve.app import ToolServer
+from axag.serve.logs import json_logs, uvicorn_log_config
+from axag.serve.metrics import metrics_app
 
 __all__ = ["StoreTokenVerifier", "serve_http", "serve_stdio"]
 
@@ -82,6 +84,7 @@ async def serve_stdio(tools: ToolServer) -> None:
             from axag.serve.desk import serve_desk
 
             tg.start_soon(serve_desk, tools, *desk_http)
+        _start_metrics_listener(tools, tg)
         try:
             async with stdio_server() as (read, write):
                 await server.run(read, write, server.create_initialization_options())
@@ -139,15 +142,60 @@ async def serve_http(tools: ToolServer, host: str, port: int, oauth: Any = None)
     else:
         from axag.serve.oauth import oauth_app
 
-        app, oauth_client = await oauth_app(tools, host, oauth)
+        app, oauth_client = await oauth_app(tools, host, oauth, prepare=lambda sdk_app: _metrics_route(tools, sdk_app))
+    if oauth is None:
+        _metrics_route(tools, app)
     app = getattr(tools, "wrap_asgi", lambda a: a)(app)  # the approval page on the same port
     config = uvicorn.Config(_counting(app, tools), host=host, port=port, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=int(tools.config.timeout) + 5)
+                            timeout_graceful_shutdown=int(tools.config.timeout) + 5, log_config=uvicorn_log_config())
     server = _draining_server(config, tools)
-    print(f"axag serve: MCP endpoint http://{url_host}:{port}/mcp", file=sys.stderr, flush=True)
+    _announce(f"axag serve: MCP endpoint http://{url_host}:{port}/mcp")
     try:
-        await server.serve()
+        async with anyio.create_task_group() as tg:
+            _start_metrics_listener(tools, tg)
+            await server.serve()
+            tg.cancel_scope.cancel()
     finally:
         if oauth_client is not None:
             await oauth_client.aclose()
         await tools.aclose()
+
+
+def _announce(line: str) -> None:
+    """A start-up line on stderr: as it is in text mode, an INFO record in JSON mode."""
+    if json_logs():
+        log.info(line)
+    else:
+        print(line, file=sys.stderr, flush=True)
+
+
+def _metrics_route(tools: ToolServer, app: Any) -> None:
+    """`/metrics` beside `/mcp` on the HTTP port, unless the metrics have a listener of their own."""
+    if tools.metrics is not None and tools.metrics_listen is None:
+        _route_like_mcp(app, "/metrics", metrics_app(tools.metrics))
+
+
+def _route_like_mcp(app: Any, path: str, endpoint: Any) -> None:
+    """Serve ``endpoint`` at ``path`` of the SDK's Starlette ``app`` behind the authentication of its `/mcp`
+    route: the same `RequireAuthMiddleware` settings (required scopes, resource metadata) on the same
+    authentication middleware, whatever verifier the server was built with."""
+    from mcp.server.auth.middleware.bearer_auth import RequireAuthMiddleware
+    from starlette.routing import Route
+
+    mcp_route = next(r for r in app.router.routes if getattr(r, "path", None) == "/mcp")
+    guard = mcp_route.endpoint
+    if isinstance(guard, RequireAuthMiddleware):
+        endpoint = RequireAuthMiddleware(endpoint, guard.required_scopes, guard.resource_metadata_url)
+    app.router.routes.append(Route(path, endpoint=endpoint))
+
+
+def _start_metrics_listener(tools: ToolServer, tg: Any) -> None:
+    """``--metrics-listen HOST:PORT``: the metrics on a listener of their own (no authentication: bind it where
+    only the scraper reaches)."""
+    if tools.metrics is None or tools.metrics_listen is None:
+        return
+    from axag.serve.desk import serve_beside
+
+    host, port = tools.metrics_listen
+    _announce(f"axag serve: metrics http://{f'[{host}]' if ':' in host else host}:{port}/metrics")
+    tg.start_soon(serve_beside, metrics_app(tools.metrics), host, port)

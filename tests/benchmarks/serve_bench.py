@@ -1,10 +1,19 @@
-"""Calls per second through `axag serve` over streamable HTTP to a loopback backend, with the guard on and off.
+"""Calls per second through `axag serve` over streamable HTTP to a loopback backend, beside a bare MCP SDK server
+whose tool makes the same httpx call to the same backend, and with the guard off.
 
-    python tests/benchmarks/serve_bench.py [--calls N] [--concurrency C]
+    python tests/benchmarks/serve_bench.py [--calls N] [--concurrency C] [--rounds R] [--state URL]
 
-"Guard off" runs the same server with every tool's guard replaced by a pass-through (in the benchmark's own
-bootstrap, not a server option), so the difference is what the guard costs per call. Prints one line per mode
-and the guard's share of a call.
+"bare MCP SDK" is the SDK's low-level `Server` with one tool that sends the GET the page's form sends
+(`/search?q=…&page=…`) with one shared `httpx.AsyncClient` and answers the JSON body, on the same streamable
+HTTP transport under uvicorn (without bearer tokens: it is the floor). The target is axag ≥ 0.85 × bare at
+concurrency 8.
+
+"Guard off" runs axag serve with every tool's guard replaced by a pass-through (in the benchmark's own
+bootstrap, not a server option), so the difference is what the guard costs per call.
+
+``--state`` is the state store of every axag run (anything `axag serve --state` accepts: a SQLite path, or a
+database URL where serve supports one); without it each run gets a fresh SQLite file. The rate limit of the
+benchmark's tool (1000000/minute) never trips, so one database serves every run.
 """
 
 from __future__ import annotations
@@ -56,13 +65,52 @@ from axag.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
+BARE = """
+import sys
 
-async def _measure(url: str, token: str, calls: int, concurrency: int) -> float:
+import httpx
+import mcp_types as types
+import uvicorn
+from mcp.server.lowlevel import Server
+
+base_url, port = sys.argv[1], int(sys.argv[2])
+client = httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+                           transport=httpx.AsyncHTTPTransport(retries=0))
+TOOL = types.Tool(name="site_search", description="Search the site", input_schema={
+    "type": "object", "properties": {"q": {"type": "string", "maxLength": 120}, "page": {"type": "integer"}},
+    "required": ["q"]})
+
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=[TOOL])
+
+
+async def call_tool(ctx, params):
+    args = params.arguments or {}
+    resp = await client.get(base_url + "/search", params={"q": args["q"], "page": args.get("page", 1)})
+    body = {"status": resp.status_code, "body": resp.json()}
+    return types.CallToolResult(content=[types.TextContent(type="text", text=resp.text)], structured_content=body)
+
+
+server = Server("bare", on_list_tools=list_tools, on_call_tool=call_tool)
+uvicorn.run(server.streamable_http_app(host="127.0.0.1"), host="127.0.0.1", port=port, log_level="warning")
+"""
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _measure(url: str, token: str | None, calls: int, concurrency: int, pid: int) -> tuple[float, float]:
+    """(calls per second, the server's CPU seconds per call) of ``calls`` calls."""
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
 
-    async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as hc, Client(
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=60) as hc, Client(
             streamable_http_client(url, http_client=hc), mode="legacy") as client:
         for _ in range(20):  # warm up
             await client.call_tool("site_search", {"q": "warm up", "page": 1})
@@ -73,17 +121,13 @@ async def _measure(url: str, token: str, calls: int, concurrency: int) -> float:
                 res = await client.call_tool("site_search", {"q": f"room {i % 7}", "page": 1 + i % 5})
                 assert not res.is_error, res.structured_content
 
+        cpu = _cpu_seconds(pid)
         start = time.perf_counter()
         await asyncio.gather(*(one(i) for i in range(calls)))
-        return calls / (time.perf_counter() - start)
+        return calls / (time.perf_counter() - start), (_cpu_seconds(pid) - cpu) / calls
 
 
-def _run(site: Path, state: Path, base_url: str, guarded: bool, calls: int, concurrency: int) -> float:
-    port = free_port()
-    token = subprocess.run([sys.executable, "-m", "axag", "serve", "token", "add", "bench", "--state", str(state)],
-                           capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
-    args = ["serve", str(site), "--base-url", base_url, "--state", str(state), "--http", f"127.0.0.1:{port}"]
-    cmd = [sys.executable, "-m", "axag", *args] if guarded else [sys.executable, "-c", UNGUARDED, *args]
+def _serving(cmd: list[str], port: int, token: str | None, calls: int, concurrency: int) -> tuple[float, float]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     try:
@@ -96,12 +140,26 @@ def _run(site: Path, state: Path, base_url: str, guarded: bool, calls: int, conc
                 break
             except OSError:
                 if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("axag serve did not start") from None
+                    raise RuntimeError(f"{cmd[:4]} did not start") from None
                 time.sleep(0.05)
-        return asyncio.run(_measure(f"http://127.0.0.1:{port}/mcp", token, calls, concurrency))
+        return asyncio.run(_measure(f"http://127.0.0.1:{port}/mcp", token, calls, concurrency, proc.pid))
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
+
+
+def _run(site: Path, state: str, base_url: str, guarded: bool, calls: int, concurrency: int) -> tuple[float, float]:
+    port = free_port()
+    token = subprocess.run([sys.executable, "-m", "axag", "serve", "token", "add", "bench", "--state", state],
+                           capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
+    args = ["serve", str(site), "--base-url", base_url, "--state", state, "--http", f"127.0.0.1:{port}"]
+    cmd = [sys.executable, "-m", "axag", *args] if guarded else [sys.executable, "-c", UNGUARDED, *args]
+    return _serving(cmd, port, token, calls, concurrency)
+
+
+def _bare(base_url: str, calls: int, concurrency: int) -> tuple[float, float]:
+    port = free_port()
+    return _serving([sys.executable, "-c", BARE, base_url, str(port)], port, None, calls, concurrency)
 
 
 def _guard_alone(site: Path, state: Path, calls: int) -> float:
@@ -131,22 +189,38 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per mode; the best is kept")
+    parser.add_argument("--state", default=None, metavar="URL",
+                        help="state store of axag serve (default: a fresh SQLite file per run)")
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="axag-serve-bench-") as tmp:
         site = Path(tmp) / "site"
         site.mkdir()
         (site / "index.html").write_text(PAGE, encoding="utf-8")
-        best = {True: 0.0, False: 0.0}
+        best = {"axag": 0.0, "off": 0.0, "bare": 0.0}
+        cpu = {"axag": float("inf"), "off": float("inf"), "bare": float("inf")}
         with running_backend(site) as backend:
-            for r in range(opts.rounds):
-                for guarded in (True, False):
-                    state = Path(tmp) / f"state-{r}-{guarded}.sqlite"
-                    rate = _run(site, state, backend.url, guarded, opts.calls, opts.concurrency)
-                    best[guarded] = max(best[guarded], rate)
+            for r in range(opts.rounds):  # alternating, so that a slow spell of the machine hits every mode
+                for mode in ("axag", "off", "bare"):
+                    state = opts.state or str(Path(tmp) / f"state-{r}-{mode}.sqlite")
+                    rate, per_call = _bare(backend.url, opts.calls, opts.concurrency) if mode == "bare" else _run(
+                        site, state, backend.url, mode == "axag", opts.calls, opts.concurrency)
+                    best[mode] = max(best[mode], rate)
+                    cpu[mode] = min(cpu[mode], per_call)
         alone = _guard_alone(site, Path(tmp) / "alone.sqlite", 2000)
-    on, off = best[True], best[False]
-    print(f"guard on:  {on:8.1f} calls/s ({opts.calls} calls, concurrency {opts.concurrency}, best of {opts.rounds})")
-    print(f"guard off: {off:8.1f} calls/s")
+    on, off, bare = best["axag"], best["off"], best["bare"]
+    kind = "SQLite, a fresh file per run" if opts.state is None else opts.state.split(":", 1)[0] if "://" in \
+        opts.state else "SQLite " + opts.state
+    print(f"state: {kind}")
+    print(f"axag serve:   {on:8.1f} calls/s ({opts.calls} calls, concurrency {opts.concurrency}, best of "
+          f"{opts.rounds})")
+    print(f"bare MCP SDK: {bare:8.1f} calls/s (the same httpx call to the same backend)")
+    ratio = on / bare if bare else float("nan")
+    print(f"axag / bare:  {ratio:8.2f} x (target >= 0.85: {'met' if ratio >= 0.85 else 'NOT met'})")
+    print(f"guard off:    {off:8.1f} calls/s")
+    # the server process's own CPU time per call: what a call costs, however busy the rest of the machine is
+    print(f"server CPU per call: axag {cpu['axag'] * 1000:.2f} ms, bare {cpu['bare'] * 1000:.2f} ms, guard off "
+          f"{cpu['off'] * 1000:.2f} ms; bare / axag = {cpu['bare'] / cpu['axag']:.2f} x "
+          f"(= calls/s per server core: axag {1 / cpu['axag']:.0f}, bare {1 / cpu['bare']:.0f})")
     cost = (1 / on - 1 / off) / (1 / on) * 100 if on and off else float("nan")
     print(f"guard cost: {cost:.1f} % of a call ({(1 / on - 1 / off) * 1000:.2f} ms per call, end to end)")
     print(f"guard alone: {alone * 1000:.3f} ms per call in process = {alone * on * 100:.1f} % of a guarded call")
