@@ -17,7 +17,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
-from axag.compile.targets import LEGACY_SCHEMA_IDS, MANIFEST_FORMATS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
+from axag.compile.targets import LEGACY_SCHEMA_IDS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
+from axag.compile.targets.manifest import MANIFEST_FORMATS
 from axag.compile.targets.openai import STRICT_FORMATS
 from axag.jsontext import is_number as _is_number
 from axag.vocabulary import (

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from axag.compile.contract import ToolContract
     from axag.compile.targets.manifest import DynamicAction
 
-__all__ = ["LEGACY_SCHEMA_IDS", "MANIFEST_FORMATS", "SCHEMA_FILES", "SCHEMA_IDS", "STRICT_TARGETS", "TARGETS", "Rendered",
+__all__ = ["LEGACY_SCHEMA_IDS", "SCHEMA_FILES", "SCHEMA_IDS", "STRICT_TARGETS", "TARGETS", "Rendered",
            "render"]
 
 TARGETS: Final = ("mcp", "openai", "openai-responses", "anthropic", "manifest", "webmcp")
@@ -42,7 +42,6 @@ SCHEMA_FILES: Final = {
     "manifest": "axag-manifest-1.1.schema.json",
     "webmcp": "webmcp-tools.schema.json",
 }
-MANIFEST_FORMATS: Final = ("email", "url", "date", "datetime", "uuid")  # §9.10
 
 
 @dataclass

@@ -14,10 +14,11 @@ from datetime import UTC, datetime
 from typing import Any, Final, NamedTuple
 
 from axag.compile.contract import ToolContract
-from axag.vocabulary import SCHEMA_KEY_ORDER
+from axag.vocabulary import SCHEMA_KEY_ORDER, is_mutating, risk_level
 
 __all__ = [
     "EPOCH_ZERO",
+    "MANIFEST_FORMATS",
     "MANIFEST_VERSION",
     "DynamicAction",
     "LossyDrop",
@@ -29,6 +30,7 @@ __all__ = [
 
 MANIFEST_VERSION: Final = "1.1.0"
 EPOCH_ZERO: Final = "1970-01-01T00:00:00Z"
+MANIFEST_FORMATS: Final = ("email", "url", "date", "datetime", "uuid")  # the formats a manifest parameter has (§9.10)
 
 LossyDrop = tuple[str, str]  # (intent, what) for AXAG-LINT-145
 
@@ -110,17 +112,17 @@ def conformance(contracts: Sequence[ToolContract]) -> str:
             return "basic"
     for c in contracts:
         meta = c.meta
-        if meta["action_type"] in ("write", "delete") and not (
+        if is_mutating(meta["action_type"]) and not (
             _declares(c, "axag-idempotent", "idempotent") and _declares(c, "axag-side-effects", "side_effects")
         ):
             return "intermediate"
-        risk = meta.get("risk_level")
-        if risk in ("high", "critical") and not (
+        risk = risk_level(meta.get("risk_level"))
+        if risk is not None and risk.confirm and not (
             _declares(c, "axag-confirmation-required", "confirmation_required")
             and _declares(c, "axag-preconditions", "preconditions")
         ):
             return "intermediate"
-        if risk == "critical" and not (
+        if risk is not None and risk.approve and not (
             _declares(c, "axag-approval-required", "approval_required")
             and _declares(c, "axag-approval-roles", "approval_roles")
         ):
