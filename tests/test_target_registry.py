@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from axag.compile import targets
 from axag.compile.validate import check_structure, self_check
 from axag.config import enum_choices
@@ -124,6 +126,7 @@ def _axag(copy: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]
                           timeout=120, check=False)
 
 
+@pytest.mark.slow  # a copy of the package and seven runs of axag
 def test_a_new_target_module_and_schema_are_all_a_target_needs(tmp_path: Path) -> None:
     copy = _project_with_echo(tmp_path)
     site = tmp_path / "site"

@@ -87,6 +87,7 @@ def _codes(report: str, intent_line: int) -> set[int]:
     return {int(str(f["code"]).rsplit("-", 1)[-1]) for f in findings if f["line"] == intent_line}
 
 
+@pytest.mark.slow  # a copy of the package and five runs of axag
 def test_a_new_mutating_action_type_gets_the_safety_rules_and_a_schema_that_accepts_it(tmp_path: Path) -> None:
     copy = _copy_of_the_package(tmp_path)
     vocab = copy / "axag" / "vocabulary.py"
