@@ -28,7 +28,6 @@ from axag.facts import Kind
 if TYPE_CHECKING:
     from axag.compile.contract import ToolContract
     from axag.compile.targets.manifest import DynamicAction
-    from axag.compile.validate import Checker
 
 __all__ = ["DEFAULT", "Options", "Rendered", "Target", "by_name", "declared", "get", "markdown", "names",
            "render", "tool_schemas"]
@@ -100,7 +99,9 @@ class Target:
     schema_file: str  # in schemas/
     schema_id: str  # the schema's $id; the "$schema" of the documents that have one
     render: Callable[[Sequence[ToolContract], Options], Rendered]
-    check: Callable[[Checker, Any], None]
+    # (checker, document): the checker is an `axag.compile.validate.Checker`, which imports this module (a type
+    # here would close an import circle)
+    check: Callable[[Any, Any], None]
     schemas: Callable[[Any], Iterator[tuple[SchemaPath, Any]]]
     legacy_schema_ids: tuple[str, ...] = ()  # earlier document versions still read as input
     strict: bool = False  # --strict applies (OpenAI Structured Outputs)
