@@ -92,16 +92,16 @@ _REGISTRY_ENUMS: Final = ("output-format", "target", "guards-lang")
 
 def enum_choices(kind: str) -> tuple[str, ...]:
     """The values a key of ``kind`` accepts. Output formats, compile targets and guard languages come from the
-    registries that own them (`axag.report.FORMATS`, `axag.compile.targets.TARGETS`, `axag.guards.LANGS`),
+    registries that own them (`axag.report.FORMATS`, `axag.compile.targets.names`, `axag.guards.LANGS`),
     imported on use: a configuration that names no target imports no target module."""
     if kind == "output-format":
         from axag.report import FORMATS
 
         return tuple(FORMATS)
     if kind == "target":
-        from axag.compile.targets import TARGETS
+        from axag.compile.targets import names
 
-        return tuple(TARGETS)
+        return names()
     if kind == "guards-lang":
         from axag.guards import LANGS
 

@@ -11,17 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SCHEMA_FILES", "load_schema", "schema_dir", "schema_path"]
-
-SCHEMA_FILES = (
-    "anthropic-tools.schema.json",
-    "axag-manifest-1.1.schema.json",
-    "openai-responses-tools.schema.json",
-    "envelope.schema.json",
-    "openai-tools.schema.json",
-    "tools.schema.json",
-    "webmcp-tools.schema.json",
-)
+__all__ = ["load_schema", "schema_dir", "schema_path"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -34,10 +24,24 @@ def schema_dir() -> Path:
     return _PACKAGE_DIR.parent / "schemas"
 
 
+def _shipped() -> tuple[str, ...]:
+    """The names of the shipped schema files: every ``*.schema.json`` of the directory (each compile target
+    declares its own, axag/compile/targets/; ``envelope.schema.json`` describes what `axag serve` answers)."""
+    return tuple(sorted(p.name for p in schema_dir().glob("*.schema.json")))
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``SCHEMA_FILES``: the names of the shipped schema files, listed on use."""
+    if name == "SCHEMA_FILES":
+        return _shipped()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def schema_path(name: str) -> Path:
-    """The path of the shipped schema file `name` (e.g. ``"tools.schema.json"``)."""
-    if name not in SCHEMA_FILES:
-        raise KeyError(f"unknown schema {name!r}; expected one of: {', '.join(SCHEMA_FILES)}")
+    """The path of the shipped schema file `name` (e.g. ``"tools.schema.json"``): a file name ending in
+    ``.schema.json`` (KeyError otherwise)."""
+    if not name.endswith(".schema.json") or Path(name).name != name or name.startswith("."):
+        raise KeyError(f"unknown schema {name!r}; expected one of: {', '.join(_shipped())}")
     return schema_dir() / name
 
 

@@ -10,9 +10,93 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+
 # ---------------------------------------------------------------- enumerations (§2.4)
-ACTION_TYPES: Final = ("read", "write", "delete", "navigate")
-RISK_LEVELS: Final = ("none", "low", "medium", "high", "critical")
+@dataclass(frozen=True, slots=True)
+class ActionType:
+    """A value of ``axag-action-type`` and what it means. Every consumer reads these properties, never the value:
+    the safety rules, the compiled ``readOnlyHint``/``destructiveHint``, the manifest's conformance level, the
+    served links, and (through scripts/generate-schemas.py) the enums of the shipped schemas."""
+
+    name: str
+    meaning: str
+    mutating: bool = False  # a call changes data: risk level, idempotence and side effects are asked for
+    destructive: bool = False  # a call removes data (destructiveHint always; a delete wants high risk, a scope)
+    navigation: bool = False  # a call goes to another page or view (a link)
+
+    @property
+    def read_only(self) -> bool:
+        """A call changes nothing (``readOnlyHint``)."""
+        return not self.mutating
+
+    @property
+    def reads_data(self) -> bool:
+        """A call reads data and changes nothing (a read-only action that is not a navigation)."""
+        return not self.mutating and not self.navigation
+
+    @property
+    def changes_data(self) -> bool:
+        """A call creates or changes data without removing it."""
+        return self.mutating and not self.destructive
+
+
+@dataclass(frozen=True, slots=True)
+class RiskLevel:
+    """A value of ``axag-risk-level`` and what it means; its order is its place in `RISK_LEVEL_VALUES`."""
+
+    name: str
+    meaning: str
+    elevated: bool = False  # medium or above: WebMCP may not submit it for an agent; a read is rarely this risky
+    confirm: bool = False  # a wrong call does serious harm: confirmation is expected, a mutation is destructive
+    approve: bool = False  # a wrong call cannot be undone: a gate (confirmation or approval) is required
+    calls_for: tuple[str, ...] = ()  # the safety attributes (without ``axag-``) a complete declaration has
+
+
+ACTION_TYPE_VALUES: Final = (
+    ActionType("read", "reads data; changes nothing"),
+    ActionType("write", "creates or changes data", mutating=True),
+    ActionType("delete", "removes data", mutating=True, destructive=True),
+    ActionType("navigate", "goes to another page or view; changes nothing", navigation=True),
+)
+RISK_LEVEL_VALUES: Final = (
+    RiskLevel("none", "a wrong call does no harm"),
+    RiskLevel("low", "a wrong call is a small, easily undone nuisance"),
+    RiskLevel("medium", "a wrong call costs time or money to undo", elevated=True,
+              calls_for=("confirmation-required", "idempotent")),
+    RiskLevel("high", "a wrong call does serious harm; confirm each call", elevated=True, confirm=True,
+              calls_for=("idempotent", "preconditions")),
+    RiskLevel("critical", "a wrong call does harm that cannot be undone; needs approval", elevated=True,
+              confirm=True, approve=True,
+              calls_for=("approval-required", "approval-roles", "idempotent", "preconditions")),
+)
+ACTION_TYPE: Final = {t.name: t for t in ACTION_TYPE_VALUES}
+RISK_LEVEL: Final = {r.name: r for r in RISK_LEVEL_VALUES}
+ACTION_TYPES: Final = tuple(ACTION_TYPE)
+RISK_LEVELS: Final = tuple(RISK_LEVEL)
+MUTATING_ACTION_TYPES: Final = tuple(t.name for t in ACTION_TYPE_VALUES if t.mutating)
+
+
+def action_type(name: object) -> ActionType | None:
+    """The declaration of an action type (None: not one)."""
+    return ACTION_TYPE.get(name) if isinstance(name, str) else None
+
+
+def risk_level(name: object) -> RiskLevel | None:
+    """The declaration of a risk level (None: not one)."""
+    return RISK_LEVEL.get(name) if isinstance(name, str) else None
+
+
+def risk_rank(name: str) -> int:
+    """The order of a risk level (``none`` is 0); -1 for a value that is not one."""
+    return RISK_LEVELS.index(name) if name in RISK_LEVEL else -1
+
+
+def is_mutating(name: object) -> bool:
+    """A call of an action of this type changes data (False for a value that is not an action type)."""
+    t = action_type(name)
+    return t is not None and t.mutating
+
+
 SCOPES: Final = ("public", "user", "tenant", "global")
 TENANT_BOUNDARIES: Final = ("strict", "relaxed")
 PARAMETER_TYPES: Final = ("string", "number", "integer", "boolean", "array", "object")
@@ -22,6 +106,7 @@ FORMAT_ALIASES: Final = {"url": "uri", "datetime": "date-time"}
 PHONE_WORDS: Final = ("phone", "tel", "telephone")
 LINT_LEVELS: Final = ("basic", "intermediate", "full")
 LEGACY_ACTION_TYPES: Final = ("create", "mutate")
+LEGACY_ACTION_TYPE_REPLACEMENT: Final = "write"  # what a legacy action type becomes (AXAG 1.1)
 
 ENUMS: Final[dict[str, tuple[str, ...]]] = {
     "action_type": ACTION_TYPES,
@@ -236,19 +321,8 @@ MEANINGS: Final[dict[str, str]] = {
 
 # enumeration -> value -> what it means (SPEC §2.4)
 VALUE_MEANINGS: Final[dict[str, dict[str, str]]] = {
-    "action_type": {
-        "read": "reads data; changes nothing",
-        "write": "creates or changes data",
-        "delete": "removes data",
-        "navigate": "goes to another page or view; changes nothing",
-    },
-    "risk_level": {
-        "none": "a wrong call does no harm",
-        "low": "a wrong call is a small, easily undone nuisance",
-        "medium": "a wrong call costs time or money to undo",
-        "high": "a wrong call does serious harm; confirm each call",
-        "critical": "a wrong call does harm that cannot be undone; needs approval",
-    },
+    "action_type": {t.name: t.meaning for t in ACTION_TYPE_VALUES},
+    "risk_level": {r.name: r.meaning for r in RISK_LEVEL_VALUES},
     "scope": {
         "public": "data anyone may see",
         "user": "the calling user's own data",

@@ -145,7 +145,7 @@ def test_pyproject_table(tmp_path: Path) -> None:
         (
             '[compile]\ntarget = "openia"\n',
             (
-                'unknown value "openia" for "compile.target" (expected mcp, openai, openai-responses, anthropic, manifest, webmcp); '
+                'unknown value "openia" for "compile.target" (expected mcp, anthropic, manifest, openai, openai-responses, webmcp); '
                 'did you mean "openai"?'
             ),
         ),

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from axag import vocabulary as V
 from axag.findings import Fixable, Level, Severity
 from axag.rules import base
 from axag.rules.catalogue import RULES, format_message
@@ -52,7 +53,9 @@ def test_names_and_first_messages() -> None:
     assert r.info.message == r.messages["default"]
     assert format_message(1, "attributes_only", tag="div") == "<div> has axag-* attributes but no axag-intent"
     assert format_message(1, 1, tag="div") == "<div> has axag-* attributes but no axag-intent"
-    assert RULES[4].format(v="update") == 'Invalid axag-action-type="update". Must be one of: read, write, delete, navigate'
+    assert RULES[4].format(v="update") == ('Invalid axag-action-type="update". Must be one of: '
+                                           + ", ".join(V.ACTION_TYPES))  # the vocabulary's list
+    assert V.ACTION_TYPES[:2] == ("read", "write")
 
 
 @pytest.mark.parametrize(("template", "why"), [

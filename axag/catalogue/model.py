@@ -15,10 +15,11 @@ from urllib.parse import quote
 
 from axag.catalogue.words import constraints, precondition_text, type_text, value_text
 from axag.errors import InputError
+from axag.vocabulary import RISK_LEVELS
 
 ACTION = "org.axag/action"
 HTTP = "org.axag/http"
-RISK_ORDER = ("none", "low", "medium", "high", "critical")
+RISK_ORDER = RISK_LEVELS
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:

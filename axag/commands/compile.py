@@ -26,7 +26,7 @@ from axag.commands.common import (
     use_color,
     write_or_print,
 )
-from axag.compile.targets import STRICT_TARGETS, TARGETS
+from axag.compile.targets import DEFAULT, declared, get, names
 from axag.exit_codes import EXIT_ERROR
 from axag.facts import Kind
 from axag.findings import Finding, RunReport, Severity
@@ -42,14 +42,20 @@ if TYPE_CHECKING:  # imported when a compile runs (the command's options load wi
     from axag.config import Resolver, Settings
 
 
+def _strict_names() -> str:
+    """``openai or openai-responses``: the targets --strict applies to."""
+    return " or ".join(t.name for t in declared() if t.strict)
+
+
 @click.command("compile")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Output file (- for stdout; default: compile.output, else stdout). Missing folders are created.")
-@click.option("--target", type=click.Choice(list(TARGETS)), default=None,
-              help="Output document: MCP tools (default), OpenAI (Chat Completions or Responses) or Anthropic tools, or the AXAG manifest; --check "
-                   "uses the target recorded in the existing file unless this is given.")
-@click.option("--strict", is_flag=True, default=None, help="OpenAI strict mode (with --target openai or openai-responses).")
+@click.option("--target", type=click.Choice(list(names())), default=None,
+              help="Output document: " + "; ".join(f"{t.name}: {t.summary}" for t in declared())
+                   + f" (default: {DEFAULT}). --check uses the target recorded in the existing file unless this "
+                   "is given.")
+@click.option("--strict", is_flag=True, default=None, help=f"OpenAI strict mode (with --target {_strict_names()}).")
 @click.option("--check", is_flag=True,
               help="Fail when the existing output is stale; write nothing (default file: tools.json at the root).")
 @click.option("--keep-going", is_flag=True, help="Write the tools of actions without errors anyway (exit 1).")
@@ -87,7 +93,7 @@ class _Job:
     settings: Settings
     root: Path
     output: str | None  # None or "-": stdout
-    target: str = "mcp"
+    target: str = DEFAULT
     strict: bool = False
     paths: list[Path] = field(default_factory=list)
     openapi: dict[str, dict[str, Any]] | None = None  # operationId -> operation of the --openapi document
@@ -105,7 +111,7 @@ class _Job:
         """The default target is written from the tool texts made with the contracts (no document is built)
         unless something needs the document itself."""
         o = self.opts
-        return (self.target == "mcp" and not o["self_check"] and not self.guards_dir and not o["catalogue"]
+        return (self.target == DEFAULT and not o["self_check"] and not self.guards_dir and not o["catalogue"]
                 and not o["openapi"])
 
 
@@ -196,9 +202,9 @@ def _choose_target(job: _Job) -> bool:
     else:
         target = opts["target"] or settings.compile_target
         strict = settings.compile_strict if opts["strict"] is None else bool(opts["strict"])
-    if opts["strict"] and target not in STRICT_TARGETS:
-        raise fail("--strict needs --target openai or openai-responses")
-    job.target, job.strict = target, strict and target in STRICT_TARGETS
+    if opts["strict"] and not get(target).strict:
+        raise fail(f"--strict needs --target {_strict_names()}")
+    job.target, job.strict = target, strict and get(target).strict
     if recorded is not None and recorded != (job.target, job.strict):
         from axag.compile.recorded import describe
 
@@ -393,7 +399,7 @@ def _write_output(job: _Job, pieces: Iterable[str], count: int, errors: int) -> 
 
 def _mcp_document(job: _Job, doc: dict[str, Any] | None, tools: _Tools) -> dict[str, Any]:
     """The MCP document the catalogue and the guards are made from (the output itself for the mcp target)."""
-    if job.target == "mcp" and doc is not None:
+    if job.target == DEFAULT and doc is not None:
         return doc
     from axag.compile.targets import mcp
 
@@ -425,7 +431,7 @@ def update_command(job: _Job) -> str:
     opts = job.opts
     words = ["axag", "compile", *(opts["paths"] or [_shown(Path(os.path.abspath(p)), job.cwd) for p in job.paths])]
     words += ["-o", _shown(Path(os.path.abspath(str(job.output))), job.cwd)]
-    if job.target != "mcp" or opts["target"]:
+    if job.target != DEFAULT or opts["target"]:
         words += ["--target", job.target]
     if job.strict:
         words.append("--strict")

@@ -88,10 +88,11 @@ def approval_count(act: Action) -> int:
 
 def hints(act: Action, title: str) -> dict[str, Any]:
     at = act.action_type
-    read_only = at in ("read", "navigate")
-    risk = act.risk
+    kind, risk = V.action_type(at), V.risk_level(act.risk)
+    read_only = kind is not None and kind.read_only
     risk_declared = act.v("axag-risk-level").declared
-    destructive = at == "delete" or (not read_only and (not risk_declared or risk in ("high", "critical")))
+    destructive = (kind is not None and kind.destructive) or (
+        not read_only and (not risk_declared or (risk is not None and risk.confirm)))
     effects = act.v("axag-side-effects")
     open_world = not (effects.ok and read_only)
     return {

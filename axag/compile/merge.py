@@ -323,7 +323,7 @@ def _fragment(contract: ToolContract) -> tuple[str, bool] | None:
     shares goes (`_shared_schema_text`, written once per run; it is most of a tool's text)."""
     from axag.compile.contract import output_schema
     from axag.compile.serialize import indented_fragment
-    from axag.compile.validate import check_mcp_tool
+    from axag.compile.targets.mcp import check_mcp_tool
 
     tool = contract.tool
     meta = tool.get("_meta")

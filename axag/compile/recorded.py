@@ -13,7 +13,7 @@ __all__ = ["describe", "recorded_target"]
 
 def recorded_target(path: str | os.PathLike[str]) -> tuple[str, bool] | None:
     """``(target, strict)`` of the document at ``path``, or ``None`` when it is missing or not recognised."""
-    from axag.compile.targets import SCHEMA_IDS
+    from axag.compile.targets import declared
 
     try:
         with open(path, "rb") as fh:
@@ -22,17 +22,10 @@ def recorded_target(path: str | os.PathLike[str]) -> tuple[str, bool] | None:
         return None
     if not isinstance(doc, dict):
         return None
-    schema = doc.get("$schema")
-    target = next((name for name, sid in SCHEMA_IDS.items() if sid == schema and name != "manifest"), None)
+    target = next((t for t in declared() if t.recorded(doc)), None)
     if target is None:
-        return ("manifest", False) if "conformance" in doc and isinstance(doc.get("actions"), list) else None
-    tools = doc.get("tools")
-    strict = isinstance(tools, list) and any(
-        isinstance(t, dict) and (
-            (target == "openai" and isinstance(t.get("function"), dict) and t["function"].get("strict") is True)
-            or (target == "openai-responses" and t.get("strict") is True))
-        for t in tools)
-    return target, strict
+        return None
+    return target.name, target.strict_in is not None and target.strict_in(doc)
 
 
 def describe(target: str, strict: bool) -> str:

@@ -15,16 +15,13 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from axag.compile.targets import LEGACY_SCHEMA_IDS, MANIFEST_FORMATS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
-from axag.compile.targets.openai import STRICT_FORMATS
-from axag.jsontext import is_number as _is_number
+from axag.jsontext import is_number
 from axag.vocabulary import (
     ACTION_TYPES,
     ENTITY_RE,
     INTENT_RE,
-    LINT_LEVELS,
     PARAM_NAME_RE,
     PARAMETER_TYPES,
     PERIOD_SECONDS,
@@ -37,6 +34,9 @@ from axag.vocabulary import (
     WORKFLOW_ID_RE,
 )
 
+if TYPE_CHECKING:
+    from axag.compile.targets import Target
+
 __all__ = [
     "ANNOTATION_KEYS",
     "INPUT_SCHEMA_KEYS",
@@ -44,11 +44,26 @@ __all__ = [
     "META_KEYS",
     "SCHEMA_FORMATS",
     "TOOL_KEYS",
+    "TOOL_REQUIRED",
+    "Checker",
+    "check_names",
+    "check_sources",
     "check_structure",
     "check_tools_file",
     "emitted_schemas",
+    "is_bool",
+    "is_json",
+    "is_nonneg_int",
+    "is_number",
+    "is_pos_int",
+    "is_text",
+    "is_text_list",
+    "kind_of",
+    "matches",
+    "one_of",
     "pointer",
     "self_check",
+    "short",
 ]
 
 JSON_SCHEMA_2020_12: Final = "https://json-schema.org/draft/2020-12/schema"
@@ -59,8 +74,6 @@ HTTP_KEYS: Final = ("openapi", "method", "action", "enctype", "fields", "constan
 OPENAPI_KEYS: Final = ("operation_id", "method", "path", "in")
 INPUT_SCHEMA_KEYS: Final = ("$schema", "type", "properties", "required", "additionalProperties")
 ANNOTATION_KEYS: Final = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-WEBMCP_TOOL_KEYS: Final = ("name", "title", "description", "inputSchema", "annotations", "_meta")
-WEBMCP_ANNOTATION_KEYS: Final = ("readOnlyHint", "untrustedContentHint")  # the members the WebMCP draft defines
 META_KEYS: Final = (
     "intent", "entity", "action_type", "risk_level", "idempotent", "confirmation_required",
     "confirmation_message", "approval_required", "approval_roles", "approval_count", "required_roles", "scope",
@@ -73,23 +86,11 @@ PRECONDITION_FORMS: Final = (
     "greater_than", "greater_than_or_equal", "less_than", "less_than_or_equal", "equal", "not_equal", "requires",
     "mutually_exclusive", "exactly_one_of", "at_least_one_of", "required_when_equal", "required_when_present",
 )
-MANIFEST_KEYS: Final = ("version", "generated_at", "source", "conformance", "actions", "dynamic_actions")
-MANIFEST_ACTION_KEYS: Final = (
-    "intent", "entity", "action_type", "operation_id", "description", "required_parameters",
-    "optional_parameters", "risk_level", "confirmation_required", "approval_required", "approval_roles",
-    "idempotent", "async", "scope", "tenant_boundary", "required_roles", "side_effects", "preconditions",
-    "postconditions", "source_file", "source_line",
-)
-MANIFEST_PARAM_KEYS: Final = (
-    "name", "type", "description", "enum", "min", "max", "maxLength", "minLength", "pattern", "format", "default",
-    "items", "properties", "source",
-)
 _NUMERIC_KEYS: Final = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
 _STRING_KEYS: Final = ("format", "minLength", "maxLength", "pattern")
 _ARRAY_KEYS: Final = ("items", "minItems", "maxItems", "uniqueItems")
 _OBJECT_KEYS: Final = ("properties", "required", "additionalProperties")
 _STRICT_REMOVED: Final = ("const", "default", "examples", "minLength", "maxLength", "uniqueItems")
-_GENERATED_AT_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 _COOLDOWN_RE: Final = re.compile(r"[1-9][0-9]*(ms|s|m|h|d)")
 
 
@@ -107,41 +108,41 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) or (isinstance(v, float) and math.isfinite(v) and v.is_integer())
 
 
-def _is_json(v: Any) -> bool:
-    if v is None or isinstance(v, (bool, str)) or _is_number(v):
+def is_json(v: Any) -> bool:
+    if v is None or isinstance(v, (bool, str)) or is_number(v):
         return True
     if isinstance(v, (list, tuple)):
-        return all(_is_json(x) for x in v)
+        return all(is_json(x) for x in v)
     if isinstance(v, dict):
-        return all(isinstance(k, str) and _is_json(x) for k, x in v.items())
+        return all(isinstance(k, str) and is_json(x) for k, x in v.items())
     return False
 
 
-def _is_text(v: Any) -> bool:
+def is_text(v: Any) -> bool:
     return isinstance(v, str) and v != ""
 
 
-def _is_text_list(v: Any) -> bool:
-    return isinstance(v, list) and all(_is_text(x) for x in v)
+def is_text_list(v: Any) -> bool:
+    return isinstance(v, list) and all(is_text(x) for x in v)
 
 
-def _matches(regex: re.Pattern[str]) -> Callable[[Any], bool]:
+def matches(regex: re.Pattern[str]) -> Callable[[Any], bool]:
     return lambda v: isinstance(v, str) and regex.fullmatch(v) is not None
 
 
-def _one_of(values: tuple[Any, ...]) -> Callable[[Any], bool]:
+def one_of(values: tuple[Any, ...]) -> Callable[[Any], bool]:
     return lambda v: isinstance(v, str) and v in values
 
 
-def _is_bool(v: Any) -> bool:
+def is_bool(v: Any) -> bool:
     return isinstance(v, bool)
 
 
-def _is_pos_int(v: Any) -> bool:
+def is_pos_int(v: Any) -> bool:
     return _is_int(v) and v >= 1
 
 
-def _is_nonneg_int(v: Any) -> bool:
+def is_nonneg_int(v: Any) -> bool:
     return _is_int(v) and v >= 0
 
 
@@ -158,16 +159,21 @@ def _is_form_locator(x: Any) -> bool:
     if not isinstance(x, dict):
         return False
     if set(x) == {"id"}:
-        return _is_text(x["id"])
-    return (set(x) == {"action", "method", "index", "count"} and _is_text(x["action"])
+        return is_text(x["id"])
+    return (set(x) == {"action", "method", "index", "count"} and is_text(x["action"])
             and x["method"] in ("GET", "POST") and _is_count(x["index"]) and _is_count(x["count"])
             and x["count"] >= 1)
 
 
-class _Checker:
+class Checker:
+    """Finds the structural problems of a compiled document; each target's `Target.check` drives it over its
+    document with the parts below (objects with ordered keys, typed fields, emitted schemas, the envelope and tools
+    of a tools document, the ``_meta`` blocks) and adds what only it has."""
+
     def __init__(self, ordered: bool = True) -> None:
         self.errors: list[str] = []
         self.ordered = ordered
+        self.strict_formats: tuple[str, ...] = ()  # the formats a strict schema may keep (`Target.strict`)
 
     def err(self, path: Path, text: str) -> None:
         self.errors.append(f"{pointer(path) or '/'}: {text}")
@@ -177,7 +183,7 @@ class _Checker:
     ) -> dict[str, Any] | None:
         """`v` is an object with keys from `allowed` in that order and every `required` key."""
         if not isinstance(v, dict):
-            self.err(path, f"expected an object, got {_kind(v)}")
+            self.err(path, f"expected an object, got {kind_of(v)}")
             return None
         for key in v:
             if key not in allowed:
@@ -192,7 +198,7 @@ class _Checker:
 
     def val(self, v: dict[str, Any], key: str, path: Path, test: Callable[[Any], bool], what: str) -> None:
         if key in v and not test(v[key]):
-            self.err((*path, key), f"expected {what}, got {_short(v[key])}")
+            self.err((*path, key), f"expected {what}, got {short(v[key])}")
 
     def fields(self, v: dict[str, Any], path: Path, table: dict[str, tuple[Callable[[Any], bool], str]]) -> None:
         for key, (test, what) in table.items():
@@ -215,7 +221,7 @@ class _Checker:
         props = s.get("properties")
         if not isinstance(props, dict):
             if "properties" in s:
-                self.err((*path, "properties"), f"expected an object, got {_kind(props)}")
+                self.err((*path, "properties"), f"expected an object, got {kind_of(props)}")
             return
         for name, sub in props.items():
             if not PARAM_NAME_RE.fullmatch(name):
@@ -225,7 +231,7 @@ class _Checker:
             return  # a fragment lists `required` only when declared (§4.3); the root always has it (§9.4)
         req = s.get("required")
         if not isinstance(req, list) or not all(isinstance(x, str) for x in req):
-            self.err((*path, "required"), f"expected an array of strings, got {_short(req)}")
+            self.err((*path, "required"), f"expected an array of strings, got {short(req)}")
             return
         if len(set(req)) != len(req):
             self.err((*path, "required"), "repeated names")
@@ -245,27 +251,27 @@ class _Checker:
             if len(type_) == 2 and type_[1] == "null" and type_[0] in PARAMETER_TYPES:
                 base = type_[0]
             else:
-                self.err((*path, "type"), f"expected [type, 'null'], got {_short(type_)}")
+                self.err((*path, "type"), f"expected [type, 'null'], got {short(type_)}")
         elif type_ not in PARAMETER_TYPES:
-            self.err((*path, "type"), f"expected one of {', '.join(PARAMETER_TYPES)}, got {_short(type_)}")
+            self.err((*path, "type"), f"expected one of {', '.join(PARAMETER_TYPES)}, got {short(type_)}")
         self.fields(s, path, {
-            "description": (_is_text, "a non-empty string"),
-            "format": (_one_of(STRICT_FORMATS if strict else SCHEMA_FORMATS), "a JSON Schema format"),
-            "enum": (lambda x: isinstance(x, list) and x != [] and _is_json(x), "a non-empty array"),
-            "const": (_is_json, "a JSON value"),
-            "default": (_is_json, "a JSON value"),
-            "examples": (lambda x: isinstance(x, list) and _is_json(x), "an array"),
-            "minimum": (_is_number, "a number"),
-            "exclusiveMinimum": (_is_number, "a number"),
-            "maximum": (_is_number, "a number"),
-            "exclusiveMaximum": (_is_number, "a number"),
-            "multipleOf": (lambda x: _is_number(x) and x > 0, "a number > 0"),
-            "minLength": (_is_nonneg_int, "an integer >= 0"),
-            "maxLength": (_is_nonneg_int, "an integer >= 0"),
+            "description": (is_text, "a non-empty string"),
+            "format": (one_of(self.strict_formats if strict else SCHEMA_FORMATS), "a JSON Schema format"),
+            "enum": (lambda x: isinstance(x, list) and x != [] and is_json(x), "a non-empty array"),
+            "const": (is_json, "a JSON value"),
+            "default": (is_json, "a JSON value"),
+            "examples": (lambda x: isinstance(x, list) and is_json(x), "an array"),
+            "minimum": (is_number, "a number"),
+            "exclusiveMinimum": (is_number, "a number"),
+            "maximum": (is_number, "a number"),
+            "exclusiveMaximum": (is_number, "a number"),
+            "multipleOf": (lambda x: is_number(x) and x > 0, "a number > 0"),
+            "minLength": (is_nonneg_int, "an integer >= 0"),
+            "maxLength": (is_nonneg_int, "an integer >= 0"),
             "pattern": (lambda x: isinstance(x, str), "a string"),
-            "minItems": (_is_nonneg_int, "an integer >= 0"),
-            "maxItems": (_is_nonneg_int, "an integer >= 0"),
-            "uniqueItems": (_is_bool, "a boolean"),
+            "minItems": (is_nonneg_int, "an integer >= 0"),
+            "maxItems": (is_nonneg_int, "an integer >= 0"),
+            "uniqueItems": (is_bool, "a boolean"),
             "additionalProperties": (lambda x: x is False, "false"),
         })
         if strict:
@@ -296,20 +302,27 @@ class _Checker:
 
     # -------------------------------------------------- documents
 
-    def envelope(self, doc: Any, target: str) -> list[Any]:
+    def tools(self, doc: Any, target: Target, tool: Callable[[Checker, Any, Path], str | None]) -> None:
+        """A document of ``{"$schema", "axag", "generator", "tools"}`` whose tools `tool` checks (it returns the
+        tool's name), sorted by name."""
+        tools = self.envelope(doc, target)
+        names = [tool(self, t, ("tools", i)) for i, t in enumerate(tools)]
+        self.names_sorted([n for n in names if n is not None], ("tools",), "tool names")
+
+    def envelope(self, doc: Any, target: Target) -> list[Any]:
         d = self.obj(doc, (), ("$schema", "axag", "generator", "tools"), ("$schema", "axag", "generator", "tools"))
         if d is None:
             return []
-        accepted = (SCHEMA_IDS[target],) if self.ordered else (SCHEMA_IDS[target], *LEGACY_SCHEMA_IDS.get(target, ()))
-        self.val(d, "$schema", (), lambda x: x in accepted, repr(SCHEMA_IDS[target]))
+        accepted = (target.schema_id,) if self.ordered else (target.schema_id, *target.legacy_schema_ids)
+        self.val(d, "$schema", (), lambda x: x in accepted, repr(target.schema_id))
         self.val(d, "axag", (), lambda x: x == "1.1", "'1.1'")
         gen = self.obj(d.get("generator"), ("generator",), ("name", "version"), ("name", "version"))
         if gen is not None:
             self.val(gen, "name", ("generator",), lambda x: x == "axag", "'axag'")
-            self.val(gen, "version", ("generator",), _is_text, "a non-empty string")
+            self.val(gen, "version", ("generator",), is_text, "a non-empty string")
         tools = d.get("tools")
         if not isinstance(tools, list):
-            self.err(("tools",), f"expected an array, got {_kind(tools)}")
+            self.err(("tools",), f"expected an array, got {kind_of(tools)}")
             return []
         return tools
 
@@ -323,34 +336,11 @@ class _Checker:
     def tool_head(self, t: dict[str, Any], path: Path) -> None:
         """``name``, ``title``, ``description`` and ``inputSchema``: what mcp and webmcp tools share."""
         self.fields(t, path, {
-            "name": (_matches(TOOL_NAME_RE), "a tool name"),
-            "title": (_is_text, "a non-empty string"),
-            "description": (_is_text, "a non-empty string"),
+            "name": (matches(TOOL_NAME_RE), "a tool name"),
+            "title": (is_text, "a non-empty string"),
+            "description": (is_text, "a non-empty string"),
         })
         self.root_schema(t.get("inputSchema"), (*path, "inputSchema"), with_schema=True, strict=False)
-
-    def mcp_tool(self, v: Any, path: Path) -> str | None:
-        t = self.obj(v, path, TOOL_KEYS, TOOL_REQUIRED)
-        if t is None:
-            return None
-        self.tool_head(t, path)
-        ann = self.obj(t.get("annotations"), (*path, "annotations"), ANNOTATION_KEYS, ANNOTATION_KEYS)
-        if ann is not None:
-            apath = (*path, "annotations")
-            self.val(ann, "title", apath, lambda x: x == t.get("title"), "the tool title")
-            for hint in ANNOTATION_KEYS[1:]:
-                self.val(ann, hint, apath, _is_bool, "a boolean")
-        out = t.get("outputSchema", {"type": "object"})
-        if not isinstance(out, dict) or out.get("type") != "object":
-            self.err((*path, "outputSchema"), f"expected an object schema, got {_short(out)}")
-        wrapper = self.obj(t.get("_meta"), (*path, "_meta"), ("org.axag/action", "org.axag/http"),
-                           ("org.axag/action",))
-        if wrapper is not None:
-            self.meta(wrapper.get("org.axag/action"), (*path, "_meta", "org.axag/action"))
-            if "org.axag/http" in wrapper:
-                self.http(wrapper["org.axag/http"], (*path, "_meta", "org.axag/http"))
-        name = t.get("name")
-        return name if isinstance(name, str) else None
 
     def http(self, v: Any, path: Path) -> None:
         """`_meta["org.axag/http"]`: a form binding or an OpenAPI binding (see axag/compile/http.py)."""
@@ -363,7 +353,7 @@ class _Checker:
             self.err(path, "missing key 'form' (the binding reads live values from its form)")
         self.fields(b, path, {
             "method": (lambda x: x in ("GET", "POST"), "'GET' or 'POST'"),
-            "action": (_is_text, "a non-empty string"),
+            "action": (is_text, "a non-empty string"),
             "enctype": (lambda x: x in ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain"),
                         "a form encoding"),
             "fields": (lambda x: isinstance(x, dict) and all(isinstance(n, str) for n in x.values()),
@@ -373,12 +363,12 @@ class _Checker:
                     c[1], str)) for c in x), "an array of [name, value] pairs"),
             "checkbox": (lambda x: isinstance(x, dict) and all(isinstance(n, str) for n in x.values()),
                          "an object of checkbox values"),
-            "refresh": (_is_bool, "a boolean"),
+            "refresh": (is_bool, "a boolean"),
             "live": (lambda x: isinstance(x, list) and all(
-                isinstance(e, list) and len(e) == 3 and _is_count(e[0]) and _is_text(e[1]) and _is_count(e[2])
+                isinstance(e, list) and len(e) == 3 and _is_count(e[0]) and is_text(e[1]) and _is_count(e[2])
                 for e in x), "an array of [index, kind, occurrence]"),
             "form": (_is_form_locator, "{id} or {action, method, index, count}"),
-            "page": (_is_text, "a non-empty string"),
+            "page": (is_text, "a non-empty string"),
             "unsupported": (lambda x: isinstance(x, list) and all(isinstance(n, str) for n in x),
                             "an array of control names"),
             "multiline": (lambda x: isinstance(x, list) and all(isinstance(n, str) for n in x),
@@ -388,9 +378,9 @@ class _Checker:
             op = self.obj(b["openapi"], (*path, "openapi"), OPENAPI_KEYS, OPENAPI_KEYS)
             if op is not None:
                 self.fields(op, (*path, "openapi"), {
-                    "operation_id": (_is_text, "a non-empty string"),
-                    "method": (_is_text, "a non-empty string"),
-                    "path": (_is_text, "a non-empty string"),
+                    "operation_id": (is_text, "a non-empty string"),
+                    "method": (is_text, "a non-empty string"),
+                    "path": (is_text, "a non-empty string"),
                     "in": (lambda x: isinstance(x, dict) and all(
                         w in ("path", "query", "header", "body") for w in x.values()), "an object of locations"),
                 })
@@ -400,25 +390,25 @@ class _Checker:
         if m is None:
             return
         self.fields(m, path, {
-            "intent": (_matches(INTENT_RE), "an intent"),
-            "entity": (_matches(ENTITY_RE), "an entity"),
-            "action_type": (_one_of(ACTION_TYPES), "an action type"),
-            "risk_level": (_one_of(RISK_LEVELS), "a risk level"),
-            "idempotent": (_is_bool, "a boolean"),
-            "confirmation_required": (_is_bool, "a boolean"),
-            "confirmation_message": (_is_text, "a non-empty string"),
-            "approval_required": (_is_bool, "a boolean"),
-            "approval_roles": (_is_text_list, "an array of strings"),
-            "approval_count": (_is_pos_int, "an integer >= 1"),
-            "required_roles": (_is_text_list, "an array of strings"),
-            "scope": (_one_of(SCOPES), "a scope"),
-            "tenant_boundary": (_one_of(TENANT_BOUNDARIES), "a tenant boundary"),
-            "side_effects": (_is_text_list, "an array of strings"),
-            "postconditions": (_is_text_list, "an array of strings"),
-            "async": (_is_bool, "a boolean"),
-            "operation_id": (_matches(TOOL_NAME_RE), "a tool name"),
-            "role_escalation": (_is_bool, "a boolean"),
-            "schema": (_is_text, "a non-empty string"),
+            "intent": (matches(INTENT_RE), "an intent"),
+            "entity": (matches(ENTITY_RE), "an entity"),
+            "action_type": (one_of(ACTION_TYPES), "an action type"),
+            "risk_level": (one_of(RISK_LEVELS), "a risk level"),
+            "idempotent": (is_bool, "a boolean"),
+            "confirmation_required": (is_bool, "a boolean"),
+            "confirmation_message": (is_text, "a non-empty string"),
+            "approval_required": (is_bool, "a boolean"),
+            "approval_roles": (is_text_list, "an array of strings"),
+            "approval_count": (is_pos_int, "an integer >= 1"),
+            "required_roles": (is_text_list, "an array of strings"),
+            "scope": (one_of(SCOPES), "a scope"),
+            "tenant_boundary": (one_of(TENANT_BOUNDARIES), "a tenant boundary"),
+            "side_effects": (is_text_list, "an array of strings"),
+            "postconditions": (is_text_list, "an array of strings"),
+            "async": (is_bool, "a boolean"),
+            "operation_id": (matches(TOOL_NAME_RE), "a tool name"),
+            "role_escalation": (is_bool, "a boolean"),
+            "schema": (is_text, "a non-empty string"),
         })
         if m.get("approval_required") is True and "approval_count" not in m:
             self.err(path, "missing key 'approval_count' (approval is required)")
@@ -430,20 +420,20 @@ class _Checker:
             if rl is not None:
                 rpath = (*path, "rate_limit")
                 seconds = PERIOD_SECONDS.get(str(rl.get("period")))
-                self.val(rl, "count", rpath, _is_pos_int, "an integer >= 1")
-                self.val(rl, "period", rpath, _one_of(tuple(PERIOD_SECONDS)), "a period")
+                self.val(rl, "count", rpath, is_pos_int, "an integer >= 1")
+                self.val(rl, "period", rpath, one_of(tuple(PERIOD_SECONDS)), "a period")
                 self.val(rl, "window_seconds", rpath,
                          lambda x: _is_int(x) and (seconds is None or x == seconds), "the period's seconds")
         if "cooldown" in m:
             ckeys = ("duration", "milliseconds")
             cd = self.obj(m["cooldown"], (*path, "cooldown"), ckeys, ckeys)
             if cd is not None:
-                self.val(cd, "duration", (*path, "cooldown"), _matches(_COOLDOWN_RE), "a duration")
-                self.val(cd, "milliseconds", (*path, "cooldown"), _is_pos_int, "an integer >= 1")
+                self.val(cd, "duration", (*path, "cooldown"), matches(_COOLDOWN_RE), "a duration")
+                self.val(cd, "milliseconds", (*path, "cooldown"), is_pos_int, "an integer >= 1")
         if "format_bounds" in m:
             fb = m["format_bounds"]
             if not isinstance(fb, dict):
-                self.err((*path, "format_bounds"), f"expected an object, got {_kind(fb)}")
+                self.err((*path, "format_bounds"), f"expected an object, got {kind_of(fb)}")
             else:
                 for name, bounds in fb.items():
                     bpath = (*path, "format_bounds", name)
@@ -454,37 +444,37 @@ class _Checker:
                         if not b:
                             self.err(bpath, "empty bounds")
                         for key in b:
-                            self.val(b, key, bpath, _is_text, "a non-empty string")
+                            self.val(b, key, bpath, is_text, "a non-empty string")
         self.sub_object(m, "workflow", path, {
-            "id": (_matches(WORKFLOW_ID_RE), "a workflow id"),
-            "step": (_is_pos_int, "an integer >= 1"),
-            "total_steps": (_is_pos_int, "an integer >= 1"),
-            "next": (_matches(INTENT_RE), "an intent"),
-            "previous": (_matches(INTENT_RE), "an intent"),
+            "id": (matches(WORKFLOW_ID_RE), "a workflow id"),
+            "step": (is_pos_int, "an integer >= 1"),
+            "total_steps": (is_pos_int, "an integer >= 1"),
+            "next": (matches(INTENT_RE), "an intent"),
+            "previous": (matches(INTENT_RE), "an intent"),
         })
         self.sub_object(m, "visibility", path, {
-            "visible": (_is_bool, "a boolean"),
-            "operable": (_is_bool, "a boolean"),
-            "operability_reason": (_is_text, "a non-empty string"),
+            "visible": (is_bool, "a boolean"),
+            "operable": (is_bool, "a boolean"),
+            "operability_reason": (is_text, "a non-empty string"),
         })
         self.sub_object(m, "versioning", path, {
-            "version": (_matches(VERSION_RE), "a version"),
-            "since": (_matches(VERSION_RE), "a version"),
-            "deprecated": (_is_bool, "a boolean"),
-            "deprecated_replacement": (_matches(INTENT_RE), "an intent"),
+            "version": (matches(VERSION_RE), "a version"),
+            "since": (matches(VERSION_RE), "a version"),
+            "deprecated": (is_bool, "a boolean"),
+            "deprecated_replacement": (matches(INTENT_RE), "an intent"),
         })
         self.sources(m.get("sources"), (*path, "sources"))
         if "extensions" in m:
             ext = m["extensions"]
             epath = (*path, "extensions")
             if not isinstance(ext, dict):
-                self.err(epath, f"expected an object, got {_kind(ext)}")
+                self.err(epath, f"expected an object, got {kind_of(ext)}")
             else:
                 if self.ordered and list(ext) != sorted(ext):
                     self.err(epath, "keys not sorted in code-point order")
                 for key, value in ext.items():
                     if not isinstance(value, str):
-                        self.err((*epath, key), f"expected a string, got {_short(value)}")
+                        self.err((*epath, key), f"expected a string, got {short(value)}")
 
     def sub_object(
         self, m: dict[str, Any], key: str, path: Path, table: dict[str, tuple[Callable[[Any], bool], str]]
@@ -498,25 +488,25 @@ class _Checker:
 
     def preconditions(self, v: Any, path: Path) -> None:
         if not isinstance(v, list):
-            self.err(path, f"expected an array, got {_kind(v)}")
+            self.err(path, f"expected an array, got {kind_of(v)}")
             return
         for i, item in enumerate(v):
             ipath = (*path, i)
             p = self.obj(item, ipath, ("text", "kind", "form", "params", "value"), ("text", "kind"))
             if p is None:
                 continue
-            self.val(p, "text", ipath, _is_text, "a non-empty string")
-            self.val(p, "kind", ipath, _one_of(("relational", "state")), "'relational' or 'state'")
+            self.val(p, "text", ipath, is_text, "a non-empty string")
+            self.val(p, "kind", ipath, one_of(("relational", "state")), "'relational' or 'state'")
             if p.get("kind") == "relational":
                 for key in ("form", "params"):
                     if key not in p:
                         self.err(ipath, f"missing key {key!r}")
-                self.val(p, "form", ipath, _one_of(PRECONDITION_FORMS), "a relational form")
+                self.val(p, "form", ipath, one_of(PRECONDITION_FORMS), "a relational form")
                 self.val(p, "params", ipath,
                          lambda x: isinstance(x, list) and x != [] and all(
                              isinstance(n, str) and PARAM_NAME_RE.fullmatch(n) for n in x),
                          "a non-empty array of parameter names")
-                self.val(p, "value", ipath, lambda x: isinstance(x, (str, bool)) or _is_number(x),
+                self.val(p, "value", ipath, lambda x: isinstance(x, (str, bool)) or is_number(x),
                          "a string, number or boolean")
             else:
                 for key in ("form", "params", "value"):
@@ -525,7 +515,7 @@ class _Checker:
 
     def sources(self, v: Any, path: Path) -> None:
         if not isinstance(v, list) or not v:
-            self.err(path, f"expected a non-empty array, got {_short(v)}")
+            self.err(path, f"expected a non-empty array, got {short(v)}")
             return
         keys = ("file", "line", "column")
         order: list[tuple[Any, ...]] = []
@@ -534,10 +524,10 @@ class _Checker:
             if s is None:
                 continue
             # a backslash is a legal character of a POSIX file name (Windows separators became "/" already)
-            self.val(s, "file", (*path, i), lambda x: _is_text(x) and not x.startswith("/"),
+            self.val(s, "file", (*path, i), lambda x: is_text(x) and not x.startswith("/"),
                      "a relative POSIX path")
-            self.val(s, "line", (*path, i), _is_pos_int, "an integer >= 1")
-            self.val(s, "column", (*path, i), _is_pos_int, "an integer >= 1")
+            self.val(s, "line", (*path, i), is_pos_int, "an integer >= 1")
+            self.val(s, "column", (*path, i), is_pos_int, "an integer >= 1")
             order.append(tuple(s.get(k) for k in keys))
         try:
             if self.ordered and order != sorted(order):
@@ -545,203 +535,14 @@ class _Checker:
         except TypeError:
             pass  # already reported as a type error
 
-    def openai_tool(self, v: Any, path: Path) -> str | None:
-        t = self.obj(v, path, ("type", "function"), ("type", "function"))
-        if t is None:
-            return None
-        self.val(t, "type", path, lambda x: x == "function", "'function'")
-        keys = ("name", "description", "parameters", "strict")
-        fpath = (*path, "function")
-        f = self.obj(t.get("function"), fpath, keys, keys)
-        if f is None:
-            return None
-        self.val(f, "name", fpath, _matches(TOOL_NAME_RE), "a tool name")
-        self.val(f, "description", fpath, _is_text, "a non-empty string")
-        self.val(f, "strict", fpath, _is_bool, "a boolean")
-        self.root_schema(f.get("parameters"), (*fpath, "parameters"), with_schema=False, strict=f.get("strict") is True)
-        name = f.get("name")
-        return name if isinstance(name, str) else None
-
-    def openai_responses_tool(self, v: Any, path: Path) -> str | None:
-        keys = ("type", "name", "description", "parameters", "strict")
-        t = self.obj(v, path, keys, keys)
-        if t is None:
-            return None
-        self.val(t, "type", path, lambda x: x == "function", "'function'")
-        self.val(t, "name", path, _matches(TOOL_NAME_RE), "a tool name")
-        self.val(t, "description", path, _is_text, "a non-empty string")
-        self.val(t, "strict", path, _is_bool, "a boolean")
-        self.root_schema(t.get("parameters"), (*path, "parameters"), with_schema=False, strict=t.get("strict") is True)
-        name = t.get("name")
-        return name if isinstance(name, str) else None
-
-    def webmcp_tool(self, v: Any, path: Path) -> str | None:
-        """A tool of the webmcp target (axag/compile/targets/webmcp.py)."""
-        t = self.obj(v, path, WEBMCP_TOOL_KEYS, WEBMCP_TOOL_KEYS)
-        if t is None:
-            return None
-        self.tool_head(t, path)
-        apath = (*path, "annotations")
-        ann = self.obj(t.get("annotations"), apath, WEBMCP_ANNOTATION_KEYS, WEBMCP_ANNOTATION_KEYS)
-        if ann is not None:
-            for hint in WEBMCP_ANNOTATION_KEYS:
-                self.val(ann, hint, apath, _is_bool, "a boolean")
-        mpath = (*path, "_meta")
-        wrapper = self.obj(t.get("_meta"), mpath, ("org.axag/action", "org.axag/http", "org.axag/element"),
-                           ("org.axag/action", "org.axag/element"))
-        if wrapper is not None:
-            self.meta(wrapper.get("org.axag/action"), (*mpath, "org.axag/action"))
-            if "org.axag/http" in wrapper:
-                self.http(wrapper["org.axag/http"], (*mpath, "org.axag/http"))
-            self.element(wrapper.get("org.axag/element"), (*mpath, "org.axag/element"))
-        name = t.get("name")
-        return name if isinstance(name, str) else None
-
-    def element(self, v: Any, path: Path) -> None:
-        e = self.obj(v, path, ("intent", "locations"), ("intent", "locations"))
-        if e is None:
-            return
-        self.val(e, "intent", path, _matches(INTENT_RE), "an intent")
-        places = e.get("locations")
-        if not isinstance(places, list) or not places:
-            self.err((*path, "locations"), f"expected a non-empty array, got {_short(places)}")
-            return
-        for i, place in enumerate(places):
-            ipath = (*path, "locations", i)
-            static = isinstance(place, dict) and "page" in place
-            p = self.obj(place, ipath, ("page", "index") if static else ("source",),
-                         ("page", "index") if static else ("source",))
-            if p is None:
-                continue
-            self.fields(p, ipath, {
-                "page": (lambda x: _is_text(x) and x.startswith("/"), "a URL path"),
-                "index": (_is_nonneg_int, "an integer >= 0"),
-                "source": (_is_text, "a non-empty string"),
-            })
-
-    def anthropic_tool(self, v: Any, path: Path) -> str | None:
-        keys = ("name", "description", "input_schema")
-        t = self.obj(v, path, keys, keys)
-        if t is None:
-            return None
-        self.val(t, "name", path, _matches(TOOL_NAME_RE), "a tool name")
-        self.val(t, "description", path, _is_text, "a non-empty string")
-        self.root_schema(t.get("input_schema"), (*path, "input_schema"), with_schema=False, strict=False)
-        name = t.get("name")
-        return name if isinstance(name, str) else None
-
-    def manifest(self, doc: Any) -> None:
-        d = self.obj(doc, (), MANIFEST_KEYS, MANIFEST_KEYS[:5])
-        if d is None:
-            return
-        self.fields(d, (), {
-            "version": (lambda x: x == "1.1.0", "'1.1.0'"),
-            "generated_at": (_matches(_GENERATED_AT_RE), "an RFC 3339 UTC timestamp"),
-            "conformance": (_one_of(LINT_LEVELS), "a conformance level"),
-        })
-        keys = ("paths", "tool", "tool_version")
-        src = self.obj(d.get("source"), ("source",), keys, keys)
-        if src is not None:
-            self.fields(src, ("source",), {
-                "paths": (lambda x: isinstance(x, list) and all(_is_text(p) for p in x)
-                          and (not self.ordered or x == sorted(x)), "a sorted array of paths"),
-                "tool": (lambda x: x == "axag", "'axag'"),
-                "tool_version": (_is_text, "a non-empty string"),
-            })
-        actions = d.get("actions")
-        if not isinstance(actions, list):
-            self.err(("actions",), f"expected an array, got {_kind(actions)}")
-        else:
-            intents = [self.manifest_action(a, ("actions", i)) for i, a in enumerate(actions)]
-            self.names_sorted([n for n in intents if n is not None], ("actions",), "intents")
-        if "dynamic_actions" in d:
-            dyn = d["dynamic_actions"]
-            if not isinstance(dyn, list) or not dyn:
-                self.err(("dynamic_actions",), "expected a non-empty array")
-            else:
-                keys = ("source_file", "source_line", "reason")
-                for i, item in enumerate(dyn):
-                    x = self.obj(item, ("dynamic_actions", i), keys, keys)
-                    if x is not None:
-                        self.fields(x, ("dynamic_actions", i), {
-                            "source_file": (_is_text, "a non-empty string"),
-                            "source_line": (_is_pos_int, "an integer >= 1"),
-                            "reason": (_is_text, "a non-empty string"),
-                        })
-
-    def manifest_action(self, v: Any, path: Path) -> str | None:
-        a = self.obj(v, path, MANIFEST_ACTION_KEYS, MANIFEST_ACTION_KEYS[:7])
-        if a is None:
-            return None
-        self.fields(a, path, {
-            "intent": (_matches(INTENT_RE), "an intent"),
-            "entity": (_matches(ENTITY_RE), "an entity"),
-            "action_type": (_one_of(ACTION_TYPES), "an action type"),
-            "operation_id": (_matches(TOOL_NAME_RE), "a tool name"),
-            "description": (_is_text, "a non-empty string"),
-            "risk_level": (_one_of(RISK_LEVELS), "a risk level"),
-            "confirmation_required": (_is_bool, "a boolean"),
-            "approval_required": (_is_bool, "a boolean"),
-            "approval_roles": (_is_text_list, "an array of strings"),
-            "idempotent": (_is_bool, "a boolean"),
-            "async": (_is_bool, "a boolean"),
-            "scope": (_one_of(SCOPES), "a scope"),
-            "tenant_boundary": (_one_of(TENANT_BOUNDARIES), "a tenant boundary"),
-            "required_roles": (_is_text_list, "an array of strings"),
-            "side_effects": (_is_text_list, "an array of strings"),
-            "preconditions": (_is_text_list, "an array of strings"),
-            "postconditions": (_is_text_list, "an array of strings"),
-            "source_file": (_is_text, "a non-empty string"),
-            "source_line": (_is_pos_int, "an integer >= 1"),
-        })
-        for key in ("required_parameters", "optional_parameters"):
-            params = a.get(key)
-            if not isinstance(params, list):
-                if key in a:
-                    self.err((*path, key), f"expected an array, got {_kind(params)}")
-                continue
-            for i, p in enumerate(params):
-                self.manifest_param(p, (*path, key, i))
-        intent = a.get("intent")
-        return intent if isinstance(intent, str) else None
-
-    def manifest_param(self, v: Any, path: Path) -> None:
-        p = self.obj(v, path, MANIFEST_PARAM_KEYS, ("name", "type"))
-        if p is None:
-            return
-        self.fields(p, path, {
-            "name": (_matches(PARAM_NAME_RE), "a parameter name"),
-            "type": (_one_of(PARAMETER_TYPES), "a parameter type"),
-            "description": (_is_text, "a non-empty string"),
-            "enum": (lambda x: isinstance(x, list) and x != [] and _is_json(x), "a non-empty array"),
-            "min": (_is_number, "a number"),
-            "max": (_is_number, "a number"),
-            "maxLength": (_is_nonneg_int, "an integer >= 0"),
-            "minLength": (_is_nonneg_int, "an integer >= 0"),
-            "pattern": (lambda x: isinstance(x, str), "a string"),
-            "format": (_one_of(MANIFEST_FORMATS), "a manifest format"),
-            "default": (_is_json, "a JSON value"),
-            "source": (_one_of(("harvested:html", "zod", "openapi")), "a parameter source"),
-        })
-        if "items" in p:
-            self.schema(p["items"], (*path, "items"), 1, False)
-        if "properties" in p:
-            props = p["properties"]
-            if not isinstance(props, dict):
-                self.err((*path, "properties"), f"expected an object, got {_kind(props)}")
-            else:
-                for name, sub in props.items():
-                    self.schema(sub, (*path, "properties", name), 1, False)
-
-
-def _kind(v: Any) -> str:
+def kind_of(v: Any) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
         return "a boolean"
     if isinstance(v, str):
         return "a string"
-    if _is_number(v):
+    if is_number(v):
         return "a number"
     if isinstance(v, (list, tuple)):
         return "an array"
@@ -750,31 +551,24 @@ def _kind(v: Any) -> str:
     return type(v).__name__
 
 
-def _short(v: Any) -> str:
+def short(v: Any) -> str:
     try:
         text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
-        text = _kind(v)
+        text = kind_of(v)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def check_mcp_tool(tool: Any, index: int) -> list[str]:
-    """`check_structure`'s problems of one tool of an mcp document (at ``/tools/index``)."""
-    c = _Checker(True)
-    c.mcp_tool(tool, ("tools", index))
-    return c.errors
 
 
 def check_sources(sources: Any, index: int) -> list[str]:
     """`check_structure`'s problems of the sources of the tool at ``/tools/index`` of an mcp document."""
-    c = _Checker(True)
+    c = Checker(True)
     c.sources(sources, ("tools", index, "_meta", "org.axag/action", "sources"))
     return c.errors
 
 
 def check_names(names: list[str], target: str) -> list[str]:
     """`check_structure`'s problems of the order and uniqueness of the tool names of a document."""
-    c = _Checker(True)
+    c = Checker(True)
     c.names_sorted(names, ("tools",), "tool names")
     return c.errors
 
@@ -786,17 +580,11 @@ def check_structure(doc: Any, target: str, *, ordered: bool = True) -> list[str]
     keys are checked too; ``ordered=False`` checks a document read back from a file (``axag guards`` input), where
     only the content matters.
     """
-    if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r}")
-    c = _Checker(ordered)
-    if target == "manifest":
-        c.manifest(doc)
-        return c.errors
-    tool_check = {"mcp": c.mcp_tool, "openai": c.openai_tool, "openai-responses": c.openai_responses_tool,
-                  "anthropic": c.anthropic_tool, "webmcp": c.webmcp_tool}[target]
-    tools = c.envelope(doc, target)
-    names = [tool_check(t, ("tools", i)) for i, t in enumerate(tools)]
-    c.names_sorted([n for n in names if n is not None], ("tools",), "tool names")
+    from axag.compile.targets import get
+
+    declared = get(target)  # ValueError for an unknown target
+    c = Checker(ordered)
+    declared.check(c, doc)
     return c.errors
 
 
@@ -804,48 +592,25 @@ def check_structure(doc: Any, target: str, *, ordered: bool = True) -> list[str]
 
 def emitted_schemas(doc: Any, target: str) -> Iterator[tuple[Path, Any]]:
     """``(path, schema)`` of every JSON Schema the document carries (tool input schemas; manifest fragments)."""
-    if not isinstance(doc, dict):
-        return
-    if target == "manifest":
-        for i, action in enumerate(doc.get("actions") or ()):
-            if not isinstance(action, dict):
-                continue
-            for key in ("required_parameters", "optional_parameters"):
-                for j, param in enumerate(action.get(key) or ()):
-                    if not isinstance(param, dict):
-                        continue
-                    if "items" in param:
-                        yield ("actions", i, key, j, "items"), param["items"]
-                    for name, sub in (param.get("properties") or {}).items():
-                        yield ("actions", i, key, j, "properties", name), sub
-        return
-    for i, tool in enumerate(doc.get("tools") or ()):
-        if not isinstance(tool, dict):
-            continue
-        if target in ("mcp", "webmcp"):
-            yield ("tools", i, "inputSchema"), tool.get("inputSchema")
-        elif target == "openai":
-            function = tool.get("function")
-            if isinstance(function, dict):
-                yield ("tools", i, "function", "parameters"), function.get("parameters")
-        elif target == "openai-responses":
-            yield ("tools", i, "parameters"), tool.get("parameters")
-        else:
-            yield ("tools", i, "input_schema"), tool.get("input_schema")
+    from axag.compile.targets import get
+
+    declared = get(target)
+    if isinstance(doc, dict):
+        yield from declared.schemas(doc)
 
 
 def self_check(doc: Any, target: str) -> list[str]:
     """Full validation with ``jsonschema`` (§9.10), offline: the emitted schemas against the 2020-12 metaschema,
-    the document against its shipped schema (manifest: draft-07). Problems sorted by path; empty when valid."""
-    from jsonschema import Draft7Validator, Draft202012Validator
+    the document against its target's shipped schema. Problems sorted by path; empty when valid."""
+    from jsonschema import Draft202012Validator, validators
     from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
     from referencing import Resource
 
     from axag.compile.serialize import dumps
+    from axag.compile.targets import declared, get
     from axag.schemas_path import load_schema
 
-    if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r}")
+    shipped = get(target)  # ValueError for an unknown target
     try:
         data = json.loads(dumps(doc))  # validate exactly the JSON that is written
     except (TypeError, ValueError) as exc:
@@ -857,10 +622,12 @@ def self_check(doc: Any, target: str) -> list[str]:
         for error in meta_validator.iter_errors(schema):
             where = pointer((*path, *error.absolute_path))
             problems.append((where, f"not a valid JSON Schema 2020-12: {error.message}"))
-    cls = Draft7Validator if target == "manifest" else Draft202012Validator
-    # the webmcp schema refers to the definitions of tools.schema.json: the shipped schemas are known by $id
-    registry = REGISTRY.with_resource(SCHEMA_IDS["mcp"], Resource.from_contents(load_schema(SCHEMA_FILES["mcp"])))
-    validator = cls(load_schema(SCHEMA_FILES[target]), registry=registry)
+    # a schema may refer to another one (webmcp to the definitions of tools.schema.json): every target's schema is
+    # known by its $id; the schema's own $schema picks the draft (the manifest's is draft-07)
+    registry = REGISTRY.with_resources(
+        (t.schema_id, Resource.from_contents(load_schema(t.schema_file))) for t in declared())
+    schema = load_schema(shipped.schema_file)
+    validator = validators.validator_for(schema)(schema, registry=registry)
     for error in validator.iter_errors(data):
         problems.append((pointer(tuple(error.absolute_path)), error.message))
     return [f"{where or '/'}: {text}" for where, text in sorted(problems)]

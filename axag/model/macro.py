@@ -20,6 +20,7 @@ from typing import Final
 from axag.vocabulary import (
     ACTION_TYPES,
     INTENT_RE,
+    LEGACY_ACTION_TYPE_REPLACEMENT,
     LEGACY_ACTION_TYPES,
     RISK_LEVELS,
     SCOPES,
@@ -82,7 +83,7 @@ def expand(value: str) -> MacroResult:
     action = value[:colon]
     if action not in ACTION_TYPES:
         if action.lower() in LEGACY_ACTION_TYPES:
-            return res._stop(1, f'action type "{action}" is not accepted; use "write"', len(action))
+            return res._stop(1, f'action type "{action}" is not accepted; use "{LEGACY_ACTION_TYPE_REPLACEMENT}"', len(action))
         return res._stop(1, f'invalid action type "{action}"; must be one of: {", ".join(ACTION_TYPES)}',
                          len(action))
     res.attrs["axag-action-type"] = action

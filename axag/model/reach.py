@@ -10,6 +10,7 @@ from posixpath import normpath
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
+from axag import vocabulary as V
 from axag.model import harvest as H
 from axag.model.submit import is_submit_control
 from axag.parse.document import attribute as _attr
@@ -111,11 +112,16 @@ def _site_path(path: str) -> str:
     return out + "/" if path.endswith("/") and out != "/" else out
 
 
+def _navigation(action_type: str | None) -> bool:
+    t = V.action_type(action_type)
+    return t is not None and t.navigation
+
+
 def _link(model: FileModel, act: Action, page: str) -> Link | str:
     """A navigate link (``<a href>`` with action type navigate) to a page of the site; an off-site href, or
     none, reaches nothing, and why is returned."""
     el = act.element.el
-    if el is None or _tag(el) != "a" or act.action_type != "navigate":
+    if el is None or _tag(el) != "a" or not _navigation(act.action_type):
         return "no form submits it and it is not a navigate link (<a href>)"
     raw, unknown = H.value_of(model, el, "href")
     if unknown:

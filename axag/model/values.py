@@ -136,7 +136,8 @@ class ValueReader:
             return self._ok(base, v)
         span = base.value_span()
         if spec.enum == "action_type" and v.strip().lower() in V.LEGACY_ACTION_TYPES:
-            self.note(Kind.LEGACY_ACTION_TYPE, span, attr.name, v=v, fix=self._fixable(base, "write", 'Replace with "write"'))
+            self.note(Kind.LEGACY_ACTION_TYPE, span, attr.name, v=v, fix=self._fixable(
+                base, V.LEGACY_ACTION_TYPE_REPLACEMENT, f'Replace with "{V.LEGACY_ACTION_TYPE_REPLACEMENT}"'))
             return self._invalid(base)
         new = forms.fix_enum(v, allowed)
         sugg = V.did_you_mean(v.strip().lower(), allowed) if new is None and v.strip() else None

@@ -21,7 +21,17 @@ if TYPE_CHECKING:
     from axag.model.actions import Action
     from axag.model.values import Value
 
-_RISK_ORDER = {r: i for i, r in enumerate(V.RISK_LEVELS)}
+
+
+def _type(act: Action) -> V.ActionType | None:
+    return V.action_type(act.action_type)
+
+
+def _risk(act: Action) -> V.RiskLevel | None:
+    return V.risk_level(act.risk)
+
+
+_MUTATING = "/".join(f"`{t}`" for t in V.MUTATING_ACTION_TYPES)  # "`write`/`delete`" in the rule texts
 
 
 def _declared_false(v: Value) -> bool:
@@ -121,7 +131,8 @@ CRITICAL_WITHOUT_GATE = Rule(
 def critical_without_gate(ctx: RuleCtx, act: Action) -> None:
     """Risk critical with neither confirmation nor approval set to true (a flag declared but invalid counts as
     unknown: 105 reports it, §12.6); the fix adds the confirmation when it is absent."""
-    if act.risk != "critical" or act.intent is None:
+    risk = _risk(act)
+    if risk is None or not risk.approve or act.intent is None:
         return
     flags = [act.v("axag-confirmation-required"), act.v("axag-approval-required")]
     if any(v.declared and not v.ok for v in flags) or any(v.ok and v.value is True for v in flags):
@@ -150,7 +161,7 @@ MUTATION_WITHOUT_IDEMPOTENT = Rule(
     name="mutation-without-idempotent",
     severity=Severity.WARNING,
     level=Level.INTERMEDIATE,
-    trigger="`write`/`delete`, `axag-idempotent` absent",
+    trigger=f"{_MUTATING}, `axag-idempotent` absent",
     messages={
         "default": 'axag-action-type="{t}" should declare axag-idempotent',
     },
@@ -171,7 +182,7 @@ MUTATION_WITHOUT_IDEMPOTENT = Rule(
 def mutation_without_idempotent(ctx: RuleCtx, act: Action) -> None:
     """write/delete with ``axag-idempotent`` absent."""
     t = act.action_type
-    if t not in ("write", "delete") or act.v("axag-idempotent").declared:
+    if not V.is_mutating(t) or act.v("axag-idempotent").declared:
         return
     MUTATION_WITHOUT_IDEMPOTENT.report(ctx, act.v("axag-action-type").value_span(), act.element,
                                        "axag-action-type", pair="idempotent", t=t)
@@ -238,7 +249,8 @@ CRITICAL_READ = Rule(
 @CRITICAL_READ.check()
 def critical_read(ctx: RuleCtx, act: Action) -> None:
     """A read action with critical risk."""
-    if act.action_type == "read" and act.risk == "critical":
+    t, risk = _type(act), _risk(act)
+    if t is not None and t.reads_data and risk is not None and risk.approve:
         CRITICAL_READ.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level")
 
 
@@ -284,7 +296,8 @@ CREATE_PRECONDITION_CONTRADICTION = Rule(
 def create_precondition_contradiction(ctx: RuleCtx, act: Action) -> None:
     """A creating write (verb create/add/new/register/insert/sign_up) whose precondition requires the
     created entity to exist already."""
-    if act.action_type != "write" or act.intent is None:
+    t = _type(act)
+    if t is None or not t.changes_data or act.intent is None:
         return
     verb = act.intent.split(".", 1)[1]
     if not _CREATE_VERB.match(verb):
@@ -325,7 +338,8 @@ NAVIGATE_WITH_SIDE_EFFECTS = Rule(
 def navigate_with_side_effects(ctx: RuleCtx, act: Action) -> None:
     """A navigate action with non-empty side effects."""
     sv = act.v("axag-side-effects")
-    if act.action_type == "navigate" and sv.ok and sv.value:
+    t = _type(act)
+    if t is not None and t.navigation and sv.ok and sv.value:
         NAVIGATE_WITH_SIDE_EFFECTS.report(ctx, sv.value_span(), act.element, "axag-side-effects")
 
 
@@ -334,7 +348,7 @@ NON_IDEMPOTENT_WITHOUT_SIDE_EFFECTS = Rule(
     name="non-idempotent-without-side-effects",
     severity=Severity.WARNING,
     level=Level.FULL,
-    trigger='`write`/`delete` declared `axag-idempotent="false"`, side effects absent or empty',
+    trigger=f'{_MUTATING} declared `axag-idempotent="false"`, side effects absent or empty',
     messages={
         "default": "Non-idempotent {t} action should declare axag-side-effects",
     },
@@ -356,7 +370,7 @@ def non_idempotent_without_side_effects(ctx: RuleCtx, act: Action) -> None:
     """write/delete declared ``axag-idempotent="false"`` with side effects absent or empty."""
     t = act.action_type
     iv = act.v("axag-idempotent")
-    if t not in ("write", "delete") or not _declared_false(iv):
+    if not V.is_mutating(t) or not _declared_false(iv):
         return
     sv = act.v("axag-side-effects")
     if sv.declared and not (sv.ok and not sv.value):
@@ -369,7 +383,7 @@ MUTATION_WITHOUT_RISK = Rule(
     name="mutation-without-risk",
     severity=Severity.ERROR,
     level=Level.INTERMEDIATE,
-    trigger="`write`/`delete` without `axag-risk-level`",
+    trigger=f"{_MUTATING} without `axag-risk-level`",
     messages={
         "default": 'axag-action-type="{t}" must declare axag-risk-level',
     },
@@ -388,7 +402,7 @@ MUTATION_WITHOUT_RISK = Rule(
 def mutation_without_risk(ctx: RuleCtx, act: Action) -> None:
     """write/delete without ``axag-risk-level``."""
     t = act.action_type
-    if t in ("write", "delete") and not act.v("axag-risk-level").declared:
+    if V.is_mutating(t) and not act.v("axag-risk-level").declared:
         MUTATION_WITHOUT_RISK.report(ctx, act.v("axag-action-type").value_span(), act.element,
                                      "axag-action-type", t=t)
 
@@ -416,8 +430,8 @@ LOW_RISK_DELETE = Rule(
 @LOW_RISK_DELETE.check()
 def low_risk_delete(ctx: RuleCtx, act: Action) -> None:
     """delete with a valid risk below high."""
-    r = act.risk
-    if act.action_type == "delete" and r is not None and _RISK_ORDER[r] < _RISK_ORDER["high"]:
+    r, t, risk = act.risk, _type(act), _risk(act)
+    if t is not None and t.destructive and risk is not None and not risk.confirm:
         LOW_RISK_DELETE.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
                                r=r)
 
@@ -445,17 +459,12 @@ ELEVATED_RISK_READ = Rule(
 @ELEVATED_RISK_READ.check()
 def elevated_risk_read(ctx: RuleCtx, act: Action) -> None:
     """read with risk medium or high."""
-    r = act.risk
-    if act.action_type == "read" and r in ("medium", "high"):
+    r, t, risk = act.risk, _type(act), _risk(act)
+    if t is not None and t.reads_data and risk is not None and risk.elevated and not risk.approve:
         ELEVATED_RISK_READ.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
                                   r=r)
 
 
-_EXPECTED: dict[str, tuple[str, ...]] = {
-    "medium": ("confirmation-required", "idempotent"),
-    "high": ("idempotent", "preconditions"),
-    "critical": ("approval-required", "approval-roles", "idempotent", "preconditions"),
-}
 
 
 SAFETY_METADATA_INCOMPLETE = Rule(
@@ -499,11 +508,11 @@ SAFETY_METADATA_INCOMPLETE = Rule(
 def safety_metadata_incomplete(ctx: RuleCtx, act: Action) -> None:
     """One finding per safety attribute the risk level calls for that is absent (primaries 006, 007, 012
     silence the same attribute, by key)."""
-    r = act.risk
-    if r not in _EXPECTED:
+    r, risk = act.risk, _risk(act)
+    if r is None or risk is None:
         return
     rv = act.v("axag-risk-level")
-    for attr in _EXPECTED[r]:
+    for attr in risk.calls_for:
         if act.v("axag-" + attr).declared:
             continue
         SAFETY_METADATA_INCOMPLETE.report(ctx, rv.value_span(), act.element, "axag-risk-level", pair=attr,

@@ -136,6 +136,16 @@ def tenant_role_outside_tenant_scope(ctx: RuleCtx, act: Action) -> None:
             TENANT_ROLE_OUTSIDE_TENANT_SCOPE.report(ctx, span, act.element, role=role, scope=shown)
 
 
+def _destructive(act: Action) -> bool:
+    t = V.action_type(act.action_type)
+    return t is not None and t.destructive
+
+
+def _changes_data(act: Action) -> bool:
+    t = V.action_type(act.action_type)
+    return t is not None and t.changes_data
+
+
 _PERSONAL = frozenset({"profile", "preference", "user_settings", "user_preference", "my_account"})
 _TENANT_ENTITIES = frozenset({"organization", "company", "department", "team", "tenant", "workspace", "billing",
                               "subscription", "plan", "invoice"})
@@ -278,7 +288,7 @@ DELETE_WITHOUT_SCOPE = Rule(
 @DELETE_WITHOUT_SCOPE.check()
 def delete_without_scope(ctx: RuleCtx, act: Action) -> None:
     """A delete action without effective scope."""
-    if act.action_type == "delete" and act.scope is None and not _scope_unknown(act):
+    if _destructive(act) and act.scope is None and not _scope_unknown(act):
         DELETE_WITHOUT_SCOPE.report(ctx, act.v("axag-action-type").value_span(), act.element,
                                     "axag-action-type")
 
@@ -309,7 +319,7 @@ TENANT_ENTITY_USER_SCOPE = Rule(
 def tenant_entity_user_scope(ctx: RuleCtx, act: Action) -> None:
     """A write with effective scope user on an organisation-level entity."""
     e = act.effective_entity
-    if act.action_type == "write" and act.scope == "user" and e in _TENANT_ENTITIES:
+    if _changes_data(act) and act.scope == "user" and e in _TENANT_ENTITIES:
         TENANT_ENTITY_USER_SCOPE.report(ctx, _scope_span(act), act.element, "axag-scope", e=e)
 
 

@@ -153,7 +153,7 @@ LEGACY_ACTION_TYPE = Rule(
     plain=("axag-action-type is " + or_list(V.LEGACY_ACTION_TYPES)
            + " (in any case), values of a 1.0 draft; AXAG 1.1 says write"),
     messages={
-        "default": 'axag-action-type="{v}" is a 1.0 draft value; use "write"',
+        "default": 'axag-action-type="{v}" is a 1.0 draft value; use "' + V.LEGACY_ACTION_TYPE_REPLACEMENT + '"',
     },
     primary_to={4: "attr"},
     fails=(

@@ -16,6 +16,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
+from axag import vocabulary as V
 from axag.findings import Fixable, Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
@@ -31,7 +32,7 @@ __all__ = ["GROUP", "GROUP_CODES"]
 GROUP: Final = "webmcp"
 GROUP_CODES: Final = (160, 161, 162, 163, 164)
 TOOLNAME_RE: Final = re.compile(r"[A-Za-z0-9_.-]{1,128}")
-GATED_RISKS: Final = ("medium", "high", "critical")
+GATED_RISKS: Final = tuple(r.name for r in V.RISK_LEVEL_VALUES if r.elevated)  # medium, high, critical
 
 _FORM = ('<form action="/bookings" method="post" axag-intent="booking.create" axag-action-type="write"\n'
          '      axag-risk-level="low" axag-description="Book a room"{extra}>\n'

@@ -1,15 +1,26 @@
 """Compile targets (SPEC §9.1, §9.8, §9.9): pure mappings of `ToolContract` objects to documents.
 
-Each target module has ``render(contracts, version, ...)``; `render` below dispatches by target name and returns
-the document together with the compile-only problems the target found as facts (`Kind.LOSSY_MAPPING` for
-``manifest``, `Kind.STRICT_MODE_INCOMPATIBLE` for ``openai``/``openai-responses`` with ``--strict``; rules 145 and
-146 judge them, `axag.rules.run.target_problem`). Writing is the caller's job (`axag.compile.serialize.dumps`).
+A target is one module of this package and one schema in ``schemas/``. The module declares everything about
+it in ``TARGETS``, a tuple of `Target` (``openai.py`` declares two): its name, the words that describe it, its
+schema file and ``$id``, how it renders, how its output is checked (`axag.compile.validate` runs the check,
+``--self-check`` validates against the schema), which schemas the document carries and how an existing file
+is recognised (``--check``). This registry finds the modules by listing the package on first use; the command
+line's ``--target`` choices, the ``compile.target`` configuration key, `render`, `axag.compile.validate` and
+docs/targets.md all read the declarations. Nothing else names a target (docs/dev/extending.md).
+
+`render` returns the document together with the compile-only problems the target found as facts
+(`Kind.LOSSY_MAPPING` for ``manifest``, `Kind.STRICT_MODE_INCOMPATIBLE` for ``openai``/``openai-responses`` with
+``--strict``; rules 145 and 146 judge them, `axag.rules.run.target_problem`). Writing is the caller's job
+(`axag.compile.serialize.dumps`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
 from axag.facts import Kind
@@ -18,31 +29,12 @@ if TYPE_CHECKING:
     from axag.compile.contract import ToolContract
     from axag.compile.targets.manifest import DynamicAction
 
-__all__ = ["LEGACY_SCHEMA_IDS", "MANIFEST_FORMATS", "SCHEMA_FILES", "SCHEMA_IDS", "STRICT_TARGETS", "TARGETS", "Rendered",
-           "render"]
+__all__ = ["DEFAULT", "Options", "Rendered", "Target", "by_name", "declared", "get", "markdown", "names",
+           "render", "tool_schemas"]
 
-TARGETS: Final = ("mcp", "openai", "openai-responses", "anthropic", "manifest", "webmcp")
-STRICT_TARGETS: Final = ("openai", "openai-responses")  # the targets `--strict` applies to
-SCHEMA_IDS: Final = {
-    "mcp": "https://axag.org/schema/tools/v2/tools.schema.json",
-    "openai": "https://axag.org/schema/tools/v1/openai-tools.schema.json",
-    "openai-responses": "https://axag.org/schema/tools/v1/openai-responses-tools.schema.json",
-    "anthropic": "https://axag.org/schema/tools/v1/anthropic-tools.schema.json",
-    "manifest": "https://axag.org/schema/v1.1/axag-manifest.schema.json",
-    "webmcp": "https://axag.org/schema/tools/v1/webmcp-tools.schema.json",
-}
-# earlier document versions still accepted as input (`axag guards`, `axag context`, `axag serve`): v2 added
-# outputSchema and _meta["org.axag/http"], so every v1 document is a valid v2 document but not the reverse
-LEGACY_SCHEMA_IDS: Final = {"mcp": ("https://axag.org/schema/tools/v1/tools.schema.json",)}
-SCHEMA_FILES: Final = {
-    "mcp": "tools.schema.json",
-    "openai": "openai-tools.schema.json",
-    "openai-responses": "openai-responses-tools.schema.json",
-    "anthropic": "anthropic-tools.schema.json",
-    "manifest": "axag-manifest-1.1.schema.json",
-    "webmcp": "webmcp-tools.schema.json",
-}
-MANIFEST_FORMATS: Final = ("email", "url", "date", "datetime", "uuid")  # §9.10
+DEFAULT: Final = "mcp"  # the target of plain `axag compile`; the guards, serve and the catalogue read its document
+
+SchemaPath = tuple[str | int, ...]
 
 
 @dataclass
@@ -59,6 +51,114 @@ class Rendered:
     problems: list[tuple[str, str]] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What a compile asks of every target: the installed axag version, ``--strict`` (for the targets that
+    declare `Target.strict`), the inputs relative to the compile root, the actions whose annotations a template
+    writes, and the environment (``SOURCE_DATE_EPOCH``; ``None``: ``os.environ``)."""
+
+    version: str
+    strict: bool = False
+    paths: Sequence[str] = ()
+    dynamic_actions: Sequence[DynamicAction] = ()
+    environ: Mapping[str, str] | None = None
+
+
+def tool_schemas(*keys: str) -> Callable[[Any], Iterator[tuple[SchemaPath, Any]]]:
+    """`Target.schemas` of a document of ``tools``: each tool's input schema is at ``keys`` inside it."""
+
+    def schemas(doc: Any) -> Iterator[tuple[SchemaPath, Any]]:
+        for i, tool in enumerate(doc.get("tools") or ()):
+            node = tool
+            for key in keys:
+                node = node.get(key) if isinstance(node, dict) else None
+            if isinstance(tool, dict) and (len(keys) == 1 or isinstance(tool.get(keys[0]), dict)):
+                yield ("tools", i, *keys), node
+
+    return schemas
+
+
+def _by_schema(schema_id: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda doc: doc.get("$schema") == schema_id
+
+
+@dataclass(frozen=True)
+class Target:
+    """Everything about one compile target.
+
+    `render` makes the document; `check` finds its structural problems with the `Checker` (compile runs it
+    before writing, without ``jsonschema``); `schemas` yields ``(path, schema)`` of every JSON Schema the document
+    carries (``--self-check`` validates each against the 2020-12 metaschema, then the whole document against
+    `schema_file`, whose own ``$schema`` picks the draft); `recognise` tells a document of this target
+    (``--check`` reads the target an existing file was compiled for; default: its ``$schema`` is `schema_id`) and
+    `strict_in` whether it was compiled with ``--strict``.
+    """
+
+    name: str
+    summary: str  # what the document is, for --help and docs/targets.md
+    schema_file: str  # in schemas/
+    schema_id: str  # the schema's $id; the "$schema" of the documents that have one
+    render: Callable[[Sequence[ToolContract], Options], Rendered]
+    # (checker, document): the checker is an `axag.compile.validate.Checker`, which imports this module (a type
+    # here would close an import circle)
+    check: Callable[[Any, Any], None]
+    schemas: Callable[[Any], Iterator[tuple[SchemaPath, Any]]]
+    legacy_schema_ids: tuple[str, ...] = ()  # earlier document versions still read as input
+    strict: bool = False  # --strict applies (OpenAI Structured Outputs)
+    recognise: Callable[[dict[str, Any]], bool] | None = None
+    strict_in: Callable[[dict[str, Any]], bool] | None = None
+
+    def recorded(self, doc: dict[str, Any]) -> bool:
+        """``doc`` (a JSON object) is a document of this target."""
+        return (self.recognise or _by_schema(self.schema_id))(doc)
+
+
+@cache
+def declared() -> tuple[Target, ...]:
+    """Every target the modules of this package declare: the default first, then by name."""
+    found: list[Target] = []
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        found.extend(getattr(module, "TARGETS", ()))
+    return tuple(sorted(found, key=lambda t: (t.name != DEFAULT, t.name)))
+
+
+def by_name() -> dict[str, Target]:
+    return {t.name: t for t in declared()}
+
+
+def names() -> tuple[str, ...]:
+    """The target names, as ``--target`` and ``compile.target`` accept them."""
+    return tuple(t.name for t in declared())
+
+
+def get(name: str) -> Target:
+    """The declaration of the target ``name``; ValueError for an unknown name."""
+    found = by_name().get(name)
+    if found is None:
+        raise ValueError(f"unknown target {name!r}; expected one of: {', '.join(names())}")
+    return found
+
+
+def markdown() -> str:
+    """docs/targets.md: the table of the targets, made from their declarations."""
+    lines = [
+        "# Compile targets",
+        "",
+        "<!-- Generated from the declarations in axag/compile/targets/ (tests/test_target_registry.py; rewrite with",
+        "AXAG_UPDATE_GOLDENS=1). -->",
+        "",
+        "`axag compile --target NAME` writes one of these documents (default: `mcp`). `--self-check` validates it",
+        "against its shipped schema (in `schemas/`); `--check` reads the target an existing file was compiled for.",
+        "",
+        "| Target | Document | Schema | `--strict` |",
+        "| --- | --- | --- | --- |",
+    ]
+    for t in declared():
+        lines.append(f"| `{t.name}` | {t.summary} | `{t.schema_file}` | {'yes' if t.strict else 'no'} |")
+    return "\n".join(lines) + "\n"
+
+
 def render(
     target: str,
     contracts: Sequence[ToolContract],
@@ -69,30 +169,24 @@ def render(
     dynamic_actions: Sequence[DynamicAction] = (),
     environ: Mapping[str, str] | None = None,
 ) -> Rendered:
-    """Render `contracts` for `target`. `strict` is for the two OpenAI targets only; `paths` (inputs relative to the compile
-    root), `dynamic_actions` and `environ` (``SOURCE_DATE_EPOCH``; ``None`` = ``os.environ``) for ``manifest``."""
-    if target == "mcp":
-        from axag.compile.targets import mcp
+    """Render `contracts` for `target`. `strict` is for the targets that declare it; `paths` (inputs relative to
+    the compile root), `dynamic_actions` and `environ` (``SOURCE_DATE_EPOCH``; ``None`` = ``os.environ``) for
+    ``manifest``."""
+    return get(target).render(contracts, Options(version, strict, paths, dynamic_actions, environ))
 
-        return Rendered(mcp.render(contracts, version))
-    if target == "webmcp":
-        from axag.compile.targets import webmcp
 
-        return Rendered(webmcp.render(contracts, version))
-    if target == "anthropic":
-        from axag.compile.targets import anthropic
+_COMPAT: Final[dict[str, Callable[[], Any]]] = {
+    "TARGETS": names,
+    "STRICT_TARGETS": lambda: tuple(t.name for t in declared() if t.strict),
+    "SCHEMA_IDS": lambda: {t.name: t.schema_id for t in declared()},
+    "SCHEMA_FILES": lambda: {t.name: t.schema_file for t in declared()},
+    "LEGACY_SCHEMA_IDS": lambda: {t.name: t.legacy_schema_ids for t in declared() if t.legacy_schema_ids},
+}
 
-        return Rendered(anthropic.render(contracts, version))
-    if target in STRICT_TARGETS:
-        from axag.compile.targets import openai
 
-        doc, problems = openai.render(contracts, version, strict=strict, responses=target == "openai-responses")
-        return Rendered(doc, Kind.STRICT_MODE_INCOMPATIBLE, problems)
-    if target == "manifest":
-        from axag.compile.targets import manifest
-
-        doc, drops = manifest.render(
-            contracts, version, paths=paths, dynamic_actions=dynamic_actions, environ=environ
-        )
-        return Rendered(doc, Kind.LOSSY_MAPPING, drops)
-    raise ValueError(f"unknown target {target!r}; expected one of: {', '.join(TARGETS)}")
+def __getattr__(name: str) -> Any:
+    """``TARGETS``, ``STRICT_TARGETS``, ``SCHEMA_IDS``, ``SCHEMA_FILES`` and ``LEGACY_SCHEMA_IDS``: views of the
+    declarations, made on use (earlier versions kept them as tables)."""
+    if name in _COMPAT:
+        return _COMPAT[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,14 +18,17 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from axag.compile.contract import ToolContract
 from axag.compile.sentence import as_sentence
 from axag.compile.serialize import dumps_compact
-from axag.compile.targets import SCHEMA_IDS
+from axag.compile.targets import Options, Rendered, Target, tool_schemas
 from axag.compile.targets.mcp import envelope, sorted_contracts
+from axag.compile.validate import Checker, Path, is_bool, is_text, matches
+from axag.facts import Kind
 from axag.vocabulary import SCHEMA_KEY_ORDER as PROPERTY_KEYS
+from axag.vocabulary import TOOL_NAME_RE
 
 __all__ = [
     "MAX_DEPTH",
@@ -34,14 +37,17 @@ __all__ = [
     "RESPONSES_SCHEMA_ID",
     "SCHEMA_ID",
     "STRICT_FORMATS",
+    "TARGETS",
     "StrictProblem",
+    "check_responses_tool",
+    "check_tool",
     "render",
     "strict_parameters",
     "tool",
 ]
 
-SCHEMA_ID = SCHEMA_IDS["openai"]
-RESPONSES_SCHEMA_ID = SCHEMA_IDS["openai-responses"]
+SCHEMA_ID = "https://axag.org/schema/tools/v1/openai-tools.schema.json"
+RESPONSES_SCHEMA_ID = "https://axag.org/schema/tools/v1/openai-responses-tools.schema.json"
 
 MAX_DEPTH = 10  # the parameters object is level 0, its properties level 1
 MAX_PROPERTIES = 5000
@@ -158,3 +164,79 @@ def render(
         else:
             tools.append(tool(contract, params, strict=True, responses=responses))
     return envelope(RESPONSES_SCHEMA_ID if responses else SCHEMA_ID, version, tools), problems
+
+
+def check_tool(c: Checker, v: Any, path: Path) -> str | None:
+    t = c.obj(v, path, ("type", "function"), ("type", "function"))
+    if t is None:
+        return None
+    c.val(t, "type", path, lambda x: x == "function", "'function'")
+    keys = ("name", "description", "parameters", "strict")
+    fpath = (*path, "function")
+    f = c.obj(t.get("function"), fpath, keys, keys)
+    if f is None:
+        return None
+    c.val(f, "name", fpath, matches(TOOL_NAME_RE), "a tool name")
+    c.val(f, "description", fpath, is_text, "a non-empty string")
+    c.val(f, "strict", fpath, is_bool, "a boolean")
+    c.root_schema(f.get("parameters"), (*fpath, "parameters"), with_schema=False, strict=f.get("strict") is True)
+    name = f.get("name")
+    return name if isinstance(name, str) else None
+
+
+def check_responses_tool(c: Checker, v: Any, path: Path) -> str | None:
+    keys = ("type", "name", "description", "parameters", "strict")
+    t = c.obj(v, path, keys, keys)
+    if t is None:
+        return None
+    c.val(t, "type", path, lambda x: x == "function", "'function'")
+    c.val(t, "name", path, matches(TOOL_NAME_RE), "a tool name")
+    c.val(t, "description", path, is_text, "a non-empty string")
+    c.val(t, "strict", path, is_bool, "a boolean")
+    c.root_schema(t.get("parameters"), (*path, "parameters"), with_schema=False, strict=t.get("strict") is True)
+    name = t.get("name")
+    return name if isinstance(name, str) else None
+
+
+def _rendered(contracts: Sequence[ToolContract], o: Options, *, responses: bool) -> Rendered:
+    doc, problems = render(contracts, o.version, strict=o.strict, responses=responses)
+    return Rendered(doc, Kind.STRICT_MODE_INCOMPATIBLE, problems)
+
+
+def _check(c: Checker, doc: Any, *, responses: bool) -> None:
+    c.strict_formats = STRICT_FORMATS
+    c.tools(doc, TARGETS[responses], check_responses_tool if responses else check_tool)
+
+
+def _strict_in(doc: dict[str, Any], *, responses: bool) -> bool:
+    tools = doc.get("tools")
+    return isinstance(tools, list) and any(
+        isinstance(t, dict) and (t.get("strict") is True if responses else (
+            isinstance(t.get("function"), dict) and t["function"].get("strict") is True))
+        for t in tools)
+
+
+TARGETS: Final[tuple[Target, ...]] = (
+    Target(
+        name="openai",
+        summary='OpenAI Chat Completions tools, {"type": "function", "function": {…}}',
+        schema_file="openai-tools.schema.json",
+        schema_id=SCHEMA_ID,
+        render=lambda contracts, o: _rendered(contracts, o, responses=False),
+        check=lambda c, doc: _check(c, doc, responses=False),
+        schemas=tool_schemas("function", "parameters"),
+        strict=True,
+        strict_in=lambda doc: _strict_in(doc, responses=False),
+    ),
+    Target(
+        name="openai-responses",
+        summary='OpenAI Responses API tools, flat {"type": "function", "name", …}',
+        schema_file="openai-responses-tools.schema.json",
+        schema_id=RESPONSES_SCHEMA_ID,
+        render=lambda contracts, o: _rendered(contracts, o, responses=True),
+        check=lambda c, doc: _check(c, doc, responses=True),
+        schemas=tool_schemas("parameters"),
+        strict=True,
+        strict_in=lambda doc: _strict_in(doc, responses=True),
+    ),
+)

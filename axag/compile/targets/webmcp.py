@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from axag.compile.contract import ToolContract
-from axag.compile.targets import SCHEMA_IDS
+from axag.compile.targets import Rendered, Target, tool_schemas
 from axag.compile.targets.mcp import envelope, sorted_contracts
+from axag.compile.validate import Checker, Path, is_bool, is_nonneg_int, is_text, matches, short
+from axag.vocabulary import INTENT_RE
 
-__all__ = ["ELEMENT_KEY", "SCHEMA_ID", "from_mcp", "locations", "render", "tool"]
+__all__ = ["ELEMENT_KEY", "SCHEMA_ID", "TARGETS", "check_tool", "from_mcp", "locations", "render", "tool"]
 
-SCHEMA_ID = SCHEMA_IDS["webmcp"]
+SCHEMA_ID = "https://axag.org/schema/tools/v1/webmcp-tools.schema.json"
+WEBMCP_TOOL_KEYS: Final = ("name", "title", "description", "inputSchema", "annotations", "_meta")
+WEBMCP_ANNOTATION_KEYS: Final = ("readOnlyHint", "untrustedContentHint")  # the members the WebMCP draft defines
 ELEMENT_KEY = "org.axag/element"
 
 
@@ -71,3 +75,62 @@ def from_mcp(doc: Mapping[str, Any], version: str) -> dict[str, Any]:
 def render(contracts: Sequence[ToolContract], version: str) -> dict[str, Any]:
     """The webmcp document: the MCP envelope with this target's ``$schema`` and WebMCP tools."""
     return envelope(SCHEMA_ID, version, [tool(c.tool) for c in sorted_contracts(contracts)])
+
+
+def check_tool(c: Checker, v: Any, path: Path) -> str | None:
+    """A tool of the webmcp target (axag/compile/targets/webmcp.py)."""
+    t = c.obj(v, path, WEBMCP_TOOL_KEYS, WEBMCP_TOOL_KEYS)
+    if t is None:
+        return None
+    c.tool_head(t, path)
+    apath = (*path, "annotations")
+    ann = c.obj(t.get("annotations"), apath, WEBMCP_ANNOTATION_KEYS, WEBMCP_ANNOTATION_KEYS)
+    if ann is not None:
+        for hint in WEBMCP_ANNOTATION_KEYS:
+            c.val(ann, hint, apath, is_bool, "a boolean")
+    mpath = (*path, "_meta")
+    wrapper = c.obj(t.get("_meta"), mpath, ("org.axag/action", "org.axag/http", "org.axag/element"),
+                       ("org.axag/action", "org.axag/element"))
+    if wrapper is not None:
+        c.meta(wrapper.get("org.axag/action"), (*mpath, "org.axag/action"))
+        if "org.axag/http" in wrapper:
+            c.http(wrapper["org.axag/http"], (*mpath, "org.axag/http"))
+        _check_element(c, wrapper.get("org.axag/element"), (*mpath, "org.axag/element"))
+    name = t.get("name")
+    return name if isinstance(name, str) else None
+
+
+def _check_element(c: Checker, v: Any, path: Path) -> None:
+    e = c.obj(v, path, ("intent", "locations"), ("intent", "locations"))
+    if e is None:
+        return
+    c.val(e, "intent", path, matches(INTENT_RE), "an intent")
+    places = e.get("locations")
+    if not isinstance(places, list) or not places:
+        c.err((*path, "locations"), f"expected a non-empty array, got {short(places)}")
+        return
+    for i, place in enumerate(places):
+        ipath = (*path, "locations", i)
+        static = isinstance(place, dict) and "page" in place
+        p = c.obj(place, ipath, ("page", "index") if static else ("source",),
+                     ("page", "index") if static else ("source",))
+        if p is None:
+            continue
+        c.fields(p, ipath, {
+            "page": (lambda x: is_text(x) and x.startswith("/"), "a URL path"),
+            "index": (is_nonneg_int, "an integer >= 0"),
+            "source": (is_text, "a non-empty string"),
+        })
+
+
+TARGETS: Final[tuple[Target, ...]] = (
+    Target(
+        name="webmcp",
+        summary="WebMCP tools, as a page registers them",
+        schema_file="webmcp-tools.schema.json",
+        schema_id=SCHEMA_ID,
+        render=lambda contracts, o: Rendered(render(contracts, o.version)),
+        check=lambda c, doc: c.tools(doc, TARGETS[0], check_tool),
+        schemas=tool_schemas("inputSchema"),
+    ),
+)
