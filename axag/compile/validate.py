@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from axag.compile.targets import LEGACY_SCHEMA_IDS, MANIFEST_FORMATS, SCHEMA_FILES, SCHEMA_IDS, TARGETS
 from axag.compile.targets.openai import STRICT_FORMATS
-from axag.jsontext import is_number as _is_number
+from axag.values.jsontext import is_number as _is_number
 from axag.vocabulary import (
     ACTION_TYPES,
     ENTITY_RE,

@@ -18,7 +18,7 @@ from axag.rules.declare import Rule
 from axag.rules.facts import emit, judge, judges
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action
+    from axag.model.types import Action
     from axag.model.values import Value
 
 _RISK_ORDER = {r: i for i, r in enumerate(V.RISK_LEVELS)}
