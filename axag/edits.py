@@ -9,7 +9,7 @@ from axag.findings import Edit, Fix
 from axag.parse.document import Attr, Element
 
 if TYPE_CHECKING:
-    from axag.model.jsonspan import JsonDoc
+    from axag.values.jsonspan import JsonDoc
 
 
 def quote_value(value: str, quote: str | None) -> str:

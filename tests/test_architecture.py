@@ -41,13 +41,25 @@ def test_only_the_cli_layer_imports_click() -> None:
 
 def test_leaf_modules_import_nothing_from_axag() -> None:
     mods = _modules()
-    for leaf in ("axag.vocabulary", "axag.spans", "axag.errors", "axag.plural", "axag.guards.pyruntime"):
+    for leaf in ("axag.vocabulary", "axag.spans", "axag.errors", "axag.plural"):
         assert not [i for i in mods[leaf] if i.startswith("axag")], leaf
+
+
+def test_the_value_kernel_uses_only_the_standard_library() -> None:
+    """``axag/values/`` sits below the model: standard library only, so nothing below it reaches up to guards/."""
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    files = sorted((PKG / "values").glob("*.py"))
+    assert [p.name for p in files] == ["__init__.py", "jsonspan.py", "jsontext.py", "pattern.py", "pyruntime.py"]
+    for path in files:
+        assert [i for i in _imports(path) if i.split(".")[0] not in stdlib] == [], path
+        relative = [n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                    if isinstance(n, ast.ImportFrom) and n.level]
+        assert relative == [], path
 
 
 def test_generated_runtime_uses_only_the_standard_library() -> None:
     stdlib = set(sys.stdlib_module_names) | {"__future__"}
-    for i in _imports(PKG / "guards" / "pyruntime.py"):
+    for i in _imports(PKG / "values" / "pyruntime.py"):
         assert i.split(".")[0] in stdlib, i
 
 
@@ -171,9 +183,18 @@ def _cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
 
 
 def test_no_import_cycles() -> None:
-    """Imports inside functions and through importlib count: a cycle hidden in a function is still a cycle."""
-    cycles = _cycles(_graph(type_checking=False))
+    """Imports inside functions, through importlib and under ``if TYPE_CHECKING:`` count: a cycle hidden in a
+    function, or one that only the type checker follows, is still a cycle (two modules that cannot be read, or
+    changed, one without the other)."""
+    cycles = _cycles(_graph(type_checking=True))
     assert cycles == set(), sorted(sorted(c) for c in cycles)
+
+
+def test_the_graph_counts_type_only_imports() -> None:
+    """The graph sees an import under ``if TYPE_CHECKING:`` (and ``typing.TYPE_CHECKING``), so the cycle test does."""
+    graph = _graph(type_checking=True)
+    assert "axag.model.harvest_state" in graph["axag.model.types"]  # only under TYPE_CHECKING there
+    assert "axag.model.harvest_state" not in _graph(type_checking=False)["axag.model.types"]
 
 
 def test_cycle_finder_finds_a_cycle() -> None:
@@ -186,26 +207,25 @@ def test_cycle_finder_finds_a_cycle() -> None:
 # compile. A module may import modules of its own layer or below. Leaf modules (standard library only) are layer 0.
 LAYERS = {
     0: ("axag", "axag.vocabulary", "axag.spans", "axag.errors", "axag.plural", "axag.paths", "axag.fsio",
-        "axag.jsontext", "axag.jsonfile", "axag.memory", "axag.schemas_path", "axag.exit_codes", "axag.regular",
-        # the guard runtime is copied verbatim into generated code: standard library only (tested above)
-        "axag.guards.pyruntime",
-        # leaf modules of the model: JSON with spans, the §4.7 pattern subset (the guards check patterns too)
-        "axag.model.jsonspan", "axag.model.pattern"),
-    1: ("axag.findings",),
-    2: ("axag.source",),
-    3: ("axag.parse",),
-    4: ("axag.edits", "axag.facts"),
-    5: ("axag.model",),
-    6: ("axag.rules",),
-    7: ("axag.compile",),
-    8: ("axag.guards", "axag.context", "axag.report", "axag.vocabulary_export"),
-    9: ("axag.config",),
-    10: ("axag.discover",),
-    11: ("axag.lint",),
-    12: ("axag.parallel", "axag.tasks", "axag.cache"),
-    13: ("axag.api",),
-    14: ("axag.catalogue", "axag.serve", "axag.lsp", "axag.webmcp"),
-    15: ("axag.cli", "axag.commands", "axag.__main__"),
+        "axag.jsonfile", "axag.memory", "axag.schemas_path", "axag.exit_codes", "axag.regular"),
+    # the value kernel, standard library only: JSON values and text, JSON with spans, the ECMA pattern subset and
+    # the guard runtime (copied verbatim into generated guards; the model uses it for defaults and formats)
+    1: ("axag.values",),
+    2: ("axag.findings",),
+    3: ("axag.source",),
+    4: ("axag.parse",),
+    5: ("axag.edits", "axag.facts"),
+    6: ("axag.model",),
+    7: ("axag.rules",),
+    8: ("axag.compile",),
+    9: ("axag.guards", "axag.context", "axag.report", "axag.vocabulary_export"),
+    10: ("axag.config",),
+    11: ("axag.discover",),
+    12: ("axag.lint",),
+    13: ("axag.parallel", "axag.tasks", "axag.cache"),
+    14: ("axag.api",),
+    15: ("axag.catalogue", "axag.serve", "axag.lsp", "axag.webmcp"),
+    16: ("axag.cli", "axag.commands", "axag.__main__"),
 }
 
 def _layer(module: str) -> int:

@@ -14,7 +14,7 @@ from tests.conftest import REPO
 # never needs: the guard runtime and renderers, the migration, the suppression parser, fixes, other report
 # formats, TOML, gitignore matching, and the heavy third-party modules
 UNNEEDED = (
-    "axag.guards.pyruntime", "axag.guards.render", "axag.lint.migrate", "axag.lint.suppress", "axag.lint.fix",
+    "axag.values.pyruntime", "axag.guards.render", "axag.lint.migrate", "axag.lint.suppress", "axag.lint.fix",
     "axag.lint.baseline", "axag.compile.targets", "axag.compile.validate", "axag.report.sarif",
     "axag.report.json_", "axag.parallel", "tomllib", "pathspec", "rich", "jsonschema", "jinja2", "bs4",
     "tempfile", "multiprocessing", "concurrent.futures",

@@ -22,8 +22,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from axag.guards import pyruntime, render
-from axag.model.pattern import check_pattern, cost_problem, pattern_degree
+from axag.guards import render
+from axag.values import pyruntime
+from axag.values.pattern import check_pattern, cost_problem, pattern_degree
 from tests.conftest import lint_json, run_axag
 from tests.test_guards_typescript import LOCAL_DT, PyGuards, _need_node, compile_ts, rel, tool, write_ts
 

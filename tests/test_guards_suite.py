@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from axag.guards import pyruntime
 from axag.guards.render import write_guards
+from axag.values import pyruntime
 
 SUITE = Path(__file__).resolve().parent / "data" / "jsonschema-test-suite" / "draft2020-12"
 COMPILED = {

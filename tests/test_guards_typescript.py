@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from axag.errors import InputError
-from axag.guards import naming, pyruntime, render, typescript
+from axag.guards import naming, render, typescript
+from axag.values import pyruntime
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "guards_ts"

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from axag.findings import Severity
-from axag.model.actions import FileModel, build_model
+from axag.model.actions import build_model
+from axag.model.types import FileModel
 from axag.parse.document import parse_source
 from axag.source import SourceText, load
 from tests.conftest import build_model_from, model_problems, problems_at

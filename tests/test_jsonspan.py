@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from axag.model.jsonspan import MAX_DEPTH, JsonError, parse
+from axag.values.jsonspan import MAX_DEPTH, JsonError, parse
 
 
 def test_value_and_spans() -> None:

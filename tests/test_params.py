@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from axag.model.actions import FileModel
+from axag.model.types import FileModel
 from axag.parse.document import ParsedFile
 from tests.conftest import build_model_from, model_problems, problems_at
 

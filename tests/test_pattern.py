@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from axag.model.pattern import MAX_GROUP_DEPTH, check_pattern
+from axag.values.pattern import MAX_GROUP_DEPTH, check_pattern
 
 EXP = "may take exponential time on some inputs (nested quantifiers)"
 

@@ -169,7 +169,7 @@ def test_accepted_patterns_run_promptly_in_guards(tmp_path: Path, pattern: str, 
 
 
 def test_pattern_check_itself_is_fast_on_huge_patterns(tmp_path: Path) -> None:
-    from axag.model.pattern import check_pattern
+    from axag.values.pattern import check_pattern
 
     for pattern in ["(" * 5000 + "a" + ")" * 5000, "a|" * 3_000 + "a", "[a-z]" * 20_000, "(a|b)" * 3000 + "*",
                     "(?:a+)?" * 300, "x{1,1000}" * 200, "(a{1,30}){1,30}", "(?=a)" * 5000]:

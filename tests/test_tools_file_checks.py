@@ -68,7 +68,7 @@ def html_email(value: str) -> bool:
 
 
 def test_the_python_runtime_checks_html_e_mail_addresses() -> None:
-    from axag.guards.pyruntime import check_format
+    from axag.values.pyruntime import check_format
 
     assert [v for v in VALID if not check_format("email", v)] == []
     assert [v for v in INVALID if check_format("email", v)] == []
@@ -78,7 +78,7 @@ def test_the_python_runtime_checks_html_e_mail_addresses() -> None:
 @given(st.one_of(st.text(alphabet="ab.@<>-_ +\"[]:\n", max_size=12), st.text(max_size=8),
                  st.sampled_from(VALID + INVALID)))
 def test_python_e_mail_checks_are_htmls_grammar(value: str) -> None:
-    from axag.guards.pyruntime import check_format
+    from axag.values.pyruntime import check_format
 
     assert check_format("email", value) is html_email(value)
 

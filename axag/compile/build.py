@@ -7,7 +7,7 @@ from typing import Any
 from axag import vocabulary as V
 from axag.compile.contract import INPUT_SCHEMA_URI, ManifestParam, ToolContract, output_schema
 from axag.compile.sentence import as_sentence
-from axag.model.actions import Action, FileModel
+from axag.model.types import Action, FileModel
 from axag.model.values import Status
 
 

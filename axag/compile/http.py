@@ -25,7 +25,7 @@ from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action, FileModel
+    from axag.model.types import Action, FileModel
 
 __all__ = ["BINDING_KEY", "ENCTYPES", "http_binding", "page_url"]
 

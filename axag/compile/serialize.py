@@ -12,8 +12,8 @@ import json
 import math
 from typing import Any
 
-from axag.jsontext import canonical_number, dumps_canonical, dumps_compact, normalise
-from axag.jsontext import escape_surrogates as _escape_surrogates
+from axag.values.jsontext import canonical_number, dumps_canonical, dumps_compact, normalise
+from axag.values.jsontext import escape_surrogates as _escape_surrogates
 
 __all__ = ["canonical_number", "dumps", "dumps_canonical", "dumps_compact", "dumps_indented", "dumps_pieces",
            "indented_fragment", "normalise"]

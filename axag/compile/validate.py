@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from axag.jsontext import is_number
+from axag.values.jsontext import is_number
 from axag.vocabulary import (
     ACTION_TYPES,
     ENTITY_RE,

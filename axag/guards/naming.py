@@ -294,7 +294,7 @@ def _check_patterns(schema: Any, where: str) -> None:
     if pattern is not None:
         if not isinstance(pattern, str):
             raise GuardSpecError(f"{where}: pattern {pattern!r} is not a string")
-        from axag.model.pattern import check_pattern, cost_problem
+        from axag.values.pattern import check_pattern, cost_problem
 
         problem = check_pattern(pattern) or cost_problem(pattern, schema.get("maxLength"))
         if problem is not None:

@@ -32,7 +32,7 @@ def user_module_names(source: str) -> set[str]:
 
 def runtime_source() -> str:
     """The verbatim text of ``_runtime.py``."""
-    return (Path(__file__).resolve().parent / "pyruntime.py").read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parents[1] / "values" / "pyruntime.py").read_text(encoding="utf-8")
 
 
 def _render_python(

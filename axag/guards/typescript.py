@@ -61,7 +61,7 @@ def ts_str(text: str) -> str:
 def json_text(value: object) -> str:
     """Compact JSON of a value (keys in their order, numbers per §4.9, non-ASCII kept): the runtime's own
     encoder, so the guards' literals and their messages write JSON one way."""
-    from axag.guards.pyruntime import _json_text
+    from axag.values.pyruntime import _json_text
 
     try:
         return _json_text(value, canonical=False)

@@ -25,7 +25,7 @@ from axag.spans import LineIndex, context_rows
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
     from axag.config import Settings
     from axag.lint.suppress import Unused
-    from axag.model.actions import Action, FileModel
+    from axag.model.types import Action, FileModel
     from axag.parse.document import Element, ParsedFile
     from axag.rules.problem import Problem
     from axag.source import SourceText

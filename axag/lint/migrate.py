@@ -29,17 +29,17 @@ from typing import TYPE_CHECKING, Any
 from axag import vocabulary as V
 from axag.edits import apply_text, fix, insert_attribute_after, remove_attribute, render_json, replace_value
 from axag.findings import Edit, Fix
-from axag.model.jsonspan import JsonDoc
 from axag.model.legacy import entries as _entries
 from axag.model.legacy import parse_expression
 from axag.parse.document import Attr, Element
 from axag.plural import plural
 from axag.spans import Span
+from axag.values.jsonspan import JsonDoc
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from axag.model.actions import Annotated, FileModel
+    from axag.model.types import Annotated, FileModel
     from axag.parse.document import ParsedFile
     from axag.rules.problem import Problem
     from axag.source import SourceText
@@ -181,7 +181,7 @@ class _State:
 
     def merge(self, param: str, keys: dict[str, Any]) -> str | None:
         """Merge ``keys`` into the parameter; a conflict leaves everything unchanged and says why."""
-        from axag.guards.pyruntime import json_equal  # JSON equality as the guards check it (§10)
+        from axag.values.pyruntime import json_equal  # JSON equality as the guards check it (§10)
 
         if param not in self.declared:
             return self.merge_control(param, keys)
@@ -224,8 +224,8 @@ class _State:
         return None
 
     def has_relation(self, text: str) -> bool:
-        from axag.guards.pyruntime import json_equal
         from axag.model.relational import parse_relation
+        from axag.values.pyruntime import json_equal
 
         new = parse_relation(text)
         for item in self.preconditions + self.added_preconditions:
@@ -280,7 +280,7 @@ def _item_name(item: Any) -> str | None:
 
 
 def _compact(value: Any) -> str:
-    from axag.jsontext import dumps_compact
+    from axag.values.jsontext import dumps_compact
 
     try:
         return dumps_compact(value)

@@ -3,126 +3,26 @@ parameters and preconditions (SPEC §2, §3, §6, §7). What is wrong is recorde
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from axag import vocabulary as V
 from axag.edits import fix, remove_attribute, replace_value
 from axag.facts import Fact, Kind
 from axag.model import forms
-from axag.model.jsonspan import JsonError
-from axag.model.jsonspan import parse as parse_json
 from axag.model.legacy import entry_count
-from axag.model.macro import MacroResult, expand
+from axag.model.macro import expand
 from axag.model.parameter import Parameter
 from axag.model.relational import Relation, looks_relational, parse_relation
-from axag.model.values import ABSENT, Status, Value, ValueReader
+from axag.model.types import Action, Annotated, FileModel, Precondition
+from axag.model.values import Status, Value, ValueReader
 from axag.parse.document import Attr, Element, ParsedFile
 from axag.plural import plural
 from axag.spans import Span
-
-if TYPE_CHECKING:
-    from axag.model.harvest import HarvestState
+from axag.values.jsonspan import JsonError
+from axag.values.jsonspan import parse as parse_json
 
 JSON_KINDS = {"param_list", "string_array", "json_array", "json_object"}
 _DAMAGE_CHARS = set("\"'[]{},:")
-
-
-@dataclass
-class Precondition:
-    text: str
-    kind: str  # "relational" | "state"
-    relation: Relation | None
-    span: Span
-
-
-@dataclass
-class Annotated:
-    """An element carrying annotation attributes."""
-
-    element: Element
-    values: dict[str, Value] = field(default_factory=dict)
-    macro: MacroResult | None = None
-    macro_attr: Attr | None = None
-    extensions: dict[str, str] = field(default_factory=dict)
-    dynamic_attrs: list[str] = field(default_factory=list)
-    legacy: list[Attr] = field(default_factory=list)  # axag-constraints, removed, skip
-    unknown: list[Attr] = field(default_factory=list)
-    action: Action | None = None
-
-    def v(self, name: str) -> Value:
-        return self.values.get(name, ABSENT)
-
-    @property
-    def is_action(self) -> bool:
-        return self.action is not None
-
-
-@dataclass
-class Action:
-    ann: Annotated
-    intent: str | None = None  # valid effective intent
-    intent_value: Value = field(default_factory=lambda: ABSENT)
-    entity: str | None = None  # declared valid entity
-    derived_entity: str | None = None
-    scope: str | None = None  # effective
-    scope_source: Annotated | None = None
-    tenant_boundary: str | None = None
-    tenant_source: Annotated | None = None
-    required_roles: list[str] = field(default_factory=list)  # effective
-    parameters: list[Parameter] = field(default_factory=list)
-    preconditions: list[Precondition] = field(default_factory=list)
-    dynamic: bool = False  # excluded from compile (§3.9)
-    params_ok: bool = True  # parameter lists valid (nothing recorded that makes a parameter unusable)
-    # name -> why a control of the action's scope that would be that parameter is not harvested (§5.2)
-    unharvested: dict[str, str] = field(default_factory=dict)
-    # the file inputs the browser submits with the action's parameter scope: an agent cannot supply them (148)
-    file_inputs: list[Element] = field(default_factory=list)
-
-    @property
-    def element(self) -> Element:
-        return self.ann.element
-
-    def v(self, name: str) -> Value:
-        return self.ann.values.get(name, ABSENT)  # = self.ann.v(name), without the extra call (hot)
-
-    @property
-    def effective_entity(self) -> str | None:
-        return self.entity or self.derived_entity
-
-    # the three below read `ann.values` directly: = self.v(name) and .ok, without the calls (hot: rules ask often)
-    @property
-    def action_type(self) -> str | None:
-        val = self.ann.values.get("axag-action-type")
-        return str(val.value) if val is not None and val.status is Status.OK else None
-
-    @property
-    def risk(self) -> str | None:
-        val = self.ann.values.get("axag-risk-level")
-        return str(val.value) if val is not None and val.status is Status.OK else None
-
-    def flag(self, name: str) -> bool | None:
-        val = self.ann.values.get(name)
-        return bool(val.value) if val is not None and val.status is Status.OK else None
-
-    def param_names(self) -> list[str]:
-        return [p.name for p in self.parameters]
-
-
-@dataclass
-class FileModel:
-    pf: ParsedFile
-    annotated: list[Annotated]
-    actions: list[Action]
-    facts: list[Fact]
-    by_element: dict[int, Annotated] = field(default_factory=dict)  # id(Element) -> Annotated
-    # the parameter facts recorded so far (a form and its submit button share a scope: each is recorded once)
-    parameter_facts: set[tuple[Any, ...]] = field(default_factory=set)
-    harvest_state: HarvestState | None = None  # what harvesting looked up in the file, made on first use
-
-    def annotated_of(self, el: Any) -> Annotated | None:
-        e = self.pf._by_el.get(el)
-        return self.by_element.get(id(e)) if e is not None else None
 
 
 # ---------------------------------------------------------------------- building
@@ -278,7 +178,7 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
         except JsonError:
             continue
         from axag.findings import Edit
-        from axag.jsontext import dumps_compact
+        from axag.values.jsontext import dumps_compact
 
         # the JSON goes inside single quotes, as the message says (unless it holds a single quote)
         edits = [replace_value(a, dumps_compact(parse_json(decoded).value), requote=True)]
@@ -491,7 +391,7 @@ def _unparsed_relation(model: FileModel, act: Action, pv: Value, index: int, ite
     if attr is not None and attr.quote in ('"', "'") and not pv.from_macro and span != pv.value_span():
         from axag.edits import escape_in_value
         from axag.findings import Edit
-        from axag.jsontext import dumps_compact
+        from axag.values.jsontext import dumps_compact
 
         p.fix = fix(f'Rewrite as "{new}"', Edit(span.start, span.end, escape_in_value(dumps_compact(new), attr.quote)))
 
@@ -529,7 +429,7 @@ def _check_operands(model: FileModel, act: Action, rel: Relation, item: str, spa
             target = params[rel.names[1]] if form == "required_when_equal" else first
             if not _literal_ok(target, rel.value, ordering=is_order):
                 lit = rel.value
-                from axag.jsontext import dumps_compact
+                from axag.values.jsontext import dumps_compact
 
                 bad(target.name, target.kind, dumps_compact(lit), _json_type(lit))
 
@@ -550,7 +450,7 @@ def _literal_ok(p: Parameter, value: object, ordering: bool) -> bool:
     if p.kind in _DATELIKE:
         if not isinstance(value, str):
             return False
-        from axag.guards.pyruntime import validate_value
+        from axag.values.pyruntime import validate_value
 
         return not validate_value({k: v for k, v in p.schema.items() if k in ("type", "format", "pattern")}, value)
     if ordering:

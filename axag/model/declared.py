@@ -21,7 +21,7 @@ from axag.model.spec_read import read_object
 from axag.spans import Span
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action, FileModel
+    from axag.model.types import Action, FileModel
 
 __all__ = ["build_parameters", "finish_file"]
 

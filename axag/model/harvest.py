@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any, Final
 from lxml import etree
 
 from axag import vocabulary as V
-from axag.facts import VALUE_DEFECTS, Kind
-from axag.model.jsonspan import JsonError
-from axag.model.jsonspan import parse as parse_json
+from axag.facts import Kind
+from axag.model.harvest_state import HarvestState, LxmlElement
 from axag.model.params import Loc, Sink, Spec, SpecCtx
 from axag.model.spec_read import read_object
 from axag.model.submit import form_owner, is_submit_control
@@ -26,15 +25,15 @@ from axag.model.values import ABSENT, Value
 from axag.parse.document import Element
 from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
+from axag.values.jsonspan import JsonError
+from axag.values.jsonspan import parse as parse_json
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action, FileModel
+    from axag.model.types import Action, FileModel
 
 __all__ = ["Harvested", "all_scope_controls", "control_category", "element_by_id", "exclusion", "file_input_name",
            "harvest_action", "is_unknown", "note_file_inputs", "scope_controls", "scope_file_inputs", "scope_of",
            "submitting_form", "value_of"]
-
-LxmlElement = Any
 
 NOT_CONTROLS = frozenset({"submit", "button", "reset", "image", "file"})
 INPUT_TYPES = frozenset({
@@ -110,54 +109,6 @@ class _Control:
 
 
 # ---------------------------------------------------------------------------------------------- file state
-class HarvestState:
-    """What harvesting looks up in a file (ids, labels, scopes, …), made once per file on first use."""
-
-    def __init__(self, model: FileModel) -> None:
-        self.model = model
-        self.ids: dict[str, LxmlElement] | None = None
-        self.label_for: dict[str, list[LxmlElement]] | None = None
-        self.action_scopes: dict[int, LxmlElement | None] = {}
-        self.bad_controls: set[int] | None = None  # ids of Elements with parameter errors on control attributes
-        self.scopes: dict[int, tuple[LxmlElement | None, list[LxmlElement]]] = {}
-        self.form_attr: bool | None = None  # whether the file's bytes mention a `form=` attribute
-        kind = model.pf.src.kind
-        from axag.parse.templates import markers
-
-        self.markers: tuple[str, ...] = ("{{",) if kind == "vue" else markers(kind)
-        self.vue = kind == "vue"
-
-    def by_id(self, ident: str) -> LxmlElement | None:
-        if self.ids is None:
-            self.ids = {}
-            root = self.model.pf.root
-            if root is not None:
-                for el in _WITH_ID(root):  # elements with an id, in document order (found in C)
-                    i = el.get("id")
-                    if i is not None and i not in self.ids:
-                        self.ids[i] = el
-        return self.ids.get(ident)
-
-    def labels_for(self, ident: str) -> list[LxmlElement]:
-        if self.label_for is None:
-            self.label_for = {}
-            if self.model.pf.root is not None:
-                for lab in self.model.pf.named("label"):
-                    target = lab.get("for")
-                    if target is not None:
-                        self.label_for.setdefault(target, []).append(lab)
-        return self.label_for.get(ident, [])
-
-    def has_control_errors(self, element: Element) -> bool:
-        if self.bad_controls is None:
-            self.bad_controls = {id(f.element) for f in self.model.facts
-                                 if f.attribute in V.CONTROL_ATTRIBUTES and f.kind in VALUE_DEFECTS}
-        return id(element) in self.bad_controls
-
-    def unknown(self, text: str) -> bool:
-        return any(m in text for m in self.markers)
-
-
 def is_unknown(model: FileModel, text: str) -> bool:
     """Whether ``text`` holds a template construct of the file's kind (its value is known only once rendered)."""
     return _state(model).unknown(text)
@@ -166,7 +117,7 @@ def is_unknown(model: FileModel, text: str) -> bool:
 def _state(model: FileModel) -> HarvestState:
     st = model.harvest_state
     if st is None:
-        st = model.harvest_state = HarvestState(model)
+        st = model.harvest_state = HarvestState(model.pf, model.facts)
     return st
 
 
@@ -253,7 +204,6 @@ def control_category(model: FileModel, el: LxmlElement) -> str | None:
 
 
 _FORM_OWNED = etree.XPath("//*[@form=$id]")
-_WITH_ID = etree.XPath("//*[@id]")
 _FORM_ATTRIBUTE = re.compile(r"[\s\"'/]form\s*=", re.IGNORECASE)
 _FORM_ATTRIBUTE_BYTES = re.compile(rb"form[ \t\r\n\f]*=")
 
@@ -570,7 +520,7 @@ def _text_keys(model: FileModel, c: _Control, sink: Sink, pname: str, keys: dict
     if p is None or unknown:
         return
     wrapped = f"^(?:{p})$"
-    from axag.model.pattern import check_pattern
+    from axag.values.pattern import check_pattern
 
     problem = check_pattern(wrapped)
     if problem is not None:
@@ -585,7 +535,7 @@ def _date_bounds(model: FileModel, c: _Control, category: str) -> dict[str, str]
         v, unknown = value_of(model, c.el, attr)
         if v is None or unknown:
             continue
-        from axag.guards.pyruntime import check_format, ecma_search
+        from axag.values.pyruntime import check_format, ecma_search
 
         # ECMA-262 reading, as the guards: "$" is the end of the value (not before a final newline)
         ok = check_format("date", v) if category == "date" else ecma_search(PATTERNS[category], v)

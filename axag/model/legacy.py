@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from axag.model.jsonspan import JsonDoc, JsonError, parse_number
-from axag.model.jsonspan import parse as parse_json
 from axag.parse.document import Attr
+from axag.values.jsonspan import JsonDoc, JsonError, parse_number
+from axag.values.jsonspan import parse as parse_json
 
 __all__ = ["Expression", "entries", "entry_count", "parse_expression"]
 

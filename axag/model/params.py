@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 from axag import vocabulary as V
 from axag.facts import HARMLESS, Fact, Kind
 from axag.findings import Fix
-from axag.jsontext import is_number as _is_number
 from axag.model.values import Value
 from axag.parse.document import Element
 from axag.spans import Span
+from axag.values.jsontext import is_number as _is_number
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action, FileModel
+    from axag.model.types import Action, FileModel
 
 __all__ = ["Loc", "Sink", "Spec", "SpecCtx"]
 
@@ -183,7 +183,7 @@ def finite(number: Any) -> bool:
 
 
 def compact(value: Any) -> str:
-    from axag.jsontext import dumps_compact
+    from axag.values.jsontext import dumps_compact
 
     try:
         return dumps_compact(value)

@@ -17,7 +17,7 @@ from axag.parse.document import attribute as _attr
 from axag.parse.document import tag_name as _tag
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action, FileModel
+    from axag.model.types import Action, FileModel
     from axag.parse.document import LxmlElement
 
 __all__ = ["Link", "Submission", "page_url", "reach", "unbound_reason"]

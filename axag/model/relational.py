@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from axag.model.jsonspan import JsonError, parse_number
+from axag.values.jsonspan import JsonError, parse_number
 from axag.vocabulary import collapse_ws
 
 __all__ = ["FORMS", "Relation", "looks_relational", "parse_relation"]

@@ -216,7 +216,7 @@ def value_checks(spec: Spec, ctx: SpecCtx) -> None:
                     checks.append((label, item, loc.sub(i), enum_schema if name == "enum" else schema))
     if not checks:
         return
-    from axag.guards.pyruntime import (
+    from axag.values.pyruntime import (
         validate_value,  # imported when there is something to validate (cold start)
     )
 
@@ -259,7 +259,7 @@ def pattern_costs(spec: Spec, ctx: SpecCtx) -> None:
     """§4.7: a super-linear pattern needs a maxLength that keeps the guard's worst case in budget."""
     pattern = spec.keys.get("pattern")
     if isinstance(pattern, str) and "pattern" not in spec.dropped:
-        from axag.model.pattern import cost_problem
+        from axag.values.pattern import cost_problem
 
         problem = cost_problem(pattern, spec.keys.get("maxLength"))
         if problem is not None:

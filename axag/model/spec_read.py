@@ -12,10 +12,7 @@ from axag import vocabulary as V
 from axag.edits import fix, insert_attribute_after, render_json, replace_value
 from axag.facts import Kind
 from axag.findings import Edit, Fix
-from axag.jsontext import is_number as _is_number
 from axag.model import forms
-from axag.model.jsonspan import JsonError
-from axag.model.jsonspan import parse as parse_json
 from axag.model.params import (
     COUNT_KEYS,
     FRAGMENT_KEYS,
@@ -30,9 +27,12 @@ from axag.model.params import (
     is_integral,
 )
 from axag.model.values import Value
+from axag.values.jsonspan import JsonError
+from axag.values.jsonspan import parse as parse_json
+from axag.values.jsontext import is_number as _is_number
 
 if TYPE_CHECKING:
-    from axag.model.actions import FileModel
+    from axag.model.types import FileModel
 
 __all__ = ["read_object"]
 
@@ -47,7 +47,7 @@ def _navigate(doc: Any, path: tuple[str | int, ...]) -> Any:
 def _render(model: FileModel, val: Value, doc: Any) -> str:
     """Rewritten JSON text of an attribute value (§13.5, `edits.render_json`): compact, or one top-level
     item per line when the original value had a line break (arrays only)."""
-    from axag.jsontext import dumps_compact
+    from axag.values.jsontext import dumps_compact
 
     assert val.attr is not None
     return render_json(model.pf.text, model.pf.lines.line_ending(), val.attr, doc, val.doc, dumps_compact,
@@ -201,7 +201,7 @@ def _required_fix(model: FileModel, ctx: SpecCtx, loc: Loc, key: str, value: boo
         new_target = copy.deepcopy(target.value) + [item]
         edits.append(replace_value(target.attr, _render(model, target, new_target)))
     else:
-        from axag.jsontext import dumps_compact
+        from axag.values.jsontext import dumps_compact
 
         edits.append(insert_attribute_after(act.element, val.attr, wanted, dumps_compact([item]), model.pf.src.text,
                                             model.pf.lines.line_ending()))
@@ -392,6 +392,6 @@ _KEY_READERS: dict[str, KeyReader] = {
 
 
 def _check_pattern(pattern: str) -> str | None:
-    from axag.model.pattern import check_pattern
+    from axag.values.pattern import check_pattern
 
     return check_pattern(pattern)

@@ -16,10 +16,10 @@ from axag import vocabulary as V
 from axag.edits import fix, replace_value
 from axag.facts import Fact, Kind
 from axag.model import forms
-from axag.model.jsonspan import JsonDoc, JsonError
-from axag.model.jsonspan import parse as parse_json
 from axag.parse.document import Attr, Element
 from axag.spans import Span
+from axag.values.jsonspan import JsonDoc, JsonError
+from axag.values.jsonspan import parse as parse_json
 
 
 class Status(Enum):
@@ -259,7 +259,7 @@ class ValueReader:
                 fx = None
                 if not base.from_macro:
                     if removal is None:
-                        from axag.jsontext import dumps_compact
+                        from axag.values.jsontext import dumps_compact
 
                         firsts: dict[str, str] = {}  # collapsed item -> its first occurrence, in order
                         for x in items:
@@ -278,7 +278,7 @@ class ValueReader:
         items = forms.plain_string_list(attr.value, names=attr.name in V.NAME_LIST_ATTRIBUTES)
         if items is None or base.from_macro:
             return
-        from axag.jsontext import dumps_compact
+        from axag.values.jsontext import dumps_compact
 
         new = dumps_compact(items)
         p = self.facts[-1]
@@ -340,7 +340,7 @@ class ValueReader:
         return self._invalid(base)
 
     def _regex(self, attr: Attr, base: Value) -> Value:
-        from axag.model.pattern import check_pattern
+        from axag.values.pattern import check_pattern
 
         problem = check_pattern(attr.value)
         if problem is None:

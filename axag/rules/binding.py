@@ -19,7 +19,7 @@ from axag.rules.declare import Rule
 from axag.rules.facts import judge
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action
+    from axag.model.types import Action
 
 __all__ = ["Drift", "operation_drift"]
 

@@ -11,8 +11,8 @@ from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action
     from axag.model.parameter import Parameter
+    from axag.model.types import Action
 
 _CACHE: list[tuple[Any, dict[str, dict[str, Any]]]] = []
 

@@ -10,16 +10,46 @@ not selected is not run.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from axag.facts import Fact, Kind
 
 if TYPE_CHECKING:
-    from axag.findings import Severity
-    from axag.rules.base import RuleCtx
-    from axag.rules.declare import Rule
+    from axag.findings import Fix, Severity
+    from axag.parse.document import Element
+    from axag.spans import Span
 
-Judge = Callable[["RuleCtx", Fact], None]
+
+# The runner sees a rule and its context through these two small interfaces (`axag.rules.declare.Rule` and
+# `axag.rules.base.RuleCtx` fit them), so that this module depends on neither.
+class _Facts(Protocol):
+    @property
+    def facts(self) -> list[Fact]: ...
+
+
+class JudgeCtx(Protocol):
+    """What judging reads of the rule context: the enabled codes and the model's facts."""
+
+    @property
+    def enabled(self) -> frozenset[int]: ...
+
+    @property
+    def model(self) -> _Facts: ...
+
+
+class Judged(Protocol):
+    """A rule as the fact judges see it: its code, and how it reports a finding."""
+
+    @property
+    def code(self) -> int: ...
+
+    def report(self, ctx: Any, span: Span, element: Element | None, attribute: str | None = None, /, *,
+               msg: str = "", fix: Fix | None = None, help: str | None = None,
+               severity: Severity | None = None, pair: str | None = None, **args: Any) -> None: ...
+
+
+Judge = Callable[[Any, Fact], None]  # fn(ctx, fact), ctx the `RuleCtx` of the file
+J = TypeVar("J", bound=Judge)
 
 # rule code -> (kind, judge) in registration order
 FACT_RULES: dict[int, list[tuple[Kind, Judge]]] = {}
@@ -27,10 +57,10 @@ FACT_RULES: dict[int, list[tuple[Kind, Judge]]] = {}
 _TABLES: dict[frozenset[int], dict[Kind, tuple[Judge, ...]]] = {}
 
 
-def judges(rule: Rule, *kinds: Kind) -> Callable[[Judge], Judge]:
+def judges(rule: Judged, *kinds: Kind) -> Callable[[J], J]:
     """Register ``fn`` as (part of) the check of ``rule``, over the facts of ``kinds``."""
 
-    def register(fn: Judge) -> Judge:
+    def register(fn: J) -> J:
         entries = FACT_RULES.setdefault(rule.code, [])
         for kind in kinds:
             if any(k is kind for k, _ in entries):
@@ -42,16 +72,16 @@ def judges(rule: Rule, *kinds: Kind) -> Callable[[Judge], Judge]:
     return register
 
 
-def judge(rule: Rule, kind: Kind, *, msg: str = "", severity: Severity | None = None) -> None:
+def judge(rule: Judged, kind: Kind, *, msg: str = "", severity: Severity | None = None) -> None:
     """``rule`` reports every fact of ``kind`` with its message ``msg`` (the first by default)."""
 
-    def report(ctx: RuleCtx, fact: Fact) -> None:
+    def report(ctx: JudgeCtx, fact: Fact) -> None:
         emit(ctx, rule, fact, msg=msg, severity=severity)
 
     judges(rule, kind)(report)
 
 
-def emit(ctx: RuleCtx, rule: Rule, fact: Fact, *, msg: str = "", severity: Severity | None = None,
+def emit(ctx: JudgeCtx, rule: Judged, fact: Fact, *, msg: str = "", severity: Severity | None = None,
          **more: Any) -> None:
     """Report ``fact`` as a finding of ``rule``: its details (and ``more``) are the message's arguments."""
     rule.report(ctx, fact.span, fact.element, fact.attribute, msg=msg, fix=fact.fix, help=fact.help,
@@ -73,7 +103,7 @@ def _table(enabled: frozenset[int]) -> dict[Kind, tuple[Judge, ...]]:
     return table
 
 
-def judge_facts(ctx: RuleCtx, facts: list[Fact] | None = None) -> None:
+def judge_facts(ctx: JudgeCtx, facts: list[Fact] | None = None) -> None:
     """Run the judges of the enabled fact rules over ``facts`` (default: the model's), in the order they were
     recorded."""
     if facts is None:

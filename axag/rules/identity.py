@@ -16,7 +16,7 @@ from axag.rules.declare import Rule
 from axag.rules.facts import judge
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action, Annotated
+    from axag.model.types import Action, Annotated
 
 _CLICK_ATTRS = ("onclick", "@click", "v-on:click", "x-on:click", "(click)")
 _CLICK_MODIFIED = ("@click.", "v-on:click.", "x-on:click.")

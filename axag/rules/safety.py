@@ -18,7 +18,7 @@ from axag.rules.declare import Rule
 from axag.rules.facts import emit, judge, judges
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action
+    from axag.model.types import Action
     from axag.model.values import Value
 
 

@@ -19,7 +19,7 @@ from axag.rules.declare import Rule, or_list
 from axag.rules.facts import judge
 
 if TYPE_CHECKING:
-    from axag.model.actions import Action, Annotated
+    from axag.model.types import Action, Annotated
     from axag.parse.document import Element
     from axag.spans import Span
 

@@ -15,7 +15,7 @@ from axag.rules.declare import Rule, or_list
 from axag.rules.facts import emit, judge, judges
 
 if TYPE_CHECKING:
-    from axag.model.actions import Annotated
+    from axag.model.types import Annotated
 
 # ------------------------------------------------------------------------------------------------
 # The model records what it observes as facts (`axag.facts`) and the dynamic attributes of each element; the

@@ -23,7 +23,7 @@ from axag.rules.declare import Rule
 
 if TYPE_CHECKING:
     from axag.findings import Edit
-    from axag.model.actions import Action
+    from axag.model.types import Action
     from axag.parse.document import Attr, Element
     from axag.spans import Span
 

@@ -16,19 +16,38 @@ import hashlib
 import hmac
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from axag.serve.approvals import ApprovalRequest, DeskRefusal
+from axag.serve.approvals import ApprovalDesk, ApprovalRequest, DeskRefusal
 from axag.serve.escape import shown
 
-if TYPE_CHECKING:
-    from axag.serve.permission import DeskToolServer
+__all__ = ["DeskServer", "DeskTimes", "desk_app", "serve_beside", "serve_desk", "with_desk"]
 
-__all__ = ["desk_app", "serve_beside", "serve_desk", "with_desk"]
+
+class DeskTimes(Protocol):
+    @property
+    def ttl(self) -> float: ...  # how long a request (and its page session) lasts, in seconds
+
+    @property
+    def value_ttl(self) -> float: ...  # how long "approve these values" lasts
+
+
+class DeskServer(Protocol):
+    """What the approval page reads of the server (`axag.serve.permission.DeskToolServer` fits): its approval
+    desk, the served tools by name and the desk's times."""
+
+    @property
+    def desk(self) -> ApprovalDesk: ...
+
+    @property
+    def tools(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+    @property
+    def desk_config(self) -> DeskTimes: ...
 
 COOKIE = "axag_desk"
 _FOLD = 160
@@ -86,7 +105,7 @@ def _arguments(req: ApprovalRequest) -> list[tuple[str, str, str | None]]:
     return out
 
 
-def desk_app(server: DeskToolServer) -> Any:
+def desk_app(server: DeskServer) -> Any:
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, RedirectResponse, Response

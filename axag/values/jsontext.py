@@ -1,7 +1,7 @@
 """JSON values and their canonical text (SPEC §4.9 numbers): `is_number`, `canonical_number`, `normalise`,
 `dumps_compact` (values inside messages, descriptions and fixes) and `dumps_canonical` (the guard fingerprint
 form). A leaf module (standard library only) shared by the model, `axag.compile.validate` and
-`axag.compile.serialize`, which writes whole documents with it. (The guard runtime, `axag.guards.pyruntime`, is
+`axag.compile.serialize`, which writes whole documents with it. (The guard runtime, `axag.values.pyruntime`, is
 copied verbatim into generated code and keeps its own copies.)"""
 
 from __future__ import annotations
