@@ -25,9 +25,19 @@ def escape_in_value(text: str, quote: str) -> str:
     return body.replace('"', "&quot;") if quote == '"' else body.replace("'", "&#39;")
 
 
+def js_string_body(value: str, quote: str) -> str:
+    """``value`` as written between ``quote`` characters in JavaScript (backslash, the quote, line breaks and,
+    in a template literal, ``${`` escaped)."""
+    body = value.replace("\\", "\\\\").replace(quote, "\\" + quote)
+    body = body.replace("\n", "\\n").replace("\r", "\\r").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return body.replace("${", "\\${") if quote == "`" else body
+
+
 def replace_value(attr: Attr, new_value: str, *, requote: bool = False) -> Edit:
     """Rewrite an attribute's value (the whole `name=value` part after the name). ``requote``: choose the
     quote as for an unquoted original (for values whose quoting was the problem, 134)."""
+    if attr.js_quote is not None:  # the body of a JavaScript string literal (JSX): only its characters change
+        return Edit(attr.value_span.start, attr.value_span.end, js_string_body(new_value, attr.js_quote))
     quote = None if requote else attr.quote
     if attr.quote in ('"', "'"):
         start = attr.value_span.start - 1

@@ -28,6 +28,7 @@ def env(tmp: Path) -> dict[str, str]:
 
 
 VERSIONS: dict[int, dict[str, int | None]] = {}  # id(client) -> uri -> version of the last publication
+INITIALIZED: dict[int, T.InitializeResult] = {}  # id(client) -> the server's answer to `initialize`
 
 
 def published(client: LanguageClient, uri: str) -> int | None:
@@ -61,7 +62,7 @@ async def start(root: Path, tmp: Path, *, pull: bool = False, options: Any = Non
         assert caps.text_document is not None
         caps.text_document.diagnostic = T.DiagnosticClientCapabilities(dynamic_registration=False,
                                                                        related_document_support=True)
-    await client.initialize_session(T.InitializeParams(
+    INITIALIZED[id(client)] = await client.initialize_session(T.InitializeParams(
         capabilities=caps, root_uri=root.as_uri(),
         workspace_folders=[T.WorkspaceFolder(root.as_uri(), root.name)], initialization_options=options))
     return client

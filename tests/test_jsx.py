@@ -164,13 +164,14 @@ def test_fix_tsx_twice_is_idempotent(tmp_path: Path) -> None:
     target = tmp_path / "fix.tsx"
     shutil.copy(JSX / "fix.tsx", target)
     first = run_axag(["lint", "--isolated", "--fix", "--output-format", "concise", "fix.tsx"], cwd=tmp_path)
-    assert "Fixed 2 findings." in first.output
+    assert "Fixed 4 findings." in first.output
     once = target.read_text()
     assert 'axag-intent="account.delete"' in once and 'axag-risk-level="high"' in once
-    assert 'axag-idempotent={"yes"} axag-scope={"User"}' in once  # expressions are never edited
+    # a string literal inside an expression: only its characters are edited (issue 27), never the expression
+    assert 'axag-idempotent={"true"} axag-scope={"user"}' in once
     second = run_axag(["lint", "--isolated", "--fix", "--output-format", "concise", "fix.tsx"], cwd=tmp_path)
     assert "Fixed" not in second.output and target.read_text() == once
-    assert [f[1:4] for f in _lint("fix.tsx", cwd=tmp_path)] == [("105", 5, 68), ("107", 5, 87)]
+    assert [f[1:4] for f in _lint("fix.tsx", cwd=tmp_path)] == []
 
 
 def test_fix_check_rejects_a_changed_expression() -> None:

@@ -76,7 +76,14 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
         if p.control is not None and p.control.el is not None and _tag(p.control.el) == "textarea":
             multiline.append(p.name)
     scope_controls = H.scope_controls(model, scope) if scope is form else H.scope_controls(model, form)
-    members = form_members(form)
+    members: list[LxmlElement] | None = None  # the form's named elements, looked up for a live constant only
+
+    def located(el: LxmlElement, name: str) -> tuple[str, int]:
+        nonlocal members
+        if members is None:
+            members = form_members(form, _member_index(model, form))
+        return _locate(members, el, name)
+
     for el in _with_submitter(scope_controls, sub, form):
         if el is sub:
             name, unknown = H.value_of(model, el, "name")
@@ -84,7 +91,7 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
                 value, unknown_value = H.value_of(model, el, "value")
                 refresh = refresh or unknown_value
                 if unknown_value:
-                    live.append([len(constants), *_locate(members, el, name)])
+                    live.append([len(constants), *located(el, name)])
                 constants.append([name, None if unknown_value else (value or "")])
             continue
         category = H.control_category(model, el)
@@ -105,7 +112,7 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
         # the browser submits the live page's value, so serve reads it from the page again
         refresh = refresh or unknown_value or category == "hidden"
         if unknown_value or category == "hidden":
-            live.append([len(constants), *_locate(members, el, name)])
+            live.append([len(constants), *located(el, name)])
         constants.append([name, None if unknown_value else (value or "")])
     for el in H.scope_file_inputs(model, form):  # lint reports them too (rule 148)
         name = H.file_input_name(el)
@@ -138,23 +145,45 @@ def control_kind(el: LxmlElement) -> str:
     return tag
 
 
-def form_members(form: LxmlElement) -> list[LxmlElement]:
-    """The named elements that belong to ``form`` in document order: its descendants without a `form=` of
-    another form, and the elements elsewhere whose `form=` names it (serve reads the live page the same way)."""
-    form_id = _attr(form, "id")
-    out: list[LxmlElement] = []
-    root = form.getroottree()
-    for el in root.iter():
+# the named elements of a document by their form: (document index, element) under the closest `<form>` ancestor,
+# and under the value of their own `form=` attribute
+MemberIndex = tuple[dict[LxmlElement, list[tuple[int, LxmlElement]]], dict[str, list[tuple[int, LxmlElement]]]]
+
+
+def member_index(root: Any) -> MemberIndex:
+    """One pass over the document ``root`` (an lxml tree) for `form_members` of each of its forms."""
+    by_form: dict[LxmlElement, list[tuple[int, LxmlElement]]] = {}
+    by_owner: dict[str, list[tuple[int, LxmlElement]]] = {}
+    for i, el in enumerate(root.iter()):
         if not isinstance(el.tag, str) or el.get("name") is None:
             continue
         owner = el.get("form")
         if owner is not None:
-            if form_id is not None and owner == form_id:
-                out.append(el)
+            by_owner.setdefault(owner, []).append((i, el))
             continue
-        if next(el.iterancestors("form"), None) is form:
-            out.append(el)
-    return out
+        parent = next(el.iterancestors("form"), None)
+        if parent is not None:
+            by_form.setdefault(parent, []).append((i, el))
+    return by_form, by_owner
+
+
+def _member_index(model: FileModel, form: LxmlElement) -> MemberIndex:
+    """The file's `member_index`, made once per file (a page of a thousand forms asks for it a thousand times)."""
+    root = form.getroottree()
+    kept = model.memo.get("form_members")
+    if kept is None or kept[0] is not root.getroot():
+        kept = model.memo["form_members"] = (root.getroot(), member_index(root))
+    return kept[1]
+
+
+def form_members(form: LxmlElement, index: MemberIndex | None = None) -> list[LxmlElement]:
+    """The named elements that belong to ``form`` in document order: its descendants without a `form=` of
+    another form, and the elements elsewhere whose `form=` names it (serve reads the live page the same way).
+    ``index``: the document's `member_index` (else made here)."""
+    by_form, by_owner = member_index(form.getroottree()) if index is None else index
+    form_id = _attr(form, "id")
+    items = by_form.get(form, []) + (by_owner.get(form_id, []) if form_id is not None else [])
+    return [el for _, el in sorted(items, key=lambda t: t[0])]
 
 
 def _locate(members: list[LxmlElement], el: LxmlElement, name: str) -> tuple[str, int]:

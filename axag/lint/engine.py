@@ -486,7 +486,7 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Settings, requ
     if pf.src.kind == "jsx":
         from axag.lint.origins import elsewhere, touches
 
-        if fix is not None and pf.frozen and touches(fix, pf.frozen):
+        if fix is not None and pf.frozen and touches(fix, pf.frozen, pf.rewritable):
             fix = None  # JSX: fixes never edit an expression
         other = elsewhere(p, out.path, (out.display, out.repo_path))
         if other is not None:  # a value of an `axag={spec}` object written in another file (issue 16)

@@ -12,9 +12,13 @@ from axag.rules.problem import Problem
 from axag.spans import LineIndex
 
 
-def touches(fx: Fix, frozen: list[tuple[int, int]]) -> bool:
-    """An edit overlapping (or inserting inside) one of the ``frozen`` ranges."""
+def touches(fx: Fix, frozen: list[tuple[int, int]], rewritable: list[tuple[int, int]] | None = None) -> bool:
+    """An edit overlapping (or inserting inside) one of the ``frozen`` ranges, other than one replacing exactly
+    a ``rewritable`` range (the body of a string literal, `Attr.js_quote`)."""
+    allowed = set(rewritable or ())
     for e in fx.edits:
+        if (e.start, e.end) in allowed:
+            continue
         for a, b in frozen:
             if (e.start < b and a < e.end) or a < e.start < b:
                 return True

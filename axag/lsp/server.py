@@ -44,6 +44,7 @@ class AxagServer(LanguageServer):
         self.loose: dict[Path, Workspace] = {}  # documents outside every folder: their own folder, not scanned
         self.lints: dict[str, tuple[int | None, str, DocumentLint]] = {}  # uri -> (version, text, lint)
         self.pending: dict[str, asyncio.Task[None]] = {}
+        self.scans: dict[Workspace, asyncio.Task[None]] = {}  # the background read of each folder, last started
         self.debounce = DEBOUNCE_S
         self.pull = False
         self.unsafe_fixes = False  # initializationOptions.unsafeFixes: source.fixAll.axag applies unsafe fixes too
@@ -138,6 +139,9 @@ class AxagServer(LanguageServer):
             if caps is not None and caps.diagnostics is not None and caps.diagnostics.refresh_support:
                 self.workspace_diagnostic_refresh(None)
 
+    def start_scan(self, ws: Workspace) -> None:
+        self.scans[ws] = asyncio.get_running_loop().create_task(self.scan(ws))
+
     async def scan(self, ws: Workspace) -> None:
         await self.run(ws.scan)
         self.relint_open({ws})
@@ -184,6 +188,9 @@ def initialize(ls: AxagServer, params: T.InitializeParams) -> None:
 
 @server.feature(T.INITIALIZED)
 async def initialized(ls: AxagServer, params: T.InitializedParams) -> None:
+    for ws in ls.folders.values():  # first: a request arriving meanwhile waits for these reads
+        ls.report_config(ws)
+        ls.start_scan(ws)
     caps = ls.client_capabilities.workspace
     if caps is not None and caps.did_change_watched_files is not None and \
             caps.did_change_watched_files.dynamic_registration:
@@ -198,9 +205,6 @@ async def initialized(ls: AxagServer, params: T.InitializedParams) -> None:
                 T.DidChangeWatchedFilesRegistrationOptions(watchers))]))
         except Exception as exc:  # noqa: BLE001 - a client that refuses still gets every other feature
             log.info("watched-file registration refused: %s", exc)
-    for ws in ls.folders.values():
-        ls.report_config(ws)
-        asyncio.get_running_loop().create_task(ls.scan(ws))
 
 
 @server.feature(T.SHUTDOWN)
@@ -232,11 +236,58 @@ def did_close(ls: AxagServer, params: T.DidCloseTextDocumentParams) -> None:
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri, []))
 
 
+def result_id(diags: list[T.Diagnostic]) -> str:
+    """A report's `resultId`: the same diagnostics give the same id (the client then gets "unchanged")."""
+    import hashlib
+
+    data = repr([(d.range, d.severity, d.code, d.message, d.tags, d.data) for d in diags])
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 @server.feature(T.TEXT_DOCUMENT_DIAGNOSTIC,
-                T.DiagnosticOptions(identifier="axag", inter_file_dependencies=True, workspace_diagnostics=False))
+                T.DiagnosticOptions(identifier="axag", inter_file_dependencies=True, workspace_diagnostics=True))
 async def pull_diagnostics(ls: AxagServer, params: T.DocumentDiagnosticParams) -> T.DocumentDiagnosticReport:
     lint, text = await ls.lint_now(params.text_document.uri)
-    return T.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(lint, text))
+    diags = ls.diagnostics(lint, text)
+    rid = result_id(diags)
+    if params.previous_result_id == rid:
+        return T.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
+    return T.RelatedFullDocumentDiagnosticReport(items=diags, result_id=rid)
+
+
+@server.feature(T.WORKSPACE_DIAGNOSTIC)
+async def workspace_diagnostics(ls: AxagServer, params: T.WorkspaceDiagnosticParams) -> T.WorkspaceDiagnosticReport:
+    """Every file of the workspace folders (within the configured paths and excludes): open documents with their
+    text and version, the others as on disk, each as `axag lint` run in its folder reports it. A file reported
+    before and gone now gets an empty report; one whose diagnostics did not change since the client's
+    ``previousResultIds``, an "unchanged" report. Queued behind the background read of the workspace."""
+    previous = {p.uri: p.value for p in params.previous_result_ids}
+    reports: dict[str, tuple[int | None, list[T.Diagnostic]]] = {}
+    for uri in list(ls.workspace.text_documents):
+        version = ls.workspace.get_text_document(uri).version
+        lint, text = await ls.lint_now(uri)
+        reports[uri] = (version, ls.diagnostics(lint, text))
+    for ws in list(ls.folders.values()):
+        scan = ls.scans.get(ws)
+        if scan is not None and not scan.done():
+            await asyncio.shield(scan)  # the files are being read: report them all, once read
+        for path, text, findings in await ls.run(ws.closed_reports):
+            uri = from_fs_path(str(path)) or path.as_uri()
+            if uri not in reports:
+                pos = Positions(text, ls.encoding)
+                reports[uri] = (None, [diagnostic(f, pos) for f in findings])
+    for uri in previous:
+        reports.setdefault(uri, (None, []))  # deleted or no longer linted: clear what the client shows
+    items: list[T.WorkspaceDocumentDiagnosticReport] = []
+    for uri in sorted(reports):
+        version, diags = reports[uri]
+        rid = result_id(diags)
+        if previous.get(uri) == rid:
+            items.append(T.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=rid))
+        else:
+            items.append(T.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=diags,
+                                                                 result_id=rid))
+    return T.WorkspaceDiagnosticReport(items=items)
 
 
 @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -254,7 +305,7 @@ async def watched_files(ls: AxagServer, params: T.DidChangeWatchedFilesParams) -
     for ws in reload:
         await ls.run(ws.reload)
         ls.report_config(ws)
-        asyncio.get_running_loop().create_task(ls.scan(ws))
+        ls.start_scan(ws)
     if changed or reload:
         ls.relint_open(changed | reload)
 

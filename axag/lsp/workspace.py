@@ -54,6 +54,7 @@ class Workspace:
         self._lock = threading.Lock()
         self._files: dict[Path, FileOutcome] = {}  # the run-wide part of every file: contracts, display, ran
         self._intents: dict[Path, set[str]] = {}
+        self._findings: dict[Path, list[Finding]] = {}  # of every file read (for `workspace/diagnostic`)
         self._open: dict[Path, FileOutcome] = {}
         self._generation = 0
         self.scanned = threading.Event()
@@ -70,6 +71,7 @@ class Workspace:
             self._generation += 1
             self._files.clear()
             self._intents.clear()
+            self._findings.clear()
             self.scanned.clear()
         self.config_error = None
         self.baseline: set[Any] | None = None
@@ -165,6 +167,7 @@ class Workspace:
             with self._lock:
                 self._files.pop(path, None)
                 self._intents.pop(path, None)
+                self._findings.pop(path, None)
             return
         outcome = check_document(path, data, self.resolver, self.request, cwd=self.root, repo_cache=repo_cache)
         self._keep(path, outcome, generation)
@@ -172,12 +175,14 @@ class Workspace:
     def _keep(self, path: Path, outcome: FileOutcome, generation: int) -> None:
         text = outcome.text or ""
         intents = set(_INTENT_VALUE.findall(text))
+        findings = outcome.findings
         outcome.findings, outcome.suppressed, outcome.text = [], [], None
         outcome.contracts = _packed(outcome.contracts)
         with self._lock:
             if generation == self._generation:
                 self._files[path] = outcome
                 self._intents[path] = intents
+                self._findings[path] = findings
 
     def intents(self) -> list[str]:
         with self._lock:
@@ -197,12 +202,45 @@ class Workspace:
         with self._lock:
             self._open[path] = kept
             self._intents[path] = set(_INTENT_VALUE.findall(text))
-        shown = sorted(findings + run_wide, key=Finding.sort_key)
-        if self.baseline is not None:
-            from axag.lint import baseline
-
-            shown = baseline.apply(shown, self.baseline)[0]
+        shown = self._baseline(sorted(findings + run_wide, key=Finding.sort_key))
         return DocumentLint(outcome, shown, run_wide)
+
+    def closed_reports(self) -> list[tuple[Path, str, list[Finding]]]:
+        """Every file of the workspace that is not open in the editor, as `axag lint` run in the folder reports
+        it (its findings, the run-wide ones located in it, the baseline applied), with its text as on disk (for
+        the positions), in path order: what `workspace/diagnostic` reports beside the open documents."""
+        from axag.lint.sitewide import sitewide_findings
+        from axag.regular import read_regular
+        from axag.source import load
+
+        with self._lock:
+            files, opened, found = dict(self._files), dict(self._open), dict(self._findings)
+        every = {**files, **opened}
+        run_wide: dict[str, list[Finding]] = {}
+        if len(every) > 1:
+            for f in sitewide_findings(_Others(list(every.values())), self.request):
+                run_wide.setdefault(f.path, []).append(f)
+        out = []
+        for path in sorted(files):
+            if path in opened:
+                continue
+            try:
+                data = read_regular(path)
+            except OSError:
+                data = None
+            src = load(path, data) if data is not None else "gone"
+            text = "" if isinstance(src, str) else src.text
+            shown = sorted(found.get(path, []) + _tag_spans(run_wide.get(files[path].display, []), text),
+                           key=Finding.sort_key)
+            out.append((path, text, self._baseline(shown)))
+        return out
+
+    def _baseline(self, findings: list[Finding]) -> list[Finding]:
+        if self.baseline is None:
+            return findings
+        from axag.lint import baseline
+
+        return baseline.apply(findings, self.baseline)[0]
 
     def close(self, path: Path) -> None:
         with self._lock:

@@ -112,6 +112,7 @@ class FileModel:
     # the parameter facts recorded so far (a form and its submit button share a scope: each is recorded once)
     parameter_facts: set[tuple[Any, ...]] = field(default_factory=set)
     harvest_state: HarvestState | None = None  # what harvesting looked up in the file, made on first use
+    memo: dict[str, Any] = field(default_factory=dict)  # lookups of later layers over the file, made once
 
     def annotated_of(self, el: Any) -> Annotated | None:
         e = self.pf._by_el.get(el)

@@ -76,6 +76,9 @@ class Attr:
     jsx: bool = False  # an unquoted {expression} in a file not read as a component: dynamic, and rule 152's
     origin: Any = None  # JSX: the module (another file) the value was written in; None = this file
     repeat: bool = False  # a repeat of an earlier attribute of the same name (in its element's `duplicates`)
+    # JSX: the value is the whole body of a string literal of this file quoted with this character ('"', "'" or
+    # '`'; no escapes in it), inside an expression: a fix may rewrite that body, and nothing else of it
+    js_quote: str | None = None
 
     @property
     def valueless(self) -> bool:
@@ -132,6 +135,8 @@ class ParsedFile:
     # lxml elements without annotations that carry an attribute making them interactive (§12.2)
     interactive: list[Any] = field(default_factory=list)
     frozen: list[tuple[int, int]] = field(default_factory=list)  # JSX expressions: no fix edits inside
+    # JSX: string literal bodies inside frozen expressions that a fix may replace whole (`Attr.js_quote`)
+    rewritable: list[tuple[int, int]] = field(default_factory=list)
     _by_el: dict[Any, Element] = field(default_factory=dict)
     # (tag, line) -> the lxml elements of that tag on that line (each with its index), and their raw start tags:
     # found once per line, not once per element (minified pages put thousands of controls on one line)

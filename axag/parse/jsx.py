@@ -288,8 +288,10 @@ class _Builder:
             raw = self.data[lit[1]:lit[2]].decode("utf-8", "replace")
             value = lit[0]
             offsets = None if raw == value else [0] * (len(value) + 1)
+            value_span = Span(cp(lit[1]), cp(lit[2]))
             return Attr(name=low, written=written, value=value, raw=raw, quote="", name_span=name_span,
-                        value_span=Span(cp(lit[1]), cp(lit[2])), offsets=offsets)
+                        value_span=value_span, offsets=offsets,
+                        js_quote=self._rewritable(value_span, raw == value, vnode))
         return Attr(name=low, written=written, value=T.node_text(self.data, vnode), raw=T.node_text(self.data, vnode),
                     quote="", name_span=name_span, value_span=Span(cp(vnode.start_byte), cp(vnode.end_byte)),
                     dynamic=True)
@@ -315,9 +317,27 @@ class _Builder:
                 self.pf.frozen.append(item.value_span)
             value = item.value if item.value is not None else mod.text[span.start:span.end]
             offsets = None if item.literal_body else [0] * (len(value) + 1)
+            quote = self._rewritable(span, item.literal_body and item.value is not None, vnode) \
+                if origin is None else None
             self._add(element, Attr(name=item.name, written=item.name, value=value,
                                     raw=mod.text[span.start:span.end], quote="", name_span=Span(*item.key_span),
-                                    value_span=span, offsets=offsets, dynamic=item.value is None, origin=origin))
+                                    value_span=span, offsets=offsets, dynamic=item.value is None, origin=origin,
+                                    js_quote=quote))
+
+    def _rewritable(self, span: Span, exact: bool, vnode: Any) -> str | None:
+        """The quote of a string literal whose body is ``span`` (``exact``: its characters are the value), when
+        it is written inside the attribute's expression ``vnode``: a fix may rewrite that body (`fix_problem`
+        lets it). Recorded in ``pf.rewritable``; None for anything else (numbers, escapes, a module const)."""
+        text = self.pf.text
+        if not exact or span.start < 1 or span.end >= len(text):
+            return None
+        quote = text[span.start - 1]
+        if quote not in "\"'`" or text[span.end] != quote:
+            return None
+        if not (self.cp(vnode.start_byte) < span.start - 1 and span.end + 1 <= self.cp(vnode.end_byte)):
+            return None
+        self.pf.rewritable.append((span.start, span.end))
+        return quote
 
     @staticmethod
     def _add(element: Element, a: Attr) -> None:
@@ -342,6 +362,27 @@ def fix_problem(old: str, new: str, path: Any) -> str | None:
     return None
 
 
+_WRAPPERS = frozenset({"jsx_expression", "parenthesized_expression", "as_expression", "satisfies_expression"})
+
+
+def _value_string_bodies(expression: Any) -> list[tuple[int, int]]:
+    """Byte ranges of the bodies (inside the quotes) of the string literals that are values in an annotation
+    attribute's expression: the expression itself, or the value of a key of an object in it (`Attr.js_quote`:
+    the only parts of an expression a fix edits)."""
+    out: list[tuple[int, int]] = []
+    stack = [expression]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type not in ("string", "template_string") or node.parent is None:
+            continue
+        parent = node.parent
+        value = parent.type in _WRAPPERS or (parent.type == "pair" and parent.child_by_field_name("value") == node)
+        if value and not any(c.type == "template_substitution" for c in node.named_children):
+            out.append((node.start_byte + 1, node.end_byte - 1))
+    return out
+
+
 def _shape(text: str, grammar: str) -> tuple[int, list[Any]]:
     """(syntax errors, the file with every static annotation attribute string left out, as tokens)."""
     data = T.source_bytes(text)
@@ -354,6 +395,8 @@ def _shape(text: str, grammar: str) -> tuple[int, list[Any]]:
             continue
         if len(parts) == 1 or parts[1].type == "string":
             cut.append((attr.start_byte, attr.end_byte))
+        elif parts[1].type == "jsx_expression":
+            cut.extend(_value_string_bodies(parts[1]))
     for c in T.captures(grammar, "(comment) @c", tree.root_node).get("c", []):
         if b"axag-" in data[c.start_byte:c.end_byte]:
             cut.append((c.start_byte, c.end_byte))  # suppression comments (133 edits them)

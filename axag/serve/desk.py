@@ -35,6 +35,9 @@ class DeskTimes(Protocol):
     @property
     def value_ttl(self) -> float: ...  # how long "approve these values" lasts
 
+    @property
+    def page_url(self) -> str | None: ...  # the page's public origin (`--public-url`), None: no page
+
 
 class DeskServer(Protocol):
     """What the approval page reads of the server (`axag.serve.permission.DeskToolServer` fits): its approval
