@@ -32,8 +32,25 @@ const AXAG_RELATIONS = {
 
 class AxagUncheckable extends Error {}
 
+// the guard members the module leaves out when they have these values (axag/webmcp/module.py _GUARD_DEFAULTS)
+const AXAG_GUARD_DEFAULTS = {
+  relations: [], bounds: [], preconditions: [], requiredRoles: [], confirmationRequired: false,
+  confirmationMessage: null, approvalRequired: false, approvalRoles: [], approvalCount: 1, rateLimit: null,
+  rateCount: null, rateWindowSeconds: null, cooldown: null, cooldownSeconds: null,
+};
+
+function axagGuardData(t) {
+  const schema = {};
+  for (const key of Object.keys(t.inputSchema)) {
+    if (key !== "$schema") {
+      schema[key] = t.inputSchema[key];
+    }
+  }
+  return { tool: t.name, intent: t.element.intent, inputSchema: schema, ...AXAG_GUARD_DEFAULTS, ...t.guard };
+}
+
 function axagGuard(t) {
-  const g = t.guard;
+  const g = axagGuardData(t);
   const spec = {
     tool: g.tool, intent: g.intent, inputSchema: g.inputSchema,
     relations: (scope) => {
