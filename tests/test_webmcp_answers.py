@@ -14,10 +14,12 @@ from typing import Any
 
 import httpx
 import pytest
+from click.testing import CliRunner
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from axag.cli import main
 from axag.serve.binding import run_form
 from tests.serve_backend import Backend, Recorded, running_backend, serving
 from tests.test_webmcp_browser import Page, browser, compile_with_module, playwright
@@ -37,7 +39,8 @@ def _form(intent: str, action: str) -> str:
 
 def _page(other: str) -> str:
     forms = [("go.same303", "/go/same303"), ("go.same307", "/go/same307"), ("go.away", "/go/away"),
-             ("note.away", f"{other}/collect")]
+             ("note.away", f"{other}/collect"), ("big.json", "/big/json"), ("big.text", "/big/text"),
+             ("small.json", "/small/json"), ("big.fail", "/big/fail")]
     return ('<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body axag-scope="user">\n'
             + "".join(_form(i, a) for i, a in forms) + MODULE + "\n</body></html>\n")
 
@@ -62,8 +65,23 @@ def origins(tmp_path: Path) -> Iterator[tuple[Backend, Backend, dict[str, Any]]]
                 return RedirectResponse(f"{other.url}/elsewhere", status_code=303)
             return RedirectResponse("/landed", status_code=int(hop.removeprefix("same")))
 
+        async def big(request: Request) -> Response:
+            await backend._record(request)
+            kind = request.path_params["kind"]
+            if kind == "fail":  # an error page longer than the cut
+                return PlainTextResponse("Internal trouble: " + "the database is down. " * 60, status_code=500)
+            if kind == "text":
+                return PlainTextResponse("\u00e9t\u00e9 " * 400)  # multi-byte characters across the cut
+            return JSONResponse({"items": ["\u00e9l\u00e9ment"] * 200})
+
+        async def small(request: Request) -> Response:
+            await backend._record(request)
+            return JSONResponse({"items": ["x"] * 10})
+
         app = backend.app()
         app.router.routes.insert(0, Route("/go/{hop}", redirect, methods=["GET", "POST"]))
+        app.router.routes.insert(0, Route("/big/{kind}", big, methods=["POST"]))
+        app.router.routes.insert(0, Route("/small/json", small, methods=["POST"]))
         with serving(app) as url:
             backend.url = url
             yield backend, other, doc
@@ -75,17 +93,24 @@ def _sent(backend: Backend) -> list[tuple[str, str, list[tuple[str, str]]]]:
 
 def _serve_sends(backend: Backend, doc: dict[str, Any], name: str, args: dict[str, Any]) -> list[Recorded]:
     """What `axag serve` sends to the page's backend for the same call (its requests, redirects included)."""
-    binding = next(t for t in doc["tools"] if t["name"] == name)["_meta"]["org.axag/http"]
     before = len(backend.requests)
+    _serve_answers(backend, doc, name, args, 65536)
+    return backend.requests[before:]
+
+
+def _serve_answers(backend: Backend, doc: dict[str, Any], name: str, args: dict[str, Any], cut: int) -> Any:
+    """`axag serve`'s answer (`BackendAnswer`) to the same call, its body cut at ``cut`` bytes."""
+    binding = next(t for t in doc["tools"] if t["name"] == name)["_meta"]["org.axag/http"]
+    answers: list[Any] = []
 
     async def go() -> None:
         async with httpx.AsyncClient() as client:
-            await run_form(client, backend.url, binding, args, 65536)
+            answers.append(await run_form(client, backend.url, binding, args, cut))
 
     worker = threading.Thread(target=lambda: asyncio.run(go()))  # Playwright's loop runs in this thread
     worker.start()
     worker.join(30)
-    return backend.requests[before:]
+    return answers[0]
 
 
 @pytest.mark.parametrize(("hop", "landed"), [("same303", ("GET", "/landed", [])),
@@ -166,3 +191,35 @@ def test_a_cross_origin_action_is_sent_and_its_answer_reported_as_opaque(
         assert page.errors == []
     finally:
         page.close()
+
+
+CUT = 1000
+
+
+@pytest.mark.parametrize("name", ["big_json", "big_text", "small_json", "big_fail"])
+def test_the_answer_is_cut_at_max_result_bytes_as_serve_cuts_it(
+        browser: Any, origins: tuple[Backend, Backend, dict[str, Any]], tmp_path: Path, name: str) -> None:
+    """`axag webmcp --max-result-bytes 1000`: the page reports the status, content type and body serve reports
+    for the same answer: a JSON body that fits is parsed, one that does not is the first 1000 bytes as text,
+    marked `truncated`; an error status is a failure that quotes the start of the body."""
+    backend, _, doc = origins
+    site = backend.sites[0]
+    done = CliRunner().invoke(main, ["webmcp", str(tmp_path / "tools.json"), "-o", str(site),
+                                     "--max-result-bytes", str(CUT)])
+    assert done.exit_code == 0, done.output
+    page = Page(browser, f"{backend.url}/doc.html")
+    try:
+        got = page.call(name, {"text": "T"})
+        assert page.errors == [] or name == "big_fail"  # Chromium logs the 500 to the console
+    finally:
+        page.close()
+    served = _serve_answers(backend, doc, name, {"text": "T"}, CUT)
+    assert got["result"] == served.result
+    assert got["success"] is served.ok
+    if name == "big_fail":
+        assert got["guidance"].startswith('big_fail passed its checks but the backend answered HTTP 500: '
+                                          '"Internal trouble: the database is down.')
+    elif name == "small_json":
+        assert got["result"]["body"] == {"items": ["x"] * 10} and "truncated" not in got["result"]
+    else:
+        assert got["result"]["truncated"] is True
