@@ -32,8 +32,25 @@ const AXAG_RELATIONS = {
 
 class AxagUncheckable extends Error {}
 
+// the guard members the module leaves out when they have these values (axag/webmcp/module.py _GUARD_DEFAULTS)
+const AXAG_GUARD_DEFAULTS = {
+  relations: [], bounds: [], preconditions: [], requiredRoles: [], confirmationRequired: false,
+  confirmationMessage: null, approvalRequired: false, approvalRoles: [], approvalCount: 1, rateLimit: null,
+  rateCount: null, rateWindowSeconds: null, cooldown: null, cooldownSeconds: null,
+};
+
+function axagGuardData(t) {
+  const schema = {};
+  for (const key of Object.keys(t.inputSchema)) {
+    if (key !== "$schema") {
+      schema[key] = t.inputSchema[key];
+    }
+  }
+  return { tool: t.name, intent: t.element.intent, inputSchema: schema, ...AXAG_GUARD_DEFAULTS, ...t.guard };
+}
+
 function axagGuard(t) {
-  const g = t.guard;
+  const g = axagGuardData(t);
   const spec = {
     tool: g.tool, intent: g.intent, inputSchema: g.inputSchema,
     relations: (scope) => {
@@ -486,6 +503,22 @@ function axagBindingForm(el, binding) {
   return binding.form === undefined && (binding.live ?? []).length === 0 ? null : axagForm(el);
 }
 
+/** An answer the page cannot read (from another origin: the action's, or a redirect's): the call has run. */
+function axagOpaque(tool, sameOrigin, origin) {
+  const tail = "so whether it succeeded is unknown. It was not retried. Tell the user; do not repeat the call " +
+    "unless the user asks.";
+  if (sameOrigin) {
+    return new AxagFailure(`${tool} has run: it reached the site, which redirected it to another origin; the ` +
+      `browser followed the redirect, and this page cannot read the answer from there, ${tail}`,
+    { status: null, opaque: true, error: "redirected_elsewhere", detail: "the site answered with a redirect to " +
+      "another origin, which the browser followed; this page cannot read the answer from there" });
+  }
+  return new AxagFailure(`${tool} has run: it was sent to ${origin}, another origin, which answered, but this ` +
+    `page cannot read an answer from another origin, ${tail}`,
+  { status: null, opaque: true, error: "answer_unreadable", origin,
+    detail: `the request was sent to ${origin}, another origin, whose answer this page cannot read` });
+}
+
 async function axagSubmit(tool, el, binding, args) {
   const form = axagBindingForm(el, binding);
   if (form === null && binding.form !== undefined) {
@@ -508,7 +541,9 @@ async function axagSubmit(tool, el, binding, args) {
   }
   const [url, init] = axagRequest(binding, pairs);
   const sameOrigin = url.origin === location.origin;
-  init.mode = sameOrigin ? "same-origin" : "no-cors";
+  // the browser's rules for a form submission: every redirect is followed (a same-origin answer stays readable,
+  // one from another origin is opaque to the page); cookies go to the page's own origin only
+  init.mode = "no-cors";
   init.credentials = "same-origin";
   init.redirect = "follow";
   let response;
@@ -516,12 +551,12 @@ async function axagSubmit(tool, el, binding, args) {
     response = await fetch(url.href, init);
   } catch (exc) {
     throw new AxagFailure(`${tool} passed its checks but the browser could not complete the request ` +
-      `(${exc instanceof Error ? exc.name : "error"}): it may have reached the site (a redirect to another origin ` +
-      "ends this way) or not. It was not retried. Tell the user; do not repeat the call unless the user asks.",
+      `(${exc instanceof Error ? exc.name : "error"}): it may have reached the site (the network failed, or the ` +
+      "page's content security policy refused the request) or not. It was not retried. Tell the user; do not repeat the call unless the user asks.",
       { status: null, error: "request_failed" });
   }
   if (response.type === "opaque" || response.type === "opaqueredirect") {
-    return { status: null, opaque: true, origin: url.origin };
+    throw axagOpaque(tool, sameOrigin, url.origin);
   }
   const answer = await axagAnswer(response);
   if (response.status >= 400) {

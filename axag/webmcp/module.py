@@ -65,8 +65,25 @@ def _tool_data(tool: Mapping[str, Any], spec: GuardSpec) -> dict[str, Any]:
         "annotations": tool["annotations"],
         "element": meta["org.axag/element"],
         "http": meta.get("org.axag/http") if "openapi" not in meta.get("org.axag/http", {}) else None,
-        "guard": guard_data(spec),
+        "guard": _compact_guard(guard_data(spec), tool),
     }
+
+
+# what the driver assumes for a guard member the data leaves out (driver.js AXAG_GUARD_DEFAULTS): the module
+# carries only what differs, so the page parses less
+_GUARD_DEFAULTS: Final[Mapping[str, Any]] = {
+    "relations": [], "bounds": [], "preconditions": [], "requiredRoles": [], "confirmationRequired": False,
+    "confirmationMessage": None, "approvalRequired": False, "approvalRoles": [], "approvalCount": 1,
+    "rateLimit": None, "rateCount": None, "rateWindowSeconds": None, "cooldown": None, "cooldownSeconds": None,
+}
+
+
+def _compact_guard(guard: Mapping[str, Any], tool: Mapping[str, Any]) -> dict[str, Any]:
+    """``guard`` without the members the driver derives: the defaults, the tool's name and intent, and the input
+    schema when it is the tool's own without ``$schema`` (as `naming` builds it)."""
+    derived = {"tool": tool["name"], "intent": tool["_meta"]["org.axag/element"]["intent"],
+               "inputSchema": {k: v for k, v in tool["inputSchema"].items() if k != "$schema"}, **_GUARD_DEFAULTS}
+    return {k: v for k, v in guard.items() if k not in derived or derived[k] != v}
 
 
 def render_module(doc: Mapping[str, Any], *, max_result_bytes: int = 65536, version: str = __version__) -> str:
