@@ -3,7 +3,7 @@ the site's pages (docs/, CONTRIBUTING.md which the site includes) and of the REA
 before it:
 
   <!-- example: run -->                     run here, in page order, by this file (sh with `sh -e`, Python
-                                            with this interpreter), from a fresh folder holding a copy of
+                                            with this interpreter, TypeScript with tsc and node), from a fresh folder holding a copy of
                                             fixtures/; `run exit=N` expects exit status N
   <!-- example: tested-by tests/X.py -->    run as written by that test, which reads the page
   <!-- example: illustrative (why) -->      cannot run here (a hosted service, a shell's start-up file, your
@@ -13,6 +13,7 @@ A block without a marker, a marker of another kind, or a `tested-by` test that d
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -22,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.browser import missing
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").rglob("*.md")])
@@ -86,9 +89,8 @@ def test_illustrative_examples_say_why() -> None:
     assert bad == []
 
 
-def test_run_examples_are_shell_or_python() -> None:
-    assert [b.where for b in _all() if b.marker and "example: run" in b.marker and b.lang not in ("sh", "python")] \
-        == []
+def test_run_examples_are_shell_python_or_typescript() -> None:
+    assert [b.where for b in _all() if b.marker and "example: run" in b.marker and b.lang == "js"] == []
 
 
 def test_tested_by_names_a_test_that_reads_the_page() -> None:
@@ -126,14 +128,40 @@ def run_page(page: Path, tmp_path: Path) -> int:
     for b in blocks(page):
         if not b.marker or "example: run" not in b.marker:
             continue
-        argv = ["sh", "-e", "-c", b.code] if b.lang == "sh" else [sys.executable, "-c", b.code]
-        res = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=600, check=False)
+        if b.lang == "ts":
+            res = _run_typescript(b, work, env)
+        else:
+            argv = ["sh", "-e", "-c", b.code] if b.lang == "sh" else [sys.executable, "-c", b.code]
+            res = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=600, check=False)
         want = _expected_exit(b.marker)
         assert res.returncode == want, f"{b.where}: exit {res.returncode}, expected {want}\n{b.code}\n" \
                                        f"{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
         assert "Traceback" not in res.stderr, f"{b.where}\n{res.stderr}"
         ran += 1
     return ran
+
+
+def _run_typescript(b: Block, work: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """A TypeScript block: compiled with the project's tsc (strict, ES2022 modules, Node's types), run with node."""
+    tsc, node = ROOT / "node_modules" / ".bin" / "tsc", shutil.which("node")
+    if not tsc.exists() or node is None:
+        missing(f"tsc ({tsc}) and node (npm install --no-audit --no-fund)")
+    name = f"example-{b.line}"
+    (work / f"{name}.ts").write_text(b.code, encoding="utf-8")
+    config = {"compilerOptions": {"strict": True, "target": "ES2022", "module": "NodeNext",
+                                  "moduleResolution": "NodeNext", "outDir": "out", "rootDir": ".",
+                                  "lib": ["ES2022"], "types": ["node"],
+                                  "typeRoots": [str(ROOT / "node_modules" / "@types")]},
+              "files": [f"{name}.ts"]}
+    (work / f"{name}.tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    (work / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    built = subprocess.run([str(tsc), "-p", f"{name}.tsconfig.json"], cwd=work, env=env, capture_output=True,
+                           text=True, timeout=600, check=False)
+    if built.returncode != 0:
+        return built
+    shutil.copy(work / "package.json", work / "out" / "package.json")
+    return subprocess.run([node, f"out/{name}.js"], cwd=work, env=env, capture_output=True, text=True, timeout=600,
+                          check=False)
 
 
 RUN_PAGES = [p for p in PAGES if any(b.marker and "example: run" in b.marker for b in blocks(p))]
