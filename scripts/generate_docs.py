@@ -38,7 +38,8 @@ def _commands() -> Iterator[tuple[str, Any, Any]]:
     from axag.cli import main
 
     def walk(cmd: click.Command, name: str, parent: click.Context | None) -> Iterator[tuple[str, Any, Any]]:
-        ctx = click.Context(cmd, info_name=name.rsplit(" ", 1)[-1], parent=parent)
+        # the settings `axag COMMAND --help` runs with (help_option_names: -h, --help), so the page is what it prints
+        ctx = click.Context(cmd, info_name=name.rsplit(" ", 1)[-1], parent=parent, **cmd.context_settings)
         yield name, cmd, ctx
         if isinstance(cmd, click.Group):
             for sub in cmd.list_commands(ctx):
