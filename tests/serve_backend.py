@@ -163,7 +163,7 @@ def running_backend(*sites: Path, page_headers: dict[str, str] | None = None) ->
         yield backend
 
 
-if __name__ == "__main__":  # a local backend for trying `axag serve` (see README, "Serve")
+if __name__ == "__main__":  # a local backend for trying `axag serve` (see docs/serve/index.md)
     import argparse
 
     parser = argparse.ArgumentParser(description="Serve a site folder's pages with a fresh CSRF token per load.")

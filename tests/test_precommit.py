@@ -188,7 +188,7 @@ def test_pre_commit_compile_check_hook(repo: tuple[Path, dict[str, str]]) -> Non
 
 
 # ---------------------------------------------------------------------------------------------- README snippet
-README = ROOT / "README.md"
+README = ROOT / "docs" / "ci.md"  # the recipe moved from the README to the site (issue 32)
 
 
 def readme_snippet() -> str:

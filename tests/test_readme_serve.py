@@ -1,5 +1,5 @@
-"""The README's serve example, end to end as written (issue 27, item 11): its shell block is read from the
-README and run in a fresh folder holding the project's `fixtures/` and `tests/serve_backend.py`: the backend
+"""The serve example, end to end as written (issue 27, item 11; on the site's serve page docs/serve/index.md since
+issue 32): its shell block is read from the page and run in a fresh folder holding the project's `fixtures/` and `tests/serve_backend.py`: the backend
 starts (on a free port instead of 8000), the guards are written with the shipped `fixtures/preconditions.py`,
 and `axag serve` with the README's arguments is driven by the MCP SDK's client: `booking_create`, the example's
 main tool, reaches the backend after the user confirms; a stay over Christmas is refused by `room_available`;
@@ -32,12 +32,13 @@ except ImportError:  # pragma: no cover - CI installs the serve extra (.[test])
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGE = (ROOT / "docs" / "serve" / "index.md").read_text(encoding="utf-8")
 BOOK = {"check_in": "2026-05-01", "check_out": "2026-05-03", "guests": 2, "email": "ann@example.org",
         "board": "breakfast"}
 
 
 def serve_block() -> list[str]:
-    section = README[README.index("\n## Serve\n"):]
+    section = PAGE
     m = re.search(r"```sh\n(.*?)```", section, re.DOTALL)
     assert m is not None
     return m.group(1).strip().splitlines()
@@ -63,10 +64,11 @@ def _wait(port: int, proc: subprocess.Popen[bytes]) -> None:
 
 def test_readme_names_no_shared_folder() -> None:
     assert "../shared" not in README
+    assert [p.name for p in (ROOT / "docs").rglob("*.md") if "../shared" in p.read_text(encoding="utf-8")] == []
 
 
 def test_readme_explains_preconditions_beside_the_example() -> None:
-    section = README[README.index("\n## Serve\n"):README.index("An MCP client starts it over stdio")]
+    section = PAGE[:PAGE.index("An MCP client starts it over stdio")]
     assert "room_available" in section and "fixtures/preconditions.py" in section
     assert "precondition_failed" in section
 

@@ -15,7 +15,7 @@ from axag.commands.common import fail, guard_errors
 __all__ = ["PRE_COMMIT_HOOKS", "init"]
 
 _TYPES = "html, jinja, nunjucks, handlebars, liquid, vue, svelte, astro, jsx, tsx, javascript, ts"
-# the README's `repo: local` form of .pre-commit-hooks.yaml (a test keeps the three equal)
+# the `repo: local` form (docs/ci.md) of .pre-commit-hooks.yaml (a test keeps the three equal)
 PRE_COMMIT_HOOKS = f"""repos:
   - repo: local
     hooks:
@@ -63,7 +63,7 @@ def configuration(folders: list[str]) -> str:
     paths = ", ".join(f'"{f}"' for f in folders)
     compile_paths = (f"paths = [{paths}]  # the folders holding annotated files (found by axag init)"
                      if folders else '# paths = ["site"]  # the folders holding annotated files (default: ".")')
-    return f"""# axag configuration (written by `axag init`; every key is described in the README, "Configuration").
+    return f"""# axag configuration (written by `axag init`; every key is described in axag's docs/lint/configuration.md).
 # Each file is linted with the closest configuration among its folders; `axag lint --show-settings FILE` prints
 # what applies to FILE, `axag lint --show-files` the files a run reads.
 

@@ -3,7 +3,7 @@
 Every fact about a rule is one keyword argument: code, name, default severity (and the second severity of
 033/117), level, compile flag, fix (never/sometimes/always, with the cases it covers), when it reports (the
 SPEC wording and plain words), keyed message templates, a failing and a passing example, and the rules it is
-primary to. `axag rule`, SARIF rule metadata, the README table, selection and the engine read the
+primary to. `axag rule`, SARIF rule metadata, the rule reference docs/rules.md, selection and the engine read the
 declarations through the index `axag.rules.catalogue`.
 
 Message templates: ``{name}`` placeholders take the report's keyword arguments; an optional segment

@@ -85,11 +85,11 @@ def markdown() -> str:
         "# Rules",
         "",
         "<!-- Generated from the rule declarations (axag/rules/); do not edit. Rewrite it with",
-        "     AXAG_UPDATE_GOLDENS=1 python -m pytest -q tests/test_rule_docs.py -->",
+        "     python scripts/generate_docs.py -->",
         "",
         "`axag rule CODE` prints one rule with its messages and a failing and a passing example. Level: the",
         "`--level` from which the rule runs (compile only: `axag compile` and its targets). Compile check: an",
-        "error stops `axag compile`.",
+        "error stops `axag compile`. Below the table, each rule with its messages and examples.",
         "",
         "| Code | Name | Severity | Level | Compile check | Fix | Reports |",
         "|---|---|---|---|---|---|---|",
@@ -104,4 +104,21 @@ def markdown() -> str:
         cells = [info.id, info.name, _severity(r), level, "yes" if info.compile_check else "no", _fix(r),
                  r.explanation]
         rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    for r in RULES.values():
+        rows += _section(r)
     return "\n".join(rows) + "\n"
+
+
+def _section(r: Rule) -> list[str]:
+    """One rule's section of docs/rules.md: what it reports, its messages, a failing and a passing example."""
+    info = r.info
+    out = ["", f"## {info.id} {info.name}", "", "Reports: " + _cell(r.explanation) + ".", ""]
+    messages = list(r.messages.values())
+    if messages:
+        out += ["Messages:" if len(messages) > 1 else "Message:", ""]
+        out += ["- `" + m.replace("`", "'") + "`" for m in messages]
+        out.append("")
+    for title, example in (("Fails", r.fails), ("Passes", r.passes)):
+        if example:
+            out += [f"{title}:", "", "```html", *example.splitlines(), "```", ""]
+    return out[:-1] if out[-1] == "" else out
