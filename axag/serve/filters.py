@@ -22,23 +22,24 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
-from axag.vocabulary import RISK_LEVELS
+import axag.vocabulary as V
 
 __all__ = ["ToolFilter", "read_only_action", "risk_rank"]
 
 
 def read_only_action(action_type: object) -> bool:
-    """Whether an action of ``action_type`` changes nothing (``read``, ``navigate``): the one place serve's
-    ``--read-only`` asks. Point it at the vocabulary's own declaration of read-only action types when the
-    vocabulary carries one; until then this is SPEC §2.4's meaning of each action type (`VALUE_MEANINGS`: read
-    and navigate "change nothing"), the same set the compiler's ``readOnlyHint`` uses."""
-    return action_type in ("read", "navigate")
+    """Whether an action of ``action_type`` changes nothing (``read``, ``navigate``): the vocabulary's own
+    property of the value (`axag.vocabulary.ActionType.read_only`, the one the compiler's ``readOnlyHint``
+    reads); False for a value that is not an action type."""
+    declared = V.action_type(action_type)
+    return declared is not None and declared.read_only
 
 
 def risk_rank(level: object) -> int:
     """The position of ``level`` in the vocabulary's risk order (none < low < … < critical); an undeclared or
     unknown level ranks as ``critical``."""
-    return RISK_LEVELS.index(level) if isinstance(level, str) and level in RISK_LEVELS else len(RISK_LEVELS) - 1
+    rank = V.risk_rank(level) if isinstance(level, str) else -1
+    return rank if rank >= 0 else len(V.RISK_LEVELS) - 1
 
 
 def _action(tool: Mapping[str, Any]) -> Mapping[str, Any]:
