@@ -2,6 +2,7 @@
 whose tool makes the same httpx call to the same backend, and with the guard off.
 
     python tests/benchmarks/serve_bench.py [--calls N] [--concurrency C] [--rounds R] [--state URL]
+                                           [--postgresql URL | --no-postgresql]
 
 "bare MCP SDK" is the SDK's low-level `Server` with one tool that sends the GET the page's form sends
 (`/search?q=…&page=…`) with one shared `httpx.AsyncClient` and answers the JSON body, on the same streamable
@@ -11,15 +12,17 @@ concurrency 8.
 "Guard off" runs axag serve with every tool's guard replaced by a pass-through (in the benchmark's own
 bootstrap, not a server option), so the difference is what the guard costs per call.
 
-``--state`` is the state store of every axag run (anything `axag serve --state` accepts: a SQLite path, or a
-database URL where serve supports one); without it each run gets a fresh SQLite file. The rate limit of the
-benchmark's tool (1000000/minute) never trips, so one database serves every run.
+The SQLite runs use ``--state`` (anything `axag serve --state` accepts) or, without it, a fresh SQLite file per
+run. The PostgreSQL runs use ``--postgresql URL``, or a throwaway server the benchmark starts as the tests do
+(tests/pg_server.py; Debian's postgresql). The rate limit of the benchmark's tool (1000000/minute) never trips,
+so one database serves every run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -184,42 +187,69 @@ def _guard_alone(site: Path, state: Path, calls: int) -> float:
     return asyncio.run(run())
 
 
+def _sweep(site: Path, tmp: str, backend_url: str, opts: argparse.Namespace,
+           pg_url: str | None) -> tuple[dict[str, float], dict[str, float]]:
+    """Best calls/s and least server CPU per call of each mode, over alternating rounds (a slow spell of the
+    machine hits every mode)."""
+    modes = ("axag", "off", "bare") + (("postgresql",) if pg_url is not None else ())
+    best = dict.fromkeys(modes, 0.0)
+    cpu = dict.fromkeys(modes, float("inf"))
+    for r in range(opts.rounds):
+        for mode in modes:
+            if mode == "bare":
+                rate, per_call = _bare(backend_url, opts.calls, opts.concurrency)
+            else:
+                state = pg_url if mode == "postgresql" else opts.state or str(Path(tmp) / f"state-{r}-{mode}.sqlite")
+                assert state is not None
+                rate, per_call = _run(site, state, backend_url, mode != "off", opts.calls, opts.concurrency)
+            best[mode] = max(best[mode], rate)
+            cpu[mode] = min(cpu[mode], per_call)
+    return best, cpu
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per mode; the best is kept")
     parser.add_argument("--state", default=None, metavar="URL",
-                        help="state store of axag serve (default: a fresh SQLite file per run)")
+                        help="state store of the SQLite runs (default: a fresh SQLite file per run)")
+    parser.add_argument("--postgresql", default=None, metavar="URL",
+                        help="database of the PostgreSQL runs (default: a throwaway server started for the run, "
+                             "as the tests start one: tests/pg_server.py)")
+    parser.add_argument("--no-postgresql", action="store_true", help="leave out the PostgreSQL runs")
     opts = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="axag-serve-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="axag-serve-bench-") as tmp, contextlib.ExitStack() as stack:
         site = Path(tmp) / "site"
         site.mkdir()
         (site / "index.html").write_text(PAGE, encoding="utf-8")
-        best = {"axag": 0.0, "off": 0.0, "bare": 0.0}
-        cpu = {"axag": float("inf"), "off": float("inf"), "bare": float("inf")}
+        pg_url = opts.postgresql
+        pg_kind = "the server given"
+        if pg_url is None and not opts.no_postgresql:
+            from pg_server import PgServer
+
+            pg_url = stack.enter_context(PgServer()).create_database("bench")
+            pg_kind = "a throwaway local server on a unix socket, fsync off"
         with running_backend(site) as backend:
-            for r in range(opts.rounds):  # alternating, so that a slow spell of the machine hits every mode
-                for mode in ("axag", "off", "bare"):
-                    state = opts.state or str(Path(tmp) / f"state-{r}-{mode}.sqlite")
-                    rate, per_call = _bare(backend.url, opts.calls, opts.concurrency) if mode == "bare" else _run(
-                        site, state, backend.url, mode == "axag", opts.calls, opts.concurrency)
-                    best[mode] = max(best[mode], rate)
-                    cpu[mode] = min(cpu[mode], per_call)
+            best, cpu = _sweep(site, tmp, backend.url, opts, pg_url)
         alone = _guard_alone(site, Path(tmp) / "alone.sqlite", 2000)
     on, off, bare = best["axag"], best["off"], best["bare"]
     kind = "SQLite, a fresh file per run" if opts.state is None else opts.state.split(":", 1)[0] if "://" in \
         opts.state else "SQLite " + opts.state
-    print(f"state: {kind}")
-    print(f"axag serve:   {on:8.1f} calls/s ({opts.calls} calls, concurrency {opts.concurrency}, best of "
-          f"{opts.rounds})")
-    print(f"bare MCP SDK: {bare:8.1f} calls/s (the same httpx call to the same backend)")
-    ratio = on / bare if bare else float("nan")
-    print(f"axag / bare:  {ratio:8.2f} x (target >= 0.85: {'met' if ratio >= 0.85 else 'NOT met'})")
-    print(f"guard off:    {off:8.1f} calls/s")
+    print(f"({opts.calls} calls per run, concurrency {opts.concurrency}, best of {opts.rounds} alternating rounds)")
+    print(f"bare MCP SDK:             {bare:8.1f} calls/s (the same httpx call to the same backend)")
+    for label, mode, state in (("axag serve, SQLite:", "axag", kind), ("axag serve, PostgreSQL:", "postgresql",
+                                                                        pg_kind)):
+        if mode not in best:
+            continue
+        ratio = best[mode] / bare if bare else float("nan")
+        print(f"{label:25} {best[mode]:8.1f} calls/s = {ratio:.2f} x bare (target >= 0.85: "
+              f"{'met' if ratio >= 0.85 else 'NOT met'}); state: {state}")
+    print(f"guard off (SQLite):       {off:8.1f} calls/s")
     # the server process's own CPU time per call: what a call costs, however busy the rest of the machine is
-    print(f"server CPU per call: axag {cpu['axag'] * 1000:.2f} ms, bare {cpu['bare'] * 1000:.2f} ms, guard off "
-          f"{cpu['off'] * 1000:.2f} ms; bare / axag = {cpu['bare'] / cpu['axag']:.2f} x "
+    pg_cpu = f", PostgreSQL {cpu['postgresql'] * 1000:.2f} ms" if "postgresql" in cpu else ""
+    print(f"server CPU per call: axag {cpu['axag'] * 1000:.2f} ms{pg_cpu}, bare {cpu['bare'] * 1000:.2f} ms, guard "
+          f"off {cpu['off'] * 1000:.2f} ms; bare / axag = {cpu['bare'] / cpu['axag']:.2f} x "
           f"(= calls/s per server core: axag {1 / cpu['axag']:.0f}, bare {1 / cpu['bare']:.0f})")
     cost = (1 / on - 1 / off) / (1 / on) * 100 if on and off else float("nan")
     print(f"guard cost: {cost:.1f} % of a call ({(1 / on - 1 / off) * 1000:.2f} ms per call, end to end)")
