@@ -704,7 +704,7 @@ class Resolver:
 
     @property
     def project_root(self) -> Path:
-        """The directory of the configuration file in use for the run, else the cwd (terms)."""
+        """The directory of the configuration file in use for the run, else the cwd."""
         cfg = self.run_settings().config_path
         return cfg.parent if cfg is not None else self.cwd
 

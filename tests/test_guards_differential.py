@@ -1,6 +1,6 @@
 """Differential property test (guard value checks): guards agree with jsonschema's Draft202012Validator.
 
-Schemas are generated in the property schema subset (as parameter declarations compile them), wrapped as the parameter
+Schemas are generated in the property-schema subset (as parameter declarations compile them), wrapped as the parameter
 ``p`` of a tool's input schema; arguments are random JSON values biased towards the schema. The failing
 (path, keyword) pairs of the guard must equal those of ``jsonschema`` with a format checker implementing guard formats
 (written here independently of the runtime), after mapping ``additionalProperties`` and ``required`` errors to the

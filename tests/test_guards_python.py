@@ -1,4 +1,4 @@
-"""Python guards: naming, literals, generated modules, envelopes (guards)."""
+"""Python guards: naming, literals, generated modules, envelopes."""
 
 from __future__ import annotations
 

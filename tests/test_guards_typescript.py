@@ -95,7 +95,7 @@ def tsc_check(directory: Path) -> None:
 
 
 def compile_ts(directory: Path) -> Path:
-    """Compile to JavaScript with the ECMAScript 2022 library only (no DOM, no Node types, the guards command and files)."""
+    """Compile to JavaScript with the ECMAScript 2022 library only (no DOM, no Node types)."""
     tsc, _ = _need_node()
     out = directory / "out"
     config = {

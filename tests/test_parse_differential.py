@@ -1,4 +1,4 @@
-"""The annotated elements axag reports are exactly those of lxml's tree of the same bytes (elements).
+"""The annotated elements axag reports are exactly those of lxml's tree of the same bytes (parsing: which start tags are elements).
 
 lxml decides what is an element; axag's raw start-tag scan only adds positions. Hostile markup (text that looks
 like a start tag inside attribute values, comments of every HTML5 form, raw text, CDATA, foreign content, marker

@@ -16,7 +16,7 @@ __all__ = ["guards", "load_tools_document"]
 
 
 def load_tools_document(path: Path) -> dict[str, Any]:
-    """Read and validate an MCP ``tools.json`` (compile outputs): parse, structural check, ``tools.schema.json``.
+    """Read and validate an MCP ``tools.json`` (the tools.json output and its tool objects): parse, structural check, ``tools.schema.json``.
 
     Raises ``InputError`` (exit 2) for unreadable or invalid files and files of another target.
     """

@@ -1,4 +1,4 @@
-"""Action -> ToolContract (compile outputs): the MCP tool object every target maps from."""
+"""Action -> ToolContract (the tools.json output and its tool objects): the MCP tool object every target maps from."""
 
 from __future__ import annotations
 

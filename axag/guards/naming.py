@@ -348,7 +348,7 @@ def _action_meta(tool: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def extract_specs(doc: Mapping[str, Any]) -> list[GuardSpec]:
-    """Per-tool guard specs of an MCP tools document (compile outputs), sorted by tool name."""
+    """Per-tool guard specs of an MCP tools document (the tools.json output and its tool objects), sorted by tool name."""
     tools = sorted(_tool_list(doc), key=lambda t: str(t["name"]))
     stub_by_text = {s.text: s.name for s in collect_stubs(doc)}
     specs: list[GuardSpec] = []

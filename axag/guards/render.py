@@ -1,4 +1,4 @@
-"""RENDER guards (guards): tools.json -> generated guard files; writing through ``axag.fsio``.
+"""RENDER guards: tools.json -> generated guard files; writing through ``axag.fsio``.
 
 Public entry points: :func:`render_guards` (pure, text in, text out) and :func:`write_guards`.
 jinja2 is imported lazily, inside :func:`axag.guards.views.environment`.

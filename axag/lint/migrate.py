@@ -181,7 +181,7 @@ class _State:
 
     def merge(self, param: str, keys: dict[str, Any]) -> str | None:
         """Merge ``keys`` into the parameter; a conflict leaves everything unchanged and says why."""
-        from axag.values.pyruntime import json_equal  # JSON equality as the guards check it (guards)
+        from axag.values.pyruntime import json_equal  # JSON equality as the guards check it
 
         if param not in self.declared:
             return self.merge_control(param, keys)

@@ -13,7 +13,7 @@ from axag.spans import Span
 class Parameter:
     name: str  # property name (declared spelling when declared)
     required: bool
-    schema: dict[str, Any]  # compiled property schema, keys in the property schema order
+    schema: dict[str, Any]  # compiled property schema, keys in property-schema order
     # operand kind for relations (relational classification and validation): number, integer, date, date-time, time, local-datetime,
     # time-of-day, month, week, string, boolean, array, object
     kind: str

@@ -1,4 +1,4 @@
-"""PARSE: one lxml parse per file plus the raw start-tag scan for positions (elements); lxml's tree decides
+"""PARSE: one lxml parse per file plus the raw start-tag scan for positions (parsing: which start tags are elements); lxml's tree decides
 which start tags are elements (a second parse only for pages whose markup fooled the scan).
 
 `parse_source` returns a `ParsedFile`: the lxml tree, the annotated elements (attributes with
@@ -410,7 +410,7 @@ def _tags_starting_in(text: str, tag: str, lo: int, hi: int) -> list[RawTag]:
 
 def _element_from_lxml(pf: ParsedFile, el: LxmlElement, kind: str) -> Element:
     """An annotated element whose start tag cannot be found in the source: lxml's attributes, positioned at the
-    start of lxml's line without spans (elements)."""
+    start of lxml's line without spans (parsing: which start tags are elements)."""
     line = min(max(el.sourceline or 1, 1), pf.lines.line_count())
     start = pf.lines.starts[line - 1]
     here = Span(start, start)

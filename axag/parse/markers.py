@@ -1,4 +1,4 @@
-"""PARSE: lxml's tree decides which start tags are elements (elements); the raw scan only gives positions.
+"""PARSE: lxml's tree decides which start tags are elements; the raw scan only gives positions.
 
 Every start tag that the raw scan proposes gets a marker id right after its name, made of a per-process random
 nonce that the page does not contain (so a page cannot forge one) and the tag's index. After the one lxml

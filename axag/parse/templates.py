@@ -1,4 +1,4 @@
-"""Template constructs inside start tags (dynamic values, elements): blanking and dynamic attribute ranges."""
+"""Template constructs inside start tags (dynamic values, parsing of elements): blanking and dynamic attribute ranges."""
 
 from __future__ import annotations
 

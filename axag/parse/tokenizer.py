@@ -1,4 +1,4 @@
-"""Raw start-tag tokenizer (elements): attribute name/value spans straight from the decoded text.
+"""Raw start-tag tokenizer (parsing: which start tags are elements): attribute name/value spans straight from the decoded text.
 
 lxml builds the element tree; this module only reads the start tags that matter (annotated ones and
 elements that get element-level findings), so its cost does not grow with the markup that has no
@@ -298,7 +298,7 @@ def find_tags(text: str, lo: int = 0, hi: int | None = None, data: bytes | None 
     Also returned: the other start tags holding an ``axag`` that may start an attribute name (it follows a
     space, a quote or a slash; here inside a value), which the caller has lxml confirm, and whether such an
     ``axag`` lies in no start tag found here (in a comment, in raw text, or where this scan cannot tell): the
-    caller then asks lxml's tree, which alone decides what is an element (elements)."""
+    caller then asks lxml's tree, which alone decides what is an element."""
     hi = len(text) if hi is None else hi
     low = (lowered if lowered is not None else data.lower()) if data is not None else None
     candidates: list[int] = []

@@ -55,7 +55,7 @@ def _module_for(fmt: str) -> str:
 def render(fmt: str, run: RunReport, *, color: bool = False, quiet: bool = False) -> str:
     """Render ``run`` in format ``fmt`` (a ``FORMATS`` key or ``"statistics"``).
 
-    ``color`` applies to human formats only (machine formats are never coloured, the commands); ``quiet``
+    ``color`` applies to human formats only (machine formats are never coloured); ``quiet``
     drops the summary of human formats (machine formats have no optional parts).
     """
     renderer: _Renderer = importlib.import_module(_module_for(fmt)).render

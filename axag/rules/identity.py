@@ -197,7 +197,7 @@ def missing_intent(ctx: RuleCtx) -> None:
                 continue
         element = model.pf.element_of(el)
         if id(element) in reported or element.start in action_starts:
-            continue  # reported already, or an action whose start tag lxml did not match (elements)
+            continue  # reported already, or an action whose start tag lxml did not match (parsing: which start tags are elements)
         reported.add(id(element))
         MISSING_INTENT.report(ctx, element.tag_span, element, tag=element.tag)
 

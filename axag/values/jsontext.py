@@ -31,7 +31,7 @@ def is_number(value: object) -> bool:
 
 
 def canonical_number(x: float) -> str:
-    """The canonical numbers text of a JSON number.
+    """The canonical text of a JSON number.
 
     An integral value of magnitude below 2^53 is written without fraction or exponent (``10.0`` -> ``10``,
     ``-0.0`` -> ``0``); Python integers are written exactly, however big; every other float uses the shortest
@@ -49,7 +49,7 @@ def canonical_number(x: float) -> str:
 
 
 def normalise(value: Any) -> Any:
-    """A copy of `value` with every float replaced by the number canonical numbers writes for it.
+    """A copy of `value` with every float replaced by its canonical number.
 
     Integral floats below 2^53 become ``int``; other floats stay floats (``json`` writes them with ``repr``).
     Tuples become lists. Raises ``TypeError`` for anything that is not JSON data (including non-string keys)

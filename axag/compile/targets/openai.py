@@ -89,7 +89,7 @@ def _pointer(parts: Sequence[str]) -> str:
 
 
 def _transform(schema: dict[str, Any], nullable: bool, depth: int, path: list[str], walk: _Walk) -> dict[str, Any]:
-    """The strict form of one property schema or fragment (the other compile targets steps 1-3), keys in the property schema order."""
+    """The strict form of one property schema or fragment (steps 1-3 of the OpenAI strict form), keys in property-schema order."""
     if depth > MAX_DEPTH and not walk.too_deep:
         walk.too_deep = True
         walk.reasons.append(f"the schema at {_pointer(path)} is nested deeper than {MAX_DEPTH} levels")
