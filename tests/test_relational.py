@@ -1,4 +1,4 @@
-"""The relational precondition grammar (preconditions)."""
+"""The relational precondition grammar."""
 
 from __future__ import annotations
 

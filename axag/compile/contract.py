@@ -37,7 +37,7 @@ class ManifestParam:
 class ToolContract:
     """One compiled tool.
 
-    ``tool`` is the complete MCP Tool object of compile outputs (keys in output order:
+    ``tool`` is the complete MCP Tool object of the tools.json output (keys in output order:
     name, title, description, inputSchema, annotations, _meta), with ``_meta["org.axag/action"]["sources"]``.
     The other fields carry what non-MCP targets need and what the MCP object cannot hold.
     """

@@ -1,6 +1,7 @@
 """Names, literals and the per-tool guard spec shared by the Python and TypeScript guard renderers.
 
-guards and code-generation guarantees. Everything annotation-derived that reaches generated code goes through
+They serve the relational checks, opaque preconditions, confirmation, rate limits and the result envelope of the
+guards, and keep the code-generation guarantees. Everything annotation-derived that reaches generated code goes through
 :func:`py_literal` (Python), or the TypeScript encoder, and :func:`identifier`. Both languages render from
 the same :class:`GuardSpec` list built by :func:`extract_specs`.
 """

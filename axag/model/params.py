@@ -1,4 +1,4 @@
-"""MODEL: parameter specs (parameters): the `Spec` a parameter or fragment is read into, the `Loc` that maps each of
+"""MODEL: parameter specs: the `Spec` a parameter or fragment is read into, the `Loc` that maps each of
 its keys and values back to the source, and the `Sink` that records the facts about an action's parameters.
 
 The jobs built on it, one module each: `axag.model.spec_read` reads a parameter object or fragment into a Spec

@@ -1,4 +1,4 @@
-"""The relational precondition grammar (preconditions).
+"""The relational precondition grammar.
 
 ``parse_relation(item)`` matches one precondition item against the templates R1-R12 and returns a
 :class:`Relation` (form name, parameter names in order of occurrence, the literal if any, the comparison operator
