@@ -1,4 +1,4 @@
-"""The rule declarations (indexed by axag/rules/catalogue.py) agree with the SPEC tables the reference rules, axag's own rules and run diagnostics:
+"""The rule declarations (indexed by axag/rules/catalogue.py) agree with the SPEC's rule tables (reference rules, axag's own rules, run diagnostics):
 code, name, severity (with the second severity of I/W and E/W), level (with "off"), C flag, fix flag and
 message templates. Skipped when ../shared/SPEC.md is not there."""
 
@@ -82,7 +82,7 @@ def _spec_rows() -> dict[int, tuple[str, list[str]]]:
 
 
 # Rules in the catalogue that SPEC.md does not list yet; every other code must match the SPEC
-# exactly. Remove a code from here when its row lands in axag's own rules (test_not_yet_in_spec then fails).
+# exactly. Remove a code from here when its row lands in the SPEC's table of axag's own rules (test_not_yet_in_spec then fails).
 _NOT_IN_SPEC_YET = {
     148,  # unsupported-file-input: a file input in the scope of an action an agent calls
     149,  # openapi-drift: axag-operation-id against an --openapi document (like 030)
