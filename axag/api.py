@@ -236,7 +236,7 @@ def render_guards(tools_doc: dict[str, Any], lang: str = "python") -> dict[str, 
 
 
 def context_block(tools_doc: dict[str, Any], tools: Sequence[str] | None = None) -> str:
-    """The constraint-context block of SPEC §11."""
+    """The constraint-context block of the constraint context block."""
     from axag.context import block
 
     return block(tools_doc, list(tools) if tools else None)

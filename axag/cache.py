@@ -8,7 +8,7 @@ effective settings (rule selection, severity overrides, harvesting, per-file ign
 (mode, manifest, enforced intents, OpenAPI operations, compile root) and axag itself (version plus the size and
 mtime of every module of the package, so that an edited checkout never reads results of older code); and every
 other file the result was read from (`axag.depends`: the modules a component's spec objects are imported from,
-found or looked for) is listed in the entry with its digest and compared when the entry is read (issue 25).
+found or looked for) is listed in the entry with its digest and compared when the entry is read.
 Each entry carries a MAC made with the user's secret (`axag.cache_secret`): the folder is in the project, which
 a checkout may fill, so an entry this user did not write is a miss (one written with another secret is said
 once).
@@ -141,7 +141,7 @@ class ResultCache:
             settings is not None and request.mode == "lint") else []
         manifest = json.dumps(request.manifest, sort_keys=True, ensure_ascii=False) if request.manifest else ""
         openapi = json.dumps(request.openapi, sort_keys=True, ensure_ascii=False) if request.openapi else ""
-        components = sorted(settings.components) if settings is not None else []  # [tool.axag.jsx] (issue 16)
+        components = sorted(settings.components) if settings is not None else []  # [tool.axag.jsx]
         material = repr((
             request.mode, harvest, severity, components, manifest, request.manifest_name,
             sorted(request.enforced_intents) if request.enforced_intents is not None else None,

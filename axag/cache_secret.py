@@ -1,4 +1,4 @@
-"""The per-user secret that authenticates the result cache's entries and the run records (issue 25 §2).
+"""The per-user secret that authenticates the result cache's entries and the run records.
 
 Both live in a folder of the project (``.axag_cache/``), which a checkout may fill, and their names are
 reproducible by anyone with the same install; so each entry and record carries a MAC (keyed BLAKE2b) made with

@@ -1,5 +1,5 @@
 """Command-line entry point: a click group whose subcommands live in `axag.commands.*`,
-imported only when invoked (cold start, SPEC §15.1). Only the CLI layer touches stdout/stderr."""
+imported only when invoked (cold start, performance targets). Only the CLI layer touches stdout/stderr."""
 
 from __future__ import annotations
 

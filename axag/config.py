@@ -1,8 +1,8 @@
-"""Configuration (SPEC §13.7, §12.1): ``RawConfig`` (tomllib, validated) → frozen ``Settings``
+"""Configuration (configuration, rule levels and selection): ``RawConfig`` (tomllib, validated) → frozen ``Settings``
 (paths resolved, codes resolved) → ``Resolver.resolve(path)`` (closest config, cached per directory).
 
 Rule selection (``selected_codes``) and severity overrides (``effective_severity``) live here too, so
-that every consumer applies the §13.7 order the same way.
+that every consumer applies the configuration order the same way.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from axag.paths import relpath_posix
 from axag.rules.catalogue import GROUPS, RULES, lookup
 from axag.vocabulary import LINT_LEVELS, RISK_LEVELS, did_you_mean
 
-# In one directory, earlier names win (§13.7).
+# In one directory, earlier names win (configuration).
 CONFIG_NAMES: Final = (".axag.toml", "axag.toml", "pyproject.toml")
 
 DEFAULT_INCLUDE: Final = ("*.html", "*.htm", "*.jinja", "*.jinja2", "*.j2", "*.njk", "*.hbs", "*.liquid", "*.vue",
@@ -33,7 +33,7 @@ FAIL_ON: Final = ("error", "warning")
 LOG_FORMATS: Final = ("text", "json")  # `axag serve --log-format`
 SEVERITY_VALUES: Final = ("error", "warning", "info", "off")
 
-# Every key of the §13.7 table, in table order (did-you-mean ties go to the first listed), with its kind.
+# Every key of the configuration table, in table order (did-you-mean ties go to the first listed), with its kind.
 KEYS: Final[dict[str, str]] = {
     "include": "globs",
     "exclude": "globs",
@@ -154,7 +154,7 @@ def resolve_codes(tokens: Iterable[str], where: str, *, error: type[Exception] =
 
 @dataclass(frozen=True, slots=True)
 class Glob:
-    """One §13.7 glob: ``*`` does not cross ``/``, ``**`` matches any number of directories, a pattern
+    """One configuration glob: ``*`` does not cross ``/``, ``**`` matches any number of directories, a pattern
     without ``/`` matches the base name anywhere; a trailing ``/`` matches directories only; a leading
     ``/`` or ``./`` only anchors."""
 
@@ -261,7 +261,7 @@ def match_any(globs: Iterable[Glob], rel: str, *, is_dir: bool = False, ancestor
 
 @dataclass(frozen=True)
 class RawConfig:
-    """A validated configuration file. ``values`` maps the dotted §13.7 keys that the file sets to
+    """A validated configuration file. ``values`` maps the dotted configuration keys that the file sets to
     normalised values (globs/paths as tuples of strings, codes as frozensets of ints, severities as
     ``Severity | None`` (``off``), per-file-ignores as ``(glob, codes)`` pairs in file order)."""
 
@@ -419,7 +419,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
     from axag.depends import note
 
-    note(path, data)  # a result made with it depends on it (issue 25)
+    note(path, data)  # a result made with it depends on it
     text = decode_utf8(data, path, "configuration file", ConfigError)
     try:
         return tomllib.loads(text)
@@ -502,7 +502,7 @@ class Settings:
     serve_state: Path | str | None = None  # a file (relative to the configuration's folder) or a PostgreSQL URL
     serve_value_approval_ttl: str | None = None
     serve_max_pending: int | None = None
-    serve_oauth_issuer: str | None = None  # [serve] OAuth resource server (issue 31)
+    serve_oauth_issuer: str | None = None  # [serve] OAuth resource server
     serve_oauth_audience: str | None = None
     serve_oauth_scopes: tuple[str, ...] = ()
     serve_oauth_roles_claim: str | None = None
@@ -510,7 +510,7 @@ class Settings:
 
     serve_public_url: str | None = None
 
-    serve_read_only: bool | None = None  # what serve exposes and how it reports (issue 31)
+    serve_read_only: bool | None = None  # what serve exposes and how it reports
     serve_max_risk: str | None = None
     serve_tools: tuple[str, ...] | None = None
     serve_exclude_tools: tuple[str, ...] | None = None
@@ -638,7 +638,7 @@ def find_config(directory: str | os.PathLike[str]) -> Path | None:
 
 
 class Resolver:
-    """Which settings apply to a file (§13.7). ``config``: ``--config PATH`` (one file for everything);
+    """Which settings apply to a file (configuration). ``config``: ``--config PATH`` (one file for everything);
     ``isolated``: ``--isolated`` (no configuration). Results are cached per directory; each config file
     is read once."""
 
@@ -704,7 +704,7 @@ class Resolver:
 
     @property
     def project_root(self) -> Path:
-        """The directory of the configuration file in use for the run, else the cwd (§1.3)."""
+        """The directory of the configuration file in use for the run, else the cwd."""
         cfg = self.run_settings().config_path
         return cfg.parent if cfg is not None else self.cwd
 
@@ -721,7 +721,7 @@ def project_root(
     return Resolver(cwd, config=config, isolated=isolated).project_root
 
 
-# ---------------------------------------------------------------- selection (§12.1, §13.7)
+# ---------------------------------------------------------------- selection (rule levels and selection, configuration)
 
 
 def default_selection() -> frozenset[int]:
@@ -756,7 +756,7 @@ def selected_codes(
     *,
     cli_level: Level | str | None = None,
 ) -> frozenset[int]:
-    """The lint rules selected for ``path`` (§13.7 order): select (``--select`` replaces the configured
+    """The lint rules selected for ``path`` (configuration order): select (``--select`` replaces the configured
     select, extend-select and ignore; else ``lint.select`` or the default: every rule not marked off; the
     run diagnostics 190-199 are always part of it, so only ``ignore`` & co. remove 190 and 193) →
     extend-select (config, then ``--extend-select``) → ignore (config, then ``--ignore``) →

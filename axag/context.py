@@ -1,4 +1,4 @@
-"""RENDER the constraint context block (SPEC §11): an MCP tools document -> model-readable text."""
+"""RENDER the constraint context block (the constraint context block): an MCP tools document -> model-readable text."""
 
 from __future__ import annotations
 

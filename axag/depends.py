@@ -1,4 +1,4 @@
-"""The files a result depends on beyond the checked file itself (issue 25 §1): the modules a component's spec
+"""The files a result depends on beyond the checked file itself: the modules a component's spec
 objects are imported from (and re-exported through), the configuration, baseline, manifest, enforced-intents and
 OpenAPI files a run reads. Readers `note` each file they read (or looked for and did not find) while a
 `Collector` is open; the result cache keeps the files with their digests in each entry, and a run record in its

@@ -1,7 +1,7 @@
-"""DISCOVER (SPEC §13.10): command-line paths → sorted list of files to process.
+"""DISCOVER (file discovery): command-line paths → sorted list of files to process.
 
 Named files are always processed (unless ``force_exclude``); directories are walked with each
-directory's ``include``/``exclude`` (closest configuration, §13.7) and ``.gitignore`` files plus
+directory's ``include``/``exclude`` (closest configuration, configuration) and ``.gitignore`` files plus
 ``.git/info/exclude`` with gitignore(5) semantics (``pathspec`` gitwildmatch). Patterns that match a named
 directory or one of its ancestors are not applied while walking it. Symlinks to files are followed,
 symlinks to directories are not. Unreadable directories become ``problems``; nothing raises.
@@ -39,8 +39,8 @@ KINDS: Final[dict[str, str]] = {
 
 def file_kind(path: str | os.PathLike[str]) -> str:
     """``html``, ``jinja``, ``hbs``, ``liquid``, ``vue``, ``svelte``, ``astro`` or ``jsx`` by extension
-    (case-insensitive, §3.9); ``html`` for any other extension (such a file named on the command line is
-    skipped with a warning, §13.10)."""
+    (case-insensitive, dynamic values); ``html`` for any other extension (such a file named on the command line is
+    skipped with a warning, file discovery)."""
     return KINDS.get(os.path.splitext(os.fspath(path))[1].lower(), "html")
 
 
@@ -254,7 +254,7 @@ def discover(
 
 def missing_paths(paths: Iterable[str | os.PathLike[str]], cwd: str | os.PathLike[str]) -> list[str]:
     """The named paths, as written, that do not exist (a glob pattern that matches nothing included):
-    a usage error for every command (SPEC §13.10)."""
+    a usage error for every command (file discovery)."""
     base = Path(os.path.abspath(cwd))
     return [raw for raw in _expand_globs(paths, base)
             if not os.path.exists(os.path.normpath(os.path.join(base, raw)))]

@@ -1,4 +1,4 @@
-"""Edits on annotation attribute spans (SPEC §13.5): quoting, escaping and placement are decided here."""
+"""Edits on annotation attribute spans (fixes): quoting, escaping and placement are decided here."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def insert_attribute_after(element: Element, after: Attr | None, name: str, valu
 
 def rewritten_json(text: str, line_ending: str, attr: Attr, value: Any, first_item: tuple[int, int] | None,
                    compact: Callable[[Any], str]) -> str:
-    """The new JSON text of an attribute value (§13.5): ``compact(value)`` when the original value had no line
+    """The new JSON text of an attribute value (fixes): ``compact(value)`` when the original value had no line
     break (or ``value`` is not a non-empty array or object); otherwise one top-level item (array item or object
     member) per line, indented like the original first item (``first_item``: its span in the value, if known),
     the closing bracket indented like the attribute name in ``text``, with ``line_ending``."""

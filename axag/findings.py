@@ -83,7 +83,7 @@ class Fix:
     description: str
     edits: tuple[Edit, ...]
     # a did-you-mean fix (an attribute name, a value or a key replaced by the closest known one): applied only
-    # with --unsafe-fixes, as ruff's unsafe fixes (issue 27)
+    # with --unsafe-fixes, as ruff's unsafe fixes
     unsafe: bool = False
 
 
@@ -155,7 +155,7 @@ def printable_path(value: str) -> str:
 
 
 def fingerprint(code: int, repo_path: str, anchor: str, attribute: str | None, occurrence: int) -> str:
-    """SPEC §13.3: first 16 hex digits of SHA-256 over the parts joined by U+001F."""
+    """output formats: first 16 hex digits of SHA-256 over the parts joined by U+001F."""
     import hashlib  # on use: a run served by the result cache computes no fingerprint (cold start)
 
     text = "\x1f".join([full_code(code), repo_path, anchor, attribute or "", str(occurrence)])

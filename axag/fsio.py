@@ -31,7 +31,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str | Iterable[str]
 
     Symbolic links are written through (the link is kept) only when the file they lead to lies inside
     ``within`` (default: the directory ``path`` names, e.g. that of ``-o``); a committed link cannot make
-    axag write anywhere else (issue 12).
+    axag write anywhere else.
     """
     target = Path(path)
     mode: int | None = None

@@ -79,7 +79,7 @@ def read_json(path: str | Path, what: str) -> Any:
         raise InputError(f"cannot read {what} {target}: {exc.strerror or exc}") from exc
     from axag.depends import note
 
-    note(target, data)  # a result made from it depends on it (issue 25)
+    note(target, data)  # a result made from it depends on it
     return loads(data, target, what)
 
 

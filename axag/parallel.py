@@ -108,7 +108,7 @@ def map_files(tasks: Sequence[tuple[Any, ...]], resolver: Any, request: Request,
                 _stop(pool)
                 raise
     except BrokenProcessPool:
-        # a worker died (a crash in a C extension, the OOM killer, ...): no single file stops the run (§14.5).
+        # a worker died (a crash in a C extension, the OOM killer, ...): no single file stops the run (parsing robustness).
         # The files not yet done are checked one per child process, so the culprit gets 199 and the rest run.
         for task in tasks[done:]:
             yield _isolated(ctx, task, resolver, request, cache)

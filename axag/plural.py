@@ -1,5 +1,5 @@
 """Counted nouns for messages: ``plural(1, "error")`` is ``1 error``, ``plural(2, "entry", "entries")`` is
-``2 entries``. The one place that decides between singular and plural (issue 11)."""
+``2 entries``. The one place that decides between singular and plural."""
 
 from __future__ import annotations
 

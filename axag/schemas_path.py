@@ -1,4 +1,4 @@
-"""Where the shipped JSON Schemas are (SPEC §1.4, §9.10).
+"""Where the shipped JSON Schemas are (repository layout, self-validation and shipped schemas).
 
 A wheel carries them as package data in ``axag/schemas/`` (hatchling force-include); an editable install or a
 source checkout reads the repository's top-level ``schemas/``, which holds the canonical copies.

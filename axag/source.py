@@ -1,4 +1,4 @@
-"""READ: bytes -> decoded text (SPEC §14.1). BOM, <meta charset>, UTF-8 with replacement."""
+"""READ: bytes -> decoded text (reading and decoding). BOM, <meta charset>, UTF-8 with replacement."""
 
 from __future__ import annotations
 
@@ -28,12 +28,12 @@ _META_CONTENT_FIRST = re.compile(
 
 
 def file_kind(path: str | Path) -> str:
-    """"html" for .html/.htm and unknown extensions, else the template family (§3.9) or "jsx"/"svelte"/"astro"."""
+    """"html" for .html/.htm and unknown extensions, else the template family (dynamic values) or "jsx"/"svelte"/"astro"."""
     return TEMPLATE_EXTENSIONS.get(Path(path).suffix.lower(), "html")
 
 
 def is_read(path: str | Path) -> bool:
-    """Whether axag reads files with this extension (§13.10: others named on the command line are skipped)."""
+    """Whether axag reads files with this extension (file discovery: others named on the command line are skipped)."""
     suffix = Path(path).suffix.lower()
     return suffix in HTML_EXTENSIONS or suffix in TEMPLATE_EXTENSIONS
 
@@ -57,7 +57,7 @@ class SourceText:
 
 
 def sniff_encoding(data: bytes) -> tuple[str, bytes]:
-    """Return (codec name, BOM bytes) per §14.1."""
+    """Return (codec name, BOM bytes) per reading and decoding."""
     if data.startswith(codecs.BOM_UTF8):
         return "utf-8", codecs.BOM_UTF8
     if data.startswith(codecs.BOM_UTF16_LE):

@@ -1,4 +1,4 @@
-"""The AXAG 1.1 vocabulary (SPEC §2, §3): attribute table, enumerations, patterns, did-you-mean.
+"""The AXAG 1.1 vocabulary (the vocabulary, value syntax): attribute table, enumerations, patterns, did-you-mean.
 
 This module is the single definition of the vocabulary; every other module reads it from here.
 """
@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Final
 
 
-# ---------------------------------------------------------------- enumerations (§2.4)
+# ---------------------------------------------------------------- enumerations (enumerations)
 @dataclass(frozen=True, slots=True)
 class ActionType:
     """A value of ``axag-action-type`` and what it means. Every consumer reads these properties, never the value:
@@ -117,7 +117,7 @@ ENUMS: Final[dict[str, tuple[str, ...]]] = {
     "parameter_format": FORMATS,
 }
 
-# ---------------------------------------------------------------- identifiers (§3.5)
+# ---------------------------------------------------------------- identifiers (identifiers)
 INTENT_RE: Final = re.compile(r"[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*")
 ENTITY_RE: Final = re.compile(r"[a-z][a-z0-9_]*")
 TOOL_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
@@ -144,8 +144,8 @@ def is_param_name(name: str) -> bool:
     return bool(PARAM_NAME_RE.fullmatch(name)) and not name.startswith("_axag")
 
 
-# ---------------------------------------------------------------- attribute table (§2.2)
-# kind: how the value is read (§3); category: action | context | control | macro
+# ---------------------------------------------------------------- attribute table (the attribute table)
+# kind: how the value is read (value syntax); category: action | context | control | macro
 @dataclass(frozen=True, slots=True)
 class AttrSpec:
     name: str
@@ -319,7 +319,7 @@ MEANINGS: Final[dict[str, str]] = {
     "axag-deprecated-replacement": "intent to use instead",
 }
 
-# enumeration -> value -> what it means (SPEC §2.4)
+# enumeration -> value -> what it means (enumerations)
 VALUE_MEANINGS: Final[dict[str, dict[str, str]]] = {
     "action_type": {t.name: t.meaning for t in ACTION_TYPE_VALUES},
     "risk_level": {r.name: r.meaning for r in RISK_LEVEL_VALUES},
@@ -374,7 +374,7 @@ CONTROL_ATTRIBUTES: Final = tuple(n for n, s in ATTRIBUTES.items() if s.category
 TEXT_ATTRIBUTES: Final = tuple(n for n, s in ATTRIBUTES.items() if s.kind == "text")
 BOOLEAN_ATTRIBUTES: Final = tuple(n for n, s in ATTRIBUTES.items() if s.kind == "boolean")
 
-# §2.3
+# legacy and removed attributes
 LEGACY_CONSTRAINTS: Final = "axag-constraints"
 REMOVED_ATTRIBUTES: Final = ("axag-tenant-context", "axag-cross-tenant")
 SKIP_ATTRIBUTE: Final = "axag-skip"
@@ -386,7 +386,7 @@ def is_annotation_name(lower_name: str) -> bool:
     return lower_name == "axag" or lower_name.startswith("axag-")
 
 
-# ---------------------------------------------------------------- parameter object keys (§4.2)
+# ---------------------------------------------------------------- parameter object keys (parameter keys and their JSON Schema mapping)
 PARAMETER_KEYS: Final = (
     "name", "type", "description", "format", "enum", "const", "default", "examples",
     "min", "max", "exclusiveMin", "exclusiveMax", "multipleOf", "minLength", "maxLength",
@@ -396,7 +396,7 @@ KEY_TO_KEYWORD: Final = {
     "min": "minimum", "max": "maximum", "exclusiveMin": "exclusiveMinimum",
     "exclusiveMax": "exclusiveMaximum",
 }
-# §4.10: property schema key order
+# the property schema: property schema key order
 SCHEMA_KEY_ORDER: Final = (
     "type", "description", "format", "enum", "const", "default", "examples", "minimum",
     "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
@@ -404,7 +404,7 @@ SCHEMA_KEY_ORDER: Final = (
     "additionalProperties",
 )
 
-# ---------------------------------------------------------------- did-you-mean (§2.5)
+# ---------------------------------------------------------------- did-you-mean (did-you-mean suggestions)
 ATTRIBUTE_ALIASES: Final = {
     "axag-risk": "axag-risk-level",
     "axag-action": "axag-action-type",
@@ -460,7 +460,7 @@ def _bounded_levenshtein(a: str, b: str, limit: int) -> int:
 
 
 def did_you_mean(name: str, candidates: tuple[str, ...] | list[str], aliases: dict[str, str] | None = None) -> str | None:
-    """SPEC §2.5: alias table, then the only proper-prefix candidate, then the nearest within
+    """did-you-mean suggestions: alias table, then the only proper-prefix candidate, then the nearest within
     ``max(2, len(name)//5)`` edits (ties: first listed)."""
     if aliases and name in aliases:
         return aliases[name]
@@ -480,7 +480,7 @@ def attribute_suggestion(lower_name: str) -> str | None:
     return did_you_mean(lower_name, tuple(ATTRIBUTES), ATTRIBUTE_ALIASES)
 
 
-# ---------------------------------------------------------------- misc helpers (§3.1, §3.5)
+# ---------------------------------------------------------------- misc helpers (value syntax, identifiers)
 _WS_RUN: Final = re.compile(r"[ \t\n\r\f]+")
 
 
@@ -490,7 +490,7 @@ def collapse_ws(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def snake_case(name: str) -> str:
-    """SPEC §3.5 snake_case normalisation; "" means no name."""
+    """identifiers snake_case normalisation; "" means no name."""
     s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
     s = re.sub(r"([A-Z])(?=[A-Z][a-z])", r"\1_", s)
     s = re.sub(r"[^A-Za-z0-9]+", "_", s).strip("_").lower()

@@ -1,4 +1,4 @@
-"""`axag vocabulary` (issue 30 §3): the vocabulary of `axag.vocabulary` as a table, as VS Code's HTML custom
+"""`axag vocabulary`: the vocabulary of `axag.vocabulary` as a table, as VS Code's HTML custom
 data and as TypeScript declarations for React's JSX. Everything here is made from that single declaration
 (attribute table, value kinds, enumerations, meanings); nothing is kept by hand.
 """

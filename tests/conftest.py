@@ -34,7 +34,7 @@ def _result_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     subprocesses it starts): runs on the repository's fixtures never write `.axag_cache` into the repository,
     and no test sees entries another test made."""
     monkeypatch.setenv("AXAG_CACHE_DIR", str(tmp_path_factory.mktemp("axag-cache", numbered=True)))
-    # the per-user secret that authenticates the cache (issue 25) is made in a temporary user cache folder,
+    # the per-user secret that authenticates the cache is made in a temporary user cache folder,
     # never in the real ~/.cache, and no test inherits AXAG_CACHE_KEY or a secret read by an earlier test
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache", numbered=True)))
     monkeypatch.delenv("AXAG_CACHE_KEY", raising=False)

@@ -42,7 +42,7 @@ def lint_tree(root: Path) -> Path:
 
 
 def tool(name: str, **over: Any) -> dict[str, Any]:
-    """An MCP tool object of SPEC §9.2 with a few parameters and the usual metadata."""
+    """An MCP tool object of tool naming and duplicates with a few parameters and the usual metadata."""
     t: dict[str, Any] = {
         "name": name,
         "title": name.replace("_", " ").title(),

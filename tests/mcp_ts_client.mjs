@@ -1,4 +1,4 @@
-// A TypeScript-SDK MCP client of `axag serve` for the tests (issue 26): @modelcontextprotocol/sdk, as pinned in
+// A TypeScript-SDK MCP client of `axag serve` for the tests: @modelcontextprotocol/sdk, as pinned in
 // package.json, the SDK on which most MCP hosts are built.
 //
 //   node tests/mcp_ts_client.mjs PLAN.json      (or `-`: the plan on stdin)

@@ -1,4 +1,4 @@
-"""A scriptable loopback backend for tests/test_serve_sent.py (issue 23): uvicorn on an ephemeral port, serving
+"""A scriptable loopback backend for tests/test_serve_sent.py: uvicorn on an ephemeral port, serving
 pages from a dict (each load issues a fresh CSRF token for every `value="token"`), recording every request
 exactly as it arrived (raw path, query, headers, body), and answering each path with a handler the test sets:
 redirects, slow drips, endless or deeply nested bodies, waits on an event."""

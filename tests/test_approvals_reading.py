@@ -1,4 +1,4 @@
-"""`axag approvals` reading commands never create a state database and name the one they read (issue 27, item
+"""`axag approvals` reading commands never create a state database and name the one they read (item
 12); a call repeated after its approval was used says so and how to ask again (item 13), through a real MCP
 client session against `axag serve` and a loopback backend."""
 

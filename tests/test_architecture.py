@@ -1,4 +1,4 @@
-"""Keep the pipeline's arrows honest (STYLE.md §2): which modules may import what, the layer order of the whole
+"""Keep the pipeline's arrows honest (docs/dev/architecture.md, "Layers"): which modules may import what, the layer order of the whole
 import graph of ``axag`` (imports inside functions included) and no import cycles."""
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ def test_cycle_finder_finds_a_cycle() -> None:
     assert _cycles(graph) == {frozenset({"a", "b", "c"})}
 
 
-# Layer order (STYLE.md §2): vocabulary/spans -> findings -> source -> parse -> model -> rules -> lint -> api -> cli,
+# Layer order (docs/dev/architecture.md, "Layers"): vocabulary/spans -> findings -> source -> parse -> model -> rules -> lint -> api -> cli,
 # with compile beside the rules (above them: compile reads rule metadata) and report, guards and context on top of
 # compile. A module may import modules of its own layer or below. Leaf modules (standard library only) are layer 0.
 LAYERS = {
@@ -260,8 +260,8 @@ def test_the_model_has_no_import_fallbacks() -> None:
 
 
 def test_no_function_is_over_the_complexity_limit_by_exemption() -> None:
-    """ruff's C901 (max-complexity in pyproject) holds without `noqa: C901`: the functions marked for splitting in
-    issue 13 are split (model/params.py into params, spec_read and spec_checks)."""
+    """ruff's C901 (max-complexity in pyproject) holds without `noqa: C901`: the functions once marked for
+    splitting are split (model/params.py into params, spec_read and spec_checks)."""
     marked = sorted(str(p.relative_to(REPO)) for p in (REPO / "axag").rglob("*.py")
                     if "noqa: C901" in p.read_text(encoding="utf-8"))
     assert marked == []

@@ -1,4 +1,4 @@
-"""Baseline files (SPEC §13.6): load, apply (suppress + stale count), render (sorted, §9.11)."""
+"""Baseline files (the baseline): load, apply (suppress + stale count), render (sorted, determinism and serialisation)."""
 
 from __future__ import annotations
 

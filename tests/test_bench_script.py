@@ -1,5 +1,5 @@
 """The benchmark script (tests/benchmarks/bench.py, not collected) still runs end to end and reports
-every figure of SPEC §15.1: its --self-test mode builds a tiny generated corpus and checks its own JSON."""
+every figure of performance targets: its --self-test mode builds a tiny generated corpus and checks its own JSON."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_bench_self_test(tmp_path: Path) -> None:
         assert base[run]["median_s"] > 0 and base[run]["per_action_ms"] == pytest.approx(
             (result["runs"][run]["median_s"] - base[run]["median_s"]) * 1000 / base["annotated_elements"])
     assert "action   each of the" in done.stdout
-    jsx = result["jsx"]  # issue 16: generated TSX components against tree-sitter's bare parse
+    jsx = result["jsx"]  # generated TSX components against tree-sitter's bare parse
     assert jsx["files"] > 0 and jsx["ratio"] > 0 and jsx["cpu_ratio"] > 0 and isinstance(jsx["pass"], bool)
     assert "x tree-sitter parse" in done.stdout
     assert not list(tmp_path.glob("axag-bench-*")), "the temporary corpus is cleaned up"

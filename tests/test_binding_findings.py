@@ -1,4 +1,4 @@
-"""What a served call cannot carry, as findings (issue 14 §1): a file input in an action's form (148, info, the
+"""What a served call cannot carry, as findings: a file input in an action's form (148, info, the
 binding lists it under `unsupported`) and drift between an action and its `--openapi` operation (149, warning,
 in `axag lint --openapi` and `axag compile --openapi`). Through the CLI, with exact positions and messages."""
 
@@ -80,7 +80,7 @@ DRIFT_PAGE = f"""<div id="q"><label>Count <input type="number" name="count"></la
 """
 
 DRIFT = [
-    # <input type="number"> without a step gives an integer (§5.3)
+    # <input type="number"> without a step gives an integer (harvesting: names and groups)
     ("AXAG-LINT-149", 1, 27, 'Parameter "count" is integer in "stock.add" but string in operation "addStock"'),
     ("AXAG-LINT-149", 2, 88, ('Operation "addStock" has the header parameter "X-Req", which "stock.add" does not '
                              "declare")),

@@ -1,4 +1,4 @@
-"""Bundles of cache entries (`axag.cache_bundle`, issue 17): a run that checks many files writes its new entries
+"""Bundles of cache entries (`axag.cache_bundle`): a run that checks many files writes its new entries
 into one file per process (creating hundreds of files cost a first run up to half a second), read back by the
 next runs exactly as entry files are; damaged or unfinished bundles are ignored."""
 

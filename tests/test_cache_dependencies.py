@@ -1,4 +1,4 @@
-"""Issue 25 §1: every file a result was read from is in its cache key. A warm run (result cache, run records)
+"""Every file a result was read from is in its cache key. A warm run (result cache, run records)
 after a change to any dependency (an imported or re-exported spec module, the OpenAPI document and a file its
 refs name, the configuration, baseline, manifest, enforced-intents file) equals a cold one, byte for byte."""
 

@@ -1,4 +1,4 @@
-"""How often a run scans the result cache for pruning (issue 17): a run that wrote a little (one page changed)
+"""How often a run scans the result cache for pruning: a run that wrote a little (one page changed)
 scans at most hourly, one that wrote much (or whose worker processes wrote) at once."""
 
 from __future__ import annotations

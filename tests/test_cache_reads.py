@@ -1,4 +1,4 @@
-"""The result cache reads each file as few times as it can (issue 17): a first run, which finds no entries,
+"""The result cache reads each file as few times as it can: a first run, which finds no entries,
 reads every file once (to check it), not once more to look for an entry; a warm run reads each file once
 (for its digest) and parses none."""
 

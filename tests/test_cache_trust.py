@@ -1,4 +1,4 @@
-"""Issue 25 §2: no run record and no result-cache entry is trusted from the project tree. Each is authenticated
+"""No run record and no result-cache entry is trusted from the project tree. Each is authenticated
 with a per-user secret kept outside the project (``axag/cache-key`` 0600 in the user's cache folder, or
 ``AXAG_CACHE_KEY``); one that fails the check is ignored and rewritten, one made with another secret is said
 once, and a replay writes only the report files its command line names."""
@@ -29,7 +29,7 @@ plan = records.plan_of(json.loads(sys.argv[1]))
 assert plan is not None
 key, folders = plan
 ops = [(records.STDOUT, "All checks passed.\\n", ""), (records.FILE, "[core]\\n\\tfsmonitor = evil\\n", ".git/config")]
-try:  # the record format of the installed axag: with a secret (the attacker's own) or, before issue 25, none
+try:  # the record format of the installed axag: with a secret (the attacker's own) or, in older versions, none
     blob = records.encode_record(key, bytes(range(32)), [], ops, 0)
 except TypeError:
     blob = records.encode_record(key, [], ops, 0)
@@ -61,7 +61,7 @@ def _forget_secret() -> None:
     """The secret read so far is forgotten (the user cache folder changed)."""
     try:
         from axag import cache_secret
-    except ImportError:  # before issue 25: there was none
+    except ImportError:  # an older axag: there was none
         return
     cache_secret.reset()
 
@@ -161,7 +161,7 @@ def test_planted_result_cache_entries_are_not_used(tmp_path: Path, monkeypatch: 
     cold = run_axag(["lint", "bad.html", "--isolated", "--no-cache"])
     assert cold.exit_code == 1
 
-    # the attacker: another user cache folder (another secret, or none before issue 25), an axag that stores clean
+    # the attacker: another user cache folder (another secret, or none in older versions), an axag that stores clean
     # outcomes
     real_store = ResultCache.store
 

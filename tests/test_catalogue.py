@@ -1,4 +1,4 @@
-"""The rule declarations (indexed by axag/rules/catalogue.py) agree with the SPEC tables §12.3, §12.4 and §12.5:
+"""The rule declarations (indexed by axag/rules/catalogue.py) agree with the SPEC's rule tables (reference rules, axag's own rules, run diagnostics):
 code, name, severity (with the second severity of I/W and E/W), level (with "off"), C flag, fix flag and
 message templates. Skipped when ../shared/SPEC.md is not there."""
 
@@ -30,7 +30,7 @@ _ADAPTED = {
 }
 
 
-# Fix flags changed by issue 11 (items 15, 16) ahead of the SPEC table: code -> (SPEC cell, cell now).
+# Fix flags changed ahead of the SPEC table: code -> (SPEC cell, cell now).
 _AMENDED_FIX = {
     106: ("", "a string list written as plain text"),
     135: ("", "when a grammatical item says the same"),
@@ -39,7 +39,7 @@ _AMENDED_FIX = {
 
 # Messages a rule words beyond the SPEC's templates (the SPEC's come first): code -> their keys.
 _WORDED_BEYOND_SPEC = {
-    4: ["suggest"],  # the closest value: "…; did you mean "{s}"? …" (issue 27)
+    4: ["suggest"],  # the closest value: "…; did you mean "{s}"? …"
     5: ["suggest"],
     107: ["suggest"],
     108: ["suggest"],
@@ -81,16 +81,16 @@ def _spec_rows() -> dict[int, tuple[str, list[str]]]:
     return out
 
 
-# Rules in the catalogue that SPEC.md does not list yet (issue 14 §1); every other code must match the SPEC
-# exactly. Remove a code from here when its row lands in SPEC.md §12.4 (test_not_yet_in_spec then fails).
+# Rules in the catalogue that SPEC.md does not list yet; every other code must match the SPEC
+# exactly. Remove a code from here when its row lands in the SPEC's table of axag's own rules (test_not_yet_in_spec then fails).
 _NOT_IN_SPEC_YET = {
-    148,  # unsupported-file-input: a file input in the scope of an action an agent calls (issue 14 §1)
-    149,  # openapi-drift: axag-operation-id against an --openapi document (issue 14 §1, like 030)
-    160, 161, 162, 163, 164,  # the webmcp group: declarative WebMCP attributes on annotated forms (issue 29 §3)
-    150,  # critical-without-gate: a critical action with neither confirmation nor approval (issue 27 §1)
-    151,  # unbound-action: an action with no HTTP binding, which serve cannot run by itself (issue 27 §5)
-    152,  # jsx-expression-in-markup: axag-intent={intent} in a file read as HTML (issue 27 §8)
-    153,  # comment-in-start-tag: a comment inside a start tag cuts the annotations off (issue 27 §9)
+    148,  # unsupported-file-input: a file input in the scope of an action an agent calls
+    149,  # openapi-drift: axag-operation-id against an --openapi document (like 030)
+    160, 161, 162, 163, 164,  # the webmcp group: declarative WebMCP attributes on annotated forms
+    150,  # critical-without-gate: a critical action with neither confirmation nor approval
+    151,  # unbound-action: an action with no HTTP binding, which serve cannot run by itself
+    152,  # jsx-expression-in-markup: axag-intent={intent} in a file read as HTML
+    153,  # comment-in-start-tag: a comment inside a start tag cuts the annotations off
 }
 
 

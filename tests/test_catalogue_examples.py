@@ -1,4 +1,4 @@
-"""The catalogue's passing examples pass (issue 27 §6): `axag rule CODE` shows, for every rule, a passing example
+"""The catalogue's passing examples pass: `axag rule CODE` shows, for every rule, a passing example
 that gives no error-severity finding at the default selection (each example linted on its own, through the CLI)."""
 
 from __future__ import annotations

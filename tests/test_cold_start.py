@@ -1,4 +1,4 @@
-"""Cold start (issue 17, SPEC §15.1): `axag lint one.html` imports nothing the run does not use."""
+"""Cold start (performance targets): `axag lint one.html` imports nothing the run does not use."""
 
 from __future__ import annotations
 

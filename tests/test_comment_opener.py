@@ -1,5 +1,5 @@
 """`axag.lint.engine.has_comment_opener` (the pre-check that decides whether a page's comments are read for
-suppression directives) answers as the regex alternation it replaced (issue 17 §3)."""
+suppression directives) answers as the regex alternation it replaced."""
 
 from __future__ import annotations
 

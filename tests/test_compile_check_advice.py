@@ -1,4 +1,4 @@
-"""What `axag compile --check` (the pre-commit hook) says (issue 27, item 10): the exact command that updates
+"""What `axag compile --check` (the pre-commit hook) says: the exact command that updates
 the checked file, which tools changed, no `--keep-going` advice and none of lint's findings repeated."""
 
 from __future__ import annotations

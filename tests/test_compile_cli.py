@@ -1,4 +1,4 @@
-"""`axag compile` through the CLI (SPEC §9): the §9.7 example, the corpus, duplicates, determinism, writing."""
+"""`axag compile` through the CLI (the tools.json output and its tool objects): the tools.json example, the corpus, duplicates, determinism, writing."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def test_deterministic_across_runs_directories_and_jobs(tmp_path: Path) -> None:
 def test_tools_json_written_from_tool_texts_equals_the_built_document(tmp_path: Path) -> None:
     """tools.json is written from the tool texts made with each contract (the merged sources put in); the
     document built whole (as --self-check does) gives the same bytes, with workers and without, also for
-    file names that JSON must escape and numbers that §4.9 writes in canonical form."""
+    file names that JSON must escape and numbers written in canonical form."""
     site = tmp_path / "site"
     shutil.copytree(FIXTURES / "site", site)
     odd = site / 'odd "name" \\ é.html'
@@ -250,7 +250,7 @@ def test_other_targets_keep_mcp_order_and_descriptions(target: str) -> None:
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_openai_responses_target_golden(strict: bool) -> None:
-    """`--target openai-responses` writes the Responses API shape (issue 11 item 25): the §9.7 example, byte for
+    """`--target openai-responses` writes the Responses API shape: the tools.json example, byte for
     byte as in tests/data/compile/booking.openai-responses[-strict].json."""
     flags = ["--strict"] if strict else []
     code, out, err = compile_to(FIXTURES / "spec", "site/booking.html", "--target", "openai-responses", *flags, "-o", "-")

@@ -1,4 +1,4 @@
-"""`axag compile … --guards DIR` renders guards from the MCP form of the same run (SPEC §10.1)."""
+"""`axag compile … --guards DIR` renders guards from the MCP form of the same run (the guards command and files)."""
 
 from __future__ import annotations
 

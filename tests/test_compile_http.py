@@ -1,4 +1,4 @@
-"""`_meta["org.axag/http"]` and `outputSchema` in compile output (issue 14 §1): how the browser submits each
+"""`_meta["org.axag/http"]` and `outputSchema` in compile output: how the browser submits each
 action's form, checked on HTML text through `axag.api.compile_paths`, and the OpenAPI binding."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Configuration (SPEC §13.7, §12.1): loading, validation, resolution, selection, severities."""
+"""Configuration (configuration, rule levels and selection): loading, validation, resolution, selection, severities."""
 
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def test_invalid_config(tmp_path: Path, text: str, message: str) -> None:
 
 
 def test_the_lists_of_formats_targets_and_guard_languages_are_the_registries(tmp_path: Path) -> None:
-    """The configuration accepts exactly what the registries hold (issue 13: it re-declared them, and its copy
+    """The configuration accepts exactly what the registries hold (it re-declared them, and its copy
     of the output formats had missed `html`)."""
     from axag.compile.targets import TARGETS
     from axag.guards import LANGS

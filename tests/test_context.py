@@ -1,4 +1,4 @@
-"""`axag context` (SPEC §11): the constraint context block, pinned exactly."""
+"""`axag context` (the constraint context block): the constraint context block, pinned exactly."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A contract's key (`compile.merge.contract_key`) is the SHA-256 of its JSON text without sources, however the
-text is made (the output schema every tool shares is written once per run, issue 17)."""
+text is made (the output schema every tool shares is written once per run)."""
 
 from __future__ import annotations
 

@@ -137,7 +137,7 @@ def test_the_engine_primaries_are_the_declared_ones() -> None:
         (101, 100, "attr"), (102, 100, "attr"), (103, 4, "attr"), (104, 100, "attr"), (110, 114, "key"),
         (110, 115, "key"), (110, 116, "key"), (110, 117, "key"), (132, 131, "span"), (134, 9, "attr"),
         (134, 106, "attr"),
-        # issue 27: the critical ungated action, JSX in markup, a comment inside a start tag
+        # the critical ungated action, JSX in markup, a comment inside a start tag
         (13, 150, "element"), (150, 6, "element"), (150, 26, "key"), (152, 33, "element"), (153, 1, "element"),
     ])
 

@@ -1,4 +1,4 @@
-"""File discovery (SPEC §13.10)."""
+"""File discovery (file discovery)."""
 
 from __future__ import annotations
 

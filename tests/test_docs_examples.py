@@ -1,4 +1,4 @@
-"""Every example of the documentation runs (issue 32 item 3). Each shell, Python, JavaScript or TypeScript block of
+"""Every example of the documentation runs. Each shell, Python, JavaScript or TypeScript block of
 the site's pages (docs/, CONTRIBUTING.md which the site includes) and of the README carries a marker on the line
 before it:
 

@@ -1,4 +1,4 @@
-"""The generated reference pages of the site (issue 32 item 2) are what `python scripts/generate_docs.py` writes
+"""The generated reference pages of the site are what `python scripts/generate_docs.py` writes
 from the code: rules (with their examples), vocabulary, command line, JSON Schemas and envelope statuses. A
 stale page fails, naming the command that rewrites it."""
 

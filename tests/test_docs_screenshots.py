@@ -1,4 +1,4 @@
-"""The screenshots of the site (docs/img/*.png) are made by scripts/screenshots.py (issue 32 item 3): the script
+"""The screenshots of the site (docs/img/*.png) are made by scripts/screenshots.py: the script
 runs (Playwright + Debian's Chromium) and makes every picture the pages show, at the committed size. Pixels are
 not compared: fonts and Chromium versions differ between machines; rerun the script to refresh the pictures."""
 

@@ -1,4 +1,4 @@
-"""The documentation site (issue 32 items 1, 4, 5): `mkdocs build --strict` builds it (no broken link, no broken
+"""The documentation site: `mkdocs build --strict` builds it (no broken link, no broken
 anchor, no page outside the nav); every page under docs/ is in the nav and every nav entry is a page; the
 README stays short and links into the site; the `docs` extra installs MkDocs and Material."""
 

@@ -1,4 +1,4 @@
-"""The cache-hit fast path of the console script (issue 17 §2, `axag.commands.entry`): a repeated `axag lint
+"""The cache-hit fast path of the console script (`axag.commands.entry`): a repeated `axag lint
 FILE...` with unchanged inputs prints and writes exactly what the click CLI does, without importing click, lxml,
 rich, jsonschema, the model or the rules; any changed input, and any invocation it does not fully understand,
 goes to the CLI."""

@@ -1,4 +1,4 @@
-"""`axag lint --fix` / `--diff` (SPEC §13.2, §13.5): golden fixes, idempotence, byte preservation, encodings,
+"""`axag lint --fix` / `--diff` (lint options, fixes): golden fixes, idempotence, byte preservation, encodings,
 stdin, permissions, verification, and the AXAG docs corpus.
 
 Golden cases live in ``fixtures/fix/<case>/``: ``input.<ext>`` is fixed in a temporary directory and must give
@@ -65,7 +65,7 @@ def decode(data: bytes) -> str:
 
 
 def outside_annotations(text: str) -> str:
-    """``text`` without annotation attributes (nor the damaged-value fragments §14.4 removes) and without
+    """``text`` without annotation attributes (nor the damaged-value fragments quoting damage removes) and without
     suppression comments; whitespace between the attributes of an annotated start tag is normalised."""
     out: list[str] = []
     pos = 0
@@ -329,7 +329,7 @@ def test_suppressed_findings_are_not_fixed(tmp_path: Path) -> None:
 def test_fix_keeps_a_template_construct_next_to_a_removed_attribute(tmp_path: Path) -> None:
     """Removing the repeated attribute keeps the `{# extra #}` before it: edits are computed on the original
     text, where the construct is not whitespace (it is blanked only for parsing). (An expression such as
-    `{{ extra }}` there could write any attribute: it makes the annotations dynamic, §3.9.)"""
+    `{{ extra }}` there could write any attribute: it makes the annotations dynamic, dynamic values.)"""
     data = b'<button axag-intent="a.b" axag-action-type="read" {# extra #} axag-action-type="read">x</button>\n'
     (tmp_path / "p.jinja").write_bytes(data)
     code, out, _ = run(["--fix", "--output-format", "concise", "p.jinja"], tmp_path)
@@ -474,7 +474,7 @@ def test_fix_property(attrs: list[str], layout: str, dup: bool) -> None:
     ],
 )
 def test_fix_with_markup_inside_a_json_value(tmp_path: Path, value: str) -> None:
-    """Issue 12 item 13: a `<` or `>` inside an attribute value is no tag for the edit locator; the fix applies,
+    """A `<` or `>` inside an attribute value is no tag for the edit locator; the fix applies,
     only the edited value changes, and a second run changes nothing."""
     page = tmp_path / "p.html"
     html = ('<button axag-intent="cart.add" axag-action-type="write" axag-risk-level="low"\n'

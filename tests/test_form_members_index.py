@@ -1,4 +1,4 @@
-"""`compile.http.form_members` with the one-pass `member_index` (issue 30's 5,000-line page of 1,000 forms: one
+"""`compile.http.form_members` with the one-pass `member_index` (a 5,000-line page of 1,000 forms: one
 walk of the document per form made the language server's lint quadratic) gives exactly what the walk per form
 gave, for any arrangement of forms, `form=` owners, ids and named controls."""
 

@@ -1,8 +1,8 @@
-"""Differential property test (SPEC §10.4): guards agree with jsonschema's Draft202012Validator.
+"""Differential property test (guard value checks): guards agree with jsonschema's Draft202012Validator.
 
-Schemas are generated in the §4.10 subset (as parameter declarations compile them), wrapped as the parameter
+Schemas are generated in the property-schema subset (as parameter declarations compile them), wrapped as the parameter
 ``p`` of a tool's input schema; arguments are random JSON values biased towards the schema. The failing
-(path, keyword) pairs of the guard must equal those of ``jsonschema`` with a format checker implementing §10.5
+(path, keyword) pairs of the guard must equal those of ``jsonschema`` with a format checker implementing guard formats
 (written here independently of the runtime), after mapping ``additionalProperties`` and ``required`` errors to the
 child paths of the offending keys. Two keywords get their JSON Schema meaning rather than the jsonschema package's:
 ``pattern`` is ECMA-262 (each generated pattern has a hand-written Python equivalent here; a string over its
@@ -388,7 +388,7 @@ def test_generated_guards_agree_with_jsonschema(batch: list[tuple[dict[str, Any]
 
 
 def test_known_edge_cases() -> None:
-    """Hand-picked cases from §10.4 (1 vs 1.0, booleans, multipleOf overflow, code points, search)."""
+    """Hand-picked cases from guard value checks (1 vs 1.0, booleans, multipleOf overflow, code points, search)."""
     cases_: list[tuple[dict[str, Any], Any]] = [
         ({"type": "integer"}, 1.0),
         ({"type": "integer"}, True),

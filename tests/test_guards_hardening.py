@@ -1,4 +1,4 @@
-"""No guard can be bypassed, hung or crashed (issue 12 items 6-10, issue 11 items 18, 19, 21, 26).
+"""No guard can be bypassed, hung or crashed.
 
 * ``pattern`` is ECMA-262 in both runtimes: the Python translation is compared with JavaScript's own ``RegExp``
   (``u`` flag) under Node on fixed and generated (pattern, string) cases;
@@ -410,7 +410,7 @@ def test_guard_on_a_worst_case_input_finishes_fast(pattern: str, worst: str) -> 
     assert elapsed < 5.0, elapsed  # measured about 0.1 s (3162 digits against \d+x) on an idle machine
 
 
-# ---------------------------------------------------------------- issue 11 item 18: never overwrite user files
+# ---------------------------------------------------------------- never overwrite user files
 TOOLS = ROOT / "tests" / "data" / "guards_ts" / "booking.tools.json"
 
 
@@ -443,7 +443,7 @@ def test_guards_list_what_they_wrote_and_rewrite_their_own_files(tmp_path: Path)
     assert (out / "preconditions.missing.txt").read_text(encoding="utf-8") == "my notes\n"
 
 
-# ---------------------------------------------------------------- issue 11 item 26: strict OpenAI output
+# ---------------------------------------------------------------- strict OpenAI output
 PAGE = """<form axag-intent="note.add" axag-action-type="write" axag-required-parameters='["text"]'
   axag-optional-parameters='[{"name":"tag","type":"string","maxLength":10}]'>
 <input name="text"></form>

@@ -1,4 +1,4 @@
-"""Injection-proof code generation (SPEC §10.13): hostile text reaches generated Python only as literals."""
+"""Injection-proof code generation (code-generation guarantees): hostile text reaches generated Python only as literals."""
 
 from __future__ import annotations
 
@@ -167,7 +167,7 @@ def test_py_literal_round_trip_any_json(value: Any) -> None:
     assert text.isascii() and "\n" not in text and "\r" not in text
     back = ast.literal_eval(text)
     assert back == value
-    # numbers follow §4.9: integral floats below 2^53 become ints, everything else keeps its type
+    # numbers follow canonical numbers: integral floats below 2^53 become ints, everything else keeps its type
     assert json.dumps(back, sort_keys=True) == json.dumps(normalise(value), sort_keys=True)
 
 

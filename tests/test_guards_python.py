@@ -1,4 +1,4 @@
-"""Python guards: naming, literals, generated modules, envelopes (SPEC §10)."""
+"""Python guards: naming, literals, generated modules, envelopes."""
 
 from __future__ import annotations
 
@@ -420,7 +420,7 @@ def test_approvals(tmp_path: Path) -> None:
 
 
 def test_approval_guidance_is_honest_and_not_counted_explains(tmp_path: Path) -> None:
-    """Issue 15: `approval_required` says a person handles it only when a request was made and someone notified;
+    """`approval_required` says a person handles it only when a request was made and someone notified;
     an approval past its `expires` does not count and the call is `expired`; `caller_only.not_counted` says why
     each offered approval did not count."""
     mod = build(FEATURES, tmp_path, FEATURES_PRE)
@@ -736,7 +736,7 @@ def test_custom_store_receives_protocol_calls(tmp_path: Path) -> None:
     guard = mod.make_guards(store)["account-close"]
     fp = mod.fingerprint("account-close", CLOSE)
     approvals = (_approval(mod, fp, "bob", id="1"), _approval(mod, fp, "erin", scope="value", id="2"))
-    # issue 24: erin's remembered approval is alice's; for zoe, bob's call approval is spent
+    # erin's remembered approval is alice's; for zoe, bob's call approval is spent
     for actor, permission in (("alice", "approved"), ("zoe", "approval_required")):
         ctx = mod.GuardContext(actor=actor, roles=frozenset({"admin"}), approvals=approvals, now=0)
         res = guard.run(_book, CLOSE, ctx)

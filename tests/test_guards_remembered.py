@@ -1,4 +1,4 @@
-"""Issue 24, in the generated guards: a remembered ("approve these values") approval belongs to the actor who
+"""Remembered approvals in the generated guards: a remembered ("approve these values") approval belongs to the actor who
 asked, holds only the approvers who approved the values, and ends after `remember_seconds` (24 hours by default),
 identically in Python and TypeScript (the same scenarios through both runtimes)."""
 

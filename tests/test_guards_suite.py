@@ -1,7 +1,7 @@
-"""Every case of the vendored JSON-Schema-Test-Suite whose schema uses only compiled keywords (§4.10), wrapped as a
+"""Every case of the vendored JSON-Schema-Test-Suite whose schema uses only compiled keywords (the property schema), wrapped as a
 parameter, gets the suite's verdict from the Python guards, both from the runtime and from a generated package.
 
-§10.5 defines the formats more simply than the suite (e.g. any leap second, a plain ``local@domain`` e-mail, a URI
+guard formats defines the formats more simply than the suite (e.g. any leap second, a plain ``local@domain`` e-mail, a URI
 as scheme + non-space characters, hostnames without IDNA rules). The cases where that definition deliberately
 differs are pinned in ``DEVIATIONS``; they must get the opposite verdict, so that any change is noticed.
 """
@@ -27,12 +27,12 @@ COMPILED = {
     "maxItems", "uniqueItems", "properties", "required", "additionalProperties",
 }
 
-# (file, group description, test description): §10.5 deliberately differs from the suite here.
+# (file, group description, test description): guard formats deliberately differs from the suite here.
 DEVIATIONS = {
     # optional/format/date-time.json
     ('optional/format/date-time.json', 'validation of date-time strings', 'an invalid date-time with leap second on a wrong minute, UTC'),
     ('optional/format/date-time.json', 'validation of date-time strings', 'an invalid date-time with leap second on a wrong hour, UTC'),
-    # optional/format/email.json: HTML's valid e-mail address (what <input type="email"> checks, issue 23)
+    # optional/format/email.json: HTML's valid e-mail address (what <input type="email"> checks)
     ('optional/format/email.json', 'validation of e-mail addresses', 'a quoted string with a space in the local part is valid'),
     ('optional/format/email.json', 'validation of e-mail addresses', 'a quoted string with a double dot in the local part is valid'),
     ('optional/format/email.json', 'validation of e-mail addresses', 'a quoted string with a @ in the local part is valid'),
@@ -96,7 +96,7 @@ DEVIATIONS = {
 
 
 def compiled_only(schema: Any) -> bool:
-    """True when the schema uses only keywords axag compiles (patterns must compile with ``re``, §4.7)."""
+    """True when the schema uses only keywords axag compiles (patterns must compile with ``re``, the pattern subset)."""
     if not isinstance(schema, dict):
         return False
     for key, value in schema.items():

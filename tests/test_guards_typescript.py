@@ -1,4 +1,4 @@
-"""TypeScript guards (SPEC §10.12, §10.13): literal encoder, rendering, tsc, and behaviour under Node.
+"""TypeScript guards (TypeScript guards, code-generation guarantees): literal encoder, rendering, tsc, and behaviour under Node.
 
 Behaviour is proven differentially: the same scenarios run against the generated Python guards and the generated
 TypeScript guards (compiled with the project's tsc, run with node) must give the same envelopes.
@@ -87,7 +87,7 @@ def write_ts(doc: dict[str, Any], directory: Path, *, test_pre: bool = True,
 
 
 def tsc_check(directory: Path) -> None:
-    """The SPEC §10.13 command on every .ts file under ``directory`` (one program, one tsc run)."""
+    """The code-generation guarantees command on every .ts file under ``directory`` (one program, one tsc run)."""
     tsc, _ = _need_node()
     files = sorted(str(p.relative_to(directory)) for p in directory.rglob("*.ts"))
     proc = subprocess.run([tsc, *TSC_FLAGS, *files], check=False, cwd=directory, capture_output=True, text=True)
@@ -95,7 +95,7 @@ def tsc_check(directory: Path) -> None:
 
 
 def compile_ts(directory: Path) -> Path:
-    """Compile to JavaScript with the ECMAScript 2022 library only (no DOM, no Node types, SPEC §10.1)."""
+    """Compile to JavaScript with the ECMAScript 2022 library only (no DOM, no Node types)."""
     tsc, _ = _need_node()
     out = directory / "out"
     config = {
@@ -237,7 +237,7 @@ def both(suite_build: tuple[Path, PyGuards]) -> tuple[Any, Any]:
     return (lambda scenarios: run_node(out, scenarios)), py.run
 
 
-# ---------------------------------------------------------------- literal encoder (§10.13)
+# ---------------------------------------------------------------- literal encoder (code-generation guarantees)
 def test_ts_str_escapes_everything_outside_printable_ascii() -> None:
     assert typescript.ts_str('a"b\\c') == '"a\\"b\\\\c"'
     assert typescript.ts_str("\n\u2028\u0000\U0001f600\x7f") == '"\\n\\u2028\\u0000\\ud83d\\ude00\\u007f"'
@@ -565,7 +565,7 @@ def account_scenarios() -> list[dict[str, Any]]:
         {"tool": ACC, "op": "run", "args": ACC_ARGS, "context": ctx(approvals=two, now=1031)},
         {"tool": ACC, "op": "run", "args": ACC_ARGS,
          "context": ctx(approvals=[appr("bob", ["security"], id="3"), appr("carol", ["owner"], id="4")], now=1031)},
-        # issue 15: honest guidance, expiry, why offered approvals did not count
+        # honest guidance, expiry, why offered approvals did not count
         {"tool": ACC, "op": "run", "args": ACC_ARGS,
          "context": ctx(request_approval={"request_id": "r1", "notified": False}, now=1032)},
         {"tool": ACC, "op": "run", "args": ACC_ARGS,
@@ -729,7 +729,7 @@ def test_inject_scenarios_match_python(both: Any) -> None:
             assert r["caller_only"]["fingerprint"] not in model
 
 
-# ---------------------------------------------------------------- literal round trip (§10.13)
+# ---------------------------------------------------------------- literal round trip (code-generation guarantees)
 def strict_equal(a: Any, b: Any) -> bool:
     """JSON equality that never equates booleans with numbers (Python's True == 1 would)."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -873,7 +873,7 @@ def test_formats_equal_python(unit: Any, cases: list[tuple[str, str]]) -> None:
         pyruntime.check_format(f, v) for f, v in cases]
 
 
-# ---------------------------------------------------------------- validator differential (§10.4)
+# ---------------------------------------------------------------- validator differential (guard value checks)
 KEYS = st.text(alphabet="abc_", min_size=1, max_size=3)
 PATTERNS = ["^[a-c]+", "b", "^(?:ab|c)", "[0-9]{2}", "a.c", "^$", "\u00e9|\U0001f600"]
 VALUE_TEXT = st.text(alphabet="abc09_\u00e9\U0001f600 \n", max_size=6)

@@ -1,4 +1,4 @@
-"""Form harvesting (SPEC §5): scope, controls, exclusions, names and groups, mapping, labels, required-ness,
+"""Form harvesting (form harvesting): scope, controls, exclusions, names and groups, mapping, labels, required-ness,
 overrides, template files; rules 029, 032, 113, 117 (warning), 119, 120."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def one(body: str, name: str = "t.html") -> dict[str, Any]:
     return params[0].schema
 
 
-# ------------------------------------------------------------------------------------------ §5.9 example
+# ------------------------------------------------------------------------------------------ the harvesting example
 def test_section_5_9_example() -> None:
     html = (DATA / "example_5_9.html").read_text()
     pf, m = build(html)
@@ -108,8 +108,8 @@ def test_controls_fixture_golden() -> None:
     assert json.dumps(got) == json.dumps(expected)
 
 
-# ------------------------------------------------------------------------------------------ §5.4 mapping
-SINGLE_LINE = "^[^\\r\\n]*$"  # issue 23: single-line controls never take CR or LF
+# ------------------------------------------------------------------------------------------ harvesting: control-to-schema mapping
+SINGLE_LINE = "^[^\\r\\n]*$"  # single-line controls never take CR or LF
 TOD = "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,3})?)?$"
 
 
@@ -217,7 +217,7 @@ def test_required_sources() -> None:
         ("a", True), ("b", True), ("d", True), ("c", False), ("e", False), ("f", False)]
 
 
-# ------------------------------------------------------------------------------------------ §5.6 labels
+# ------------------------------------------------------------------------------------------ harvesting: labels and descriptions labels
 def test_label_sources_in_order() -> None:
     pf, m = build(form('<span id="l1">First</span><span id="l2"> part: </span><span id="d1">Help</span>\n'
                        '<label for="b">For label</label>\n'
@@ -247,7 +247,7 @@ def test_group_label_from_fieldset_legend_and_no_fallback() -> None:
     assert model_problems(m)[0].element is m.actions[0].element
 
 
-# ------------------------------------------------------------------------------------------ §5.1 scope
+# ------------------------------------------------------------------------------------------ harvesting: the parameter scope
 def test_params_from_container() -> None:
     html = ('<div id="box"><label>Q <input name="q"></label></div>\n'
             '<button type="button" axag-intent="s.find" axag-action-type="read" axag-params-from="#box">Go</button>\n'
@@ -289,7 +289,7 @@ def test_form_and_its_submit_button_report_once() -> None:
     assert found(pf, m) == [(32, 2, 2)]
 
 
-# ------------------------------------------------------------------------------------------ §5.2 exclusions, 120
+# ------------------------------------------------------------------------------------------ harvesting: controls and exclusions, 120
 def test_excluded_controls_and_120() -> None:
     html = form('<input type="hidden" name="h" axag-parameter-type="integer">\n'
                 '<input name="d" disabled axag-parameter-description="x">\n'
@@ -331,7 +331,7 @@ def test_120_outside_every_scope() -> None:
     assert model_problems(m) == []
 
 
-# ------------------------------------------------------------------------------------------ §5.3 names
+# ------------------------------------------------------------------------------------------ harvesting: names and groups names
 def test_names_029_and_113() -> None:
     long = "x" * 65
     html = form(f'<input type="text">\n<input id="onlyId" aria-label="I">\n<input name="{long}" aria-label="L">\n'
@@ -360,7 +360,7 @@ def test_119_collisions() -> None:
     assert not m.actions[0].params_ok
 
 
-# ------------------------------------------------------------------------------------------ §5.7 overrides
+# ------------------------------------------------------------------------------------------ harvesting: required and overrides
 def test_overrides_key_by_key() -> None:
     _pf, m = build(form(
         '<input name="size" aria-label="Size" axag-parameter-type="integer" axag-parameter-min="1"'
@@ -437,7 +437,7 @@ def test_117_harvested_html_pattern_is_ignored_with_a_warning() -> None:
     assert m.actions[0].params_ok
 
 
-# ------------------------------------------------------------------------------------------ §5.10 templates
+# ------------------------------------------------------------------------------------------ harvesting in template files templates
 def test_jinja_unknown_values() -> None:
     html = form('<label>{{ lbl }} <input name="a"></label>\n'
                 '<select name="s" aria-label="S"><option value="{{ v }}">x</option><option>b</option></select>\n'

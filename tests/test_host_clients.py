@@ -1,4 +1,4 @@
-"""The TypeScript side of the MCP ecosystem as clients of `axag serve` (issue 26, item 2): the official
+"""The TypeScript side of the MCP ecosystem as clients of `axag serve`: the official
 TypeScript SDK (`@modelcontextprotocol/sdk`, pinned in package.json; tests/mcp_ts_client.mjs) and the MCP
 Inspector's CLI, over stdio and over streamable HTTP with a bearer token, against a real loopback backend.
 Every answer passes the SDK's own ListToolsResultSchema and CallToolResultSchema (and callTool's check of

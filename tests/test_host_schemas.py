@@ -1,4 +1,4 @@
-"""No boolean schema where an MCP host expects a schema object (issue 26, item 1).
+"""No boolean schema where an MCP host expects a schema object.
 
 The TypeScript MCP SDK refuses a tool list whose ``outputSchema``/``inputSchema`` has ``true`` or ``false`` as the
 schema of a property (and hosts built on it go further); axag writes ``{}`` and ``{"not": {}}`` instead, in every

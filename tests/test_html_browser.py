@@ -210,7 +210,7 @@ def catalogue_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, 
     root = tmp_path_factory.mktemp("cat")
     doc = document([tool("booking_create"), tool("room_list"), hostile_tool(), tool("site_search")])
     write_json(root / "tools.json", doc)
-    # `axag catalogue` refuses a tools file that guards and serve refuse (issue 23), as this hostile one is: the
+    # `axag catalogue` refuses a tools file that guards and serve refuse, as this hostile one is: the
     # page is rendered from the library, with what the command would pass it
     assert run_axag(["catalogue", "tools.json", "-o", "catalogue.html"], cwd=root).exit_code == 2
     from axag.catalogue.render import catalogue_pieces

@@ -224,7 +224,7 @@ def test_catalogue_command_writes_the_page(tmp_path: Path) -> None:
     write_json(tmp_path / "tools.json", document([tool("booking_create"), hostile_tool()]))
     (tmp_path / "out").mkdir()
     res = run_axag(["catalogue", "tools.json", "-o", "out/catalogue.html"], cwd=tmp_path)
-    # a tools file that `axag guards` and `axag serve` reject is rejected here too (issue 23); the page of
+    # a tools file that `axag guards` and `axag serve` reject is rejected here too; the page of
     # hostile tools is rendered from the library, as the command would
     assert res.exit_code == 2 and "tools.json is not a valid MCP tools file" in res.stderr, res.output
     from axag.catalogue.render import catalogue_pieces

@@ -1,4 +1,4 @@
-"""What new users looked for (issue 27, item 18): `axag init`, `--show-files` and `--show-settings` (as ruff has
+"""What new users looked for: `axag init`, `--show-files` and `--show-settings` (as ruff has
 them, for lint and compile) and click's shell completion as the site documents it (docs/lint/configuration.md)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from tests.conftest import FIXTURES, run_axag
 from tests.test_precommit import readme_snippet
 
 ROOT = Path(__file__).resolve().parents[1]
-# the shell-completion lines are documented on the site (issue 32)
+# the shell-completion lines are documented on the site
 CONFIGURATION_PAGE = (ROOT / "docs" / "lint" / "configuration.md").read_text(encoding="utf-8")
 
 

@@ -1,4 +1,4 @@
-"""Ctrl-C (issue 11, item 5): exit 130 like other tools, one line on stderr, no traceback (also from worker
+"""Ctrl-C: exit 130 like other tools, one line on stderr, no traceback (also from worker
 processes, which get the SIGINT of the terminal's process group too), and an existing output file survives."""
 
 from __future__ import annotations

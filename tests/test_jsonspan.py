@@ -1,4 +1,4 @@
-"""Strict JSON with spans (SPEC §3.3, §12.7)."""
+"""Strict JSON with spans (JSON values, finding positions)."""
 
 from __future__ import annotations
 

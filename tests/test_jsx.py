@@ -1,4 +1,4 @@
-"""Components (issue 16): `axag-*` in JSX/TSX read with tree-sitter into the same model as HTML; bound values
+"""Components: `axag-*` in JSX/TSX read with tree-sitter into the same model as HTML; bound values
 in Vue, Angular, Svelte and Astro; discovery of the new kinds; fixes on static JSX strings."""
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def test_components_mapped_to_controls_are_harvested() -> None:
     res = run_axag(["compile", "Signup.jsx", "-o", "-"], cwd=JSX / "components")
     assert json.loads(res.stdout)["tools"][0]["inputSchema"]["properties"] == {
         "email": {"type": "string", "description": "Email address", "format": "email",
-                  "pattern": "^[^\\r\\n]*$"}}  # <TextField> = <input>; single-line (issue 23)
+                  "pattern": "^[^\\r\\n]*$"}}  # <TextField> = <input>; single-line
     unmapped = _tools("Signup.jsx", cwd=JSX / "components")  # --isolated: no mapping, nothing harvested
     assert unmapped[0]["inputSchema"]["properties"] == {}  # type: ignore[index]
 
@@ -167,7 +167,7 @@ def test_fix_tsx_twice_is_idempotent(tmp_path: Path) -> None:
     assert "Fixed 4 findings." in first.output
     once = target.read_text()
     assert 'axag-intent="account.delete"' in once and 'axag-risk-level="high"' in once
-    # a string literal inside an expression: only its characters are edited (issue 27), never the expression
+    # a string literal inside an expression: only its characters are edited, never the expression
     assert 'axag-idempotent={"true"} axag-scope={"user"}' in once
     second = run_axag(["lint", "--isolated", "--fix", "--output-format", "concise", "fix.tsx"], cwd=tmp_path)
     assert "Fixed" not in second.output and target.read_text() == once

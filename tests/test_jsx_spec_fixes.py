@@ -1,8 +1,8 @@
-"""Issue 27 items 3/4 in components: a misspelt or mis-cased value inside a JSX/TSX `axag={…}` spec object (or a
+"""Case, space and did-you-mean fixes in components: a misspelt or mis-cased value inside a JSX/TSX `axag={…}` spec object (or a
 longhand `axag-x={"…"}` string expression) gets the same fix as the HTML attribute form (case/space fixes safe,
 did-you-mean fixes with `--unsafe-fixes`), editing only the string literal's characters; re-parsed like every
 fix. A spec object bound to a module `const` keeps its suggestion and gets no fix. In `.vue` files a bound
-`:axag="{…}"` is a dynamic value (SPEC §3.9), never edited; the attribute form there is fixed as in HTML. The
+`:axag="{…}"` is a dynamic value (dynamic values), never edited; the attribute form there is fixed as in HTML. The
 language server offers the same fixes as quick fixes."""
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def test_file_output_prints_the_summary_alone(tmp_path: Path) -> None:
                                      'axag-description="x">x</button>\n', encoding="utf-8")
     res = run_axag(["lint", "--isolated", "--output-format", "sarif:out.sarif", "a.html"], cwd=tmp_path)
     assert res.exit_code == 1
-    assert res.stdout == "Found 1 error, 0 warnings, 1 info (0 fixable with --fix).\n"  # issue 27, item 14 (151)
+    assert res.stdout == "Found 1 error, 0 warnings, 1 info (0 fixable with --fix).\n"  # 151 is an info
     sarif = json.loads((tmp_path / "out.sarif").read_text(encoding="utf-8"))
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["AXAG-LINT-151", "AXAG-LINT-004"]
 

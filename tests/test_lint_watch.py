@@ -1,4 +1,4 @@
-"""`axag lint --watch` (issue 30 §2): a subprocess that lints, is edited under, prints the new report like a fresh
+"""`axag lint --watch`: a subprocess that lints, is edited under, prints the new report like a fresh
 run, and exits 130 on Ctrl-C; the re-run checks only the changed files plus the run-wide checks they affect."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`axag lsp` (issue 30 §1) driven as an editor drives it: pytest-lsp's client over stdio. Diagnostics equal
+"""`axag lsp` driven as an editor drives it: pytest-lsp's client over stdio. Diagnostics equal
 `axag lint --output-format json` (0-based UTF-16 positions), pushed or pulled but never both; every code action
 applied and re-linted; completion and hover at given positions; configuration reload; half-typed documents."""
 

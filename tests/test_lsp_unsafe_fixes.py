@@ -1,4 +1,4 @@
-"""`axag lsp` and issue 27's unsafe (did-you-mean) fixes: offered as quick fixes for their finding, marked
+"""`axag lsp` and the unsafe (did-you-mean) fixes: offered as quick fixes for their finding, marked
 "(unsafe)" and never preferred (safe fixes are); `source.fixAll.axag` applies only the safe ones, as
 `axag lint --fix` does, unless the client sets `initializationOptions.unsafeFixes` (ruff's `unsafe-fixes`)."""
 

@@ -1,4 +1,4 @@
-"""`workspace/diagnostic` of `axag lsp` (issue 30 §1, pull diagnostics for the workspace): every file within the
+"""`workspace/diagnostic` of `axag lsp` (pull diagnostics for the workspace): every file within the
 configured paths and excludes, as `axag lint --output-format json` run in the folder reports it (run-wide 121
 included), open documents with their editor text and version; result ids give "unchanged" reports; a file
 gone since the last report gets an empty one. `textDocument/diagnostic` answers "unchanged" for an unchanged

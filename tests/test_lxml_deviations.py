@@ -1,4 +1,4 @@
-"""The known deviations of lxml/libxml2 ≥ 2.14 from HTML5 (SPEC §14.2) are accepted and pinned here:
+"""The known deviations of lxml/libxml2 ≥ 2.14 from HTML5 (parsing: which start tags are elements) are accepted and pinned here:
 a self-closing non-void element is closed at once, and a nested <form> is kept as a form of its own."""
 
 from __future__ import annotations

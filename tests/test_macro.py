@@ -1,4 +1,4 @@
-"""The axag macro (SPEC §3.8)."""
+"""The axag macro (the axag macro)."""
 
 from __future__ import annotations
 

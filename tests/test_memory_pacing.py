@@ -1,4 +1,4 @@
-"""Memory pacing of a run (issue 17): a checked file's model frees itself by reference counting (its cycles are
+"""Memory pacing of a run: a checked file's model frees itself by reference counting (its cycles are
 broken when the file is done), so that the run collects garbage only when young objects pile up, not after
 every file."""
 

@@ -1,4 +1,4 @@
-"""Legacy `axag-constraints` migration (SPEC §8, rule 101): counts, per-entry reasons, the migrated result, and
+"""Legacy `axag-constraints` migration (legacy axag-constraints migration, rule 101): counts, per-entry reasons, the migrated result, and
 that a migration never raises a new finding. The fixed bytes of each case are pinned in `fixtures/fix/101-*`
 (see test_fix.py); here the findings are pinned."""
 

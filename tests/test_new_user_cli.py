@@ -1,4 +1,4 @@
-"""What new users and integrators tripped over (issue 11): mistyped paths, unknown rule codes, failed and
+"""What new users and integrators tripped over: mistyped paths, unknown rule codes, failed and
 checked compiles, compile roots and output folders, through the CLI as they met them."""
 
 from __future__ import annotations

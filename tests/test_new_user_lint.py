@@ -1,4 +1,4 @@
-"""What new users met (issue 27, items 1-9): safety and lint semantics, through the CLI."""
+"""What new users met: safety and lint semantics, through the CLI."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reports as new users met them (issue 27): a format written to a file is not printed (item 14); run-wide
+"""Reports as new users met them: a format written to a file is not printed; run-wide
 findings name places as every other finding does, and the JSON summary counts files, elements and actions
 (item 15)."""
 

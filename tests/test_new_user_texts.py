@@ -1,4 +1,4 @@
-"""Texts new users met (issue 27, item 16): the diff page's count of the changes agents will feel, the
+"""Texts new users met: the diff page's count of the changes agents will feel, the
 catalogue's search field showing its whole placeholder (in Chromium), and 006's fix following the tag's
 attribute layout."""
 

@@ -1,4 +1,4 @@
-"""OpenAPI `$ref`s resolve offline only (issue 23 item 8): within the document, or to files beside it; a URL, a
+"""OpenAPI `$ref`s resolve offline only: within the document, or to files beside it; a URL, a
 `file://` URI or a path leaving the document's folder is an error naming the reference, never a fetch, in lint,
 compile and serve. A loopback server records that nothing was requested."""
 

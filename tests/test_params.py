@@ -1,5 +1,5 @@
-"""Declared parameters (SPEC §4, §5.8): lists, keys, validation rules 008 and 110-118, 142, fixes (§4.4, §4.5,
-§13.5), the compiled property schema (§4.10) and operand kinds (§7.3)."""
+"""Declared parameters (parameters, merging declared and harvested parameters): lists, keys, validation rules 008 and 110-118, 142, fixes (unknown parameter keys, type and format values,
+fixes), the compiled property schema (the property schema) and operand kinds (relational classification and validation)."""
 
 from __future__ import annotations
 
@@ -184,7 +184,7 @@ def test_110_unknown_key_with_suggestion_and_rename_fix() -> None:
 
 def test_110_suggestions_and_no_fix() -> None:
     _pf, m = build(button('[{"name":"n","descripton":"x","enums":["a"],"zzz":1}]'))
-    # the suggestions are unsafe fixes (issue 27: applied with --unsafe-fixes only)
+    # the suggestions are unsafe fixes (applied with --unsafe-fixes only)
     assert [(p.args["k"], p.args["s"], p.fix and p.fix.unsafe) for p in model_problems(m)] == [
         ("descripton", "description", True), ("enums", "enum", True), ("zzz", None, None)]
 
@@ -443,7 +443,7 @@ def test_117_pattern_subset() -> None:
     assert "pattern" not in schemas(m)["p"]
 
 
-# ------------------------------------------------------------------------------------------ merge §5.8, 142
+# ------------------------------------------------------------------------------------------ merge merging declared and harvested parameters, 142
 FORM = """<form axag-intent="a.do" axag-action-type="write" axag-required-parameters='{req}'>
 <label>Qty <input type="number" name="qty" min="1" max="9"></label>
 <label>When <input type="date" name="whenDate" max="2026-12-31"></label>

@@ -1,11 +1,11 @@
-"""The annotated elements axag reports are exactly those of lxml's tree of the same bytes (SPEC §14.2).
+"""The annotated elements axag reports are exactly those of lxml's tree of the same bytes (parsing: which start tags are elements).
 
 lxml decides what is an element; axag's raw start-tag scan only adds positions. Hostile markup (text that looks
 like a start tag inside attribute values, comments of every HTML5 form, raw text, CDATA, foreign content, marker
 look-alikes, odd whitespace, encodings) must never add, drop or change an annotated element. The reference is
-``lxml.html`` reading the bytes in the encoding of §14.1 (a BOM, else a meta charset, else UTF-8; lxml's own
+``lxml.html`` reading the bytes in the encoding of reading and decoding (a BOM, else a meta charset, else UTF-8; lxml's own
 default without a declaration is windows-1252), and an element counts when it has an annotation attribute
-(``axag`` or ``axag-*``, §2.1, or an Angular binding of one). Positions are checked against the source text and lxml's line numbers.
+(``axag`` or ``axag-*``, attribute name rules, or an Angular binding of one). Positions are checked against the source text and lxml's line numbers.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def lxml_view(data: bytes, encoding: str) -> View:
         attrs = []
         for k, v in el.items():
             name = str(k) if is_annotation_name(str(k)) else unbound_name(str(k).lower(), "html")
-            if name is not None:  # an annotation, or an Angular binding of one (`[axag]`, issue 16)
+            if name is not None:  # an annotation, or an Angular binding of one (`[axag]`)
                 attrs.append((name, str(v)))
         if attrs:
             out.append((el.tag, attrs))
@@ -203,7 +203,7 @@ def test_corpus_pages_match_lxml() -> None:
 
 
 def test_nul_byte_file_is_reported_not_read() -> None:
-    """A file with a NUL byte (no UTF-16 BOM) is not text: axag reads nothing from it and says so (190, §14.1)."""
+    """A file with a NUL byte (no UTF-16 BOM) is not text: axag reads nothing from it and says so (190, reading and decoding)."""
     assert load(Path("t.html"), (BUTTON + "\x00").encode()) == "binary"
 
 

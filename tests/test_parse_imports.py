@@ -1,4 +1,4 @@
-"""What the parse stage imports (issue 17): the HTML5 table of named character references only when an attribute
+"""What the parse stage imports: the HTML5 table of named character references only when an attribute
 value holds a named reference (a big table, most pages have none in their annotations)."""
 
 from __future__ import annotations

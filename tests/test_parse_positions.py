@@ -1,4 +1,4 @@
-"""Positions of findings (SPEC §12.7, §14): value, name and tag spans, multi-line tags, entities."""
+"""Positions of findings (finding positions, parsing): value, name and tag spans, multi-line tags, entities."""
 
 from __future__ import annotations
 

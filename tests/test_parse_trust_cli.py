@@ -1,4 +1,4 @@
-"""The compiled contract equals the page (issue 12 items 1-3, issue 11 item 22): what `axag compile` and
+"""The compiled contract equals the page: what `axag compile` and
 `axag lint` read is the tree a browser (lxml) builds from the same bytes, whatever the page holds."""
 
 from __future__ import annotations

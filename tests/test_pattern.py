@@ -1,4 +1,4 @@
-"""The pattern subset (SPEC §4.7) and the exponential-backtracking check."""
+"""The pattern subset (the pattern subset) and the exponential-backtracking check."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ ACCEPTED = [
     "^https?://[^\\s/$.?#].[^\\s]*$", "^\\s*(\\w+)\\s*$", "^[a-z]+(?:-[a-z]+)*$", "^(\\d+,)*\\d+$",
     "^[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*$", "^(?=.*[A-Z])(?=.*\\d).{8,}$", "\\d*\\d*", ".*a.*", "(ab|a)*c",
     "(a|ab)*", "(a|a){3}", "(a+){3}", "^(?:[a-z]+-)*[a-z]+$",
-    # the harvested patterns of §5.4
+    # the harvested patterns of harvesting: control-to-schema mapping
     "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,3})?)?$",
     "^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,3})?)?$",
     "^[0-9]{4}-(0[1-9]|1[0-2])$", "^[0-9]{4}-W(0[1-9]|[1-4][0-9]|5[0-3])$", "^#[0-9A-Fa-f]{6}$",

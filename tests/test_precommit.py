@@ -1,4 +1,4 @@
-"""The pre-commit hook manifest (SPEC §13.11): its exact text, its file types, its entries on fixtures, and a real
+"""The pre-commit hook manifest (pre-commit): its exact text, its file types, its entries on fixtures, and a real
 `pre-commit run` in a temporary git repository using hooks that mirror the manifest."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_manifest_is_the_one_of_the_spec() -> None:
     m = re.search(r"holds `\.pre-commit-hooks\.yaml`:\n\n```yaml\n(.*?)```", SPEC.read_text(encoding="utf-8"),
                   re.DOTALL)
     assert m is not None
-    # issue 16 (components) adds their file types; SPEC §13.11 predates it
+    # components (JSX, Svelte, Astro) add their file types; pre-commit predates it
     revised = m.group(1).replace("liquid, vue", "liquid, vue, svelte, astro, jsx, tsx, javascript, ts").replace(
         "in HTML and template files", "in HTML, template and component files")
     assert MANIFEST.read_text(encoding="utf-8") in (m.group(1), revised)
@@ -188,7 +188,7 @@ def test_pre_commit_compile_check_hook(repo: tuple[Path, dict[str, str]]) -> Non
 
 
 # ---------------------------------------------------------------------------------------------- README snippet
-README = ROOT / "docs" / "ci.md"  # the recipe moved from the README to the site (issue 32)
+README = ROOT / "docs" / "ci.md"  # the recipe moved from the README to the site
 
 
 def readme_snippet() -> str:

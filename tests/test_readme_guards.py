@@ -1,4 +1,4 @@
-"""The guarded round trip (issue 11 item 20; on the site's guards page since issue 32): its Python blocks run, in
+"""The guarded round trip (on the site's guards page, docs/compile/guards.md): its Python blocks run, in
 order, against generated guards."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The serve example, end to end as written (issue 27, item 11; on the site's serve page docs/serve/index.md since
-issue 32): its shell block is read from the page and run in a fresh folder holding the project's `fixtures/` and `tests/serve_backend.py`: the backend
+"""The serve example, end to end as written (the site's serve page
+docs/serve/index.md): its shell block is read from the page and run in a fresh folder holding the project's `fixtures/` and `tests/serve_backend.py`: the backend
 starts (on a free port instead of 8000), the guards are written with the shipped `fixtures/preconditions.py`,
 and `axag serve` with the README's arguments is driven by the MCP SDK's client: `booking_create`, the example's
 main tool, reaches the backend after the user confirms; a stay over Christmas is refused by `room_available`;

@@ -1,4 +1,4 @@
-"""The relational precondition grammar (SPEC §7.2-§7.3)."""
+"""The relational precondition grammar."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def R(form: str, names: tuple[str, ...], template: str, op: str | None = None, *
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # the examples of §7.2
+        # the examples of the relational grammar
         ("check_out is after check_in", R("greater_than", ("check_out", "check_in"), "R2", ">")),
         ("check_out must be after check_in", R("greater_than", ("check_out", "check_in"), "R2", ">")),
         ("guests <= 10", R("less_than_or_equal", ("guests",), "R1", "<=", 10)),
@@ -123,7 +123,7 @@ def test_forms_are_the_spec_names() -> None:
         ("a should differ from b", {"a"}, True),
         ("a differs to b", {"a"}, True),
         ("x.guests != 3", {"guests"}, True),
-        # every item outside the grammar that names a parameter (issue 11), keyword or not
+        # every item outside the grammar that names a parameter, keyword or not
         ("guests must be less than 10", {"guests"}, True),
         ("the afternoon slot is free for guests", {"guests"}, True),
         ("user is authenticated", {"user"}, True),

@@ -1,4 +1,4 @@
-"""Reporters (SPEC §13.2 --statistics, §13.3): golden files for every format, plus targeted checks."""
+"""Reporters (lint options --statistics, output formats): golden files for every format, plus targeted checks."""
 
 from __future__ import annotations
 
@@ -358,7 +358,7 @@ def test_colour_output_ignores_the_environment(monkeypatch: pytest.MonkeyPatch) 
     expected = render("full", sample_run(), color=True)
     for name, value in {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "20", "FORCE_COLOR": "", "TTY_COMPATIBLE": "0"}.items():
         monkeypatch.setenv(name, value)
-    assert render("full", sample_run(), color=True) == expected  # the CLI decides colour (§13.1), not rich
+    assert render("full", sample_run(), color=True) == expected  # the CLI decides colour, not rich
 
 
 @pytest.mark.parametrize("fmt", [*FORMATS, "statistics"])

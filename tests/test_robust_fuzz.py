@@ -1,4 +1,4 @@
-"""Robustness fuzzing (SPEC §14.5, §15.2): random bytes and mutated fixtures never raise out of the engine,
+"""Robustness fuzzing (parsing robustness, test obligations): random bytes and mutated fixtures never raise out of the engine,
 never produce an internal error (199), never disturb the other files of a run, and nothing is quadratic."""
 
 from __future__ import annotations

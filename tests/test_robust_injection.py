@@ -1,4 +1,4 @@
-"""Injection (SPEC §13.3, §10.13): hostile text in every annotation attribute cannot break or forge any report
+"""Injection (output formats, code-generation guarantees): hostile text in every annotation attribute cannot break or forge any report
 format, nor inject code into generated guards (Python; TypeScript when tsc is available)."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ EVIL_PARTS = ['"', "'", "\\", '"""', "*/", "/*", "${x}", "{{y}}", "{% z %}", "]]
               "\x07", "\x08", "\x0b", "\x0c", "\x7f", "\x85", "\u200e", "\u202e", "%", "%0A", "::error::",
               ",", ":", "&", "&amp;", "\ufeff", "\U0001f600", "`", "#{", "#", "\t"]
 EVIL = "EVIL" + "".join(EVIL_PARTS) + "END"
-# template constructs make a value dynamic in .html (§3.9, the action is left out): split them for compile
+# template constructs make a value dynamic in .html (dynamic values, the action is left out): split them for compile
 STATIC_EVIL = EVIL.replace("${", "$ {").replace("{{", "{ {").replace("{%", "{ %")
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 FORMATS = ["full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit"]
@@ -154,7 +154,7 @@ def test_every_format_survives(hostile: Path, fmt: str) -> None:
         workflow = [ln for ln in lines if ln.startswith("::")]
         assert len(workflow) == count == len(lines), lines[:5]
         for ln in workflow:
-            # CR and LF are escaped (%0D/%0A); other characters pass as data (§13.3: only %, CR, LF), see report
+            # CR and LF are escaped (%0D/%0A); other characters pass as data (output formats: only %, CR, LF), see report
             assert "\r" not in ln
             assert re.match(r"^::(error|warning|notice) file=[^:,]*,line=\d+,endLine=\d+(,col=\d+,endColumn=\d+)?,"
                             r"title=axag \([^)]*\)::", ln), ln

@@ -1,5 +1,5 @@
 """Files handed to axag that are deeply nested, not UTF-8 or not JSON give one message naming the file (with the
-line and column where known) and exit 2, never a traceback (issue 12 item 12)."""
+line and column where known) and exit 2, never a traceback."""
 
 from __future__ import annotations
 

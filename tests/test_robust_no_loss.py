@@ -1,4 +1,4 @@
-"""No silent loss (SPEC §14.5): over the shared corpus, every element carrying an `axag-*` attribute (counted
+"""No silent loss (parsing robustness): over the shared corpus, every element carrying an `axag-*` attribute (counted
 independently with BeautifulSoup's html.parser, outside comments/script/style/textarea) is compiled, feeds a
 compiled tool (context inherited by it, a control harvested into it) or is named in a finding on its start tag."""
 

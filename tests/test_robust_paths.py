@@ -1,4 +1,4 @@
-"""Paths (SPEC §13.10, §12.5, §14.5): symlink loops, unreadable folders, files vanishing mid-run, names with
+"""Paths (file discovery, run diagnostics, parsing robustness): symlink loops, unreadable folders, files vanishing mid-run, names with
 spaces, newlines and non-UTF-8 bytes are handled with a finding or a clear message, never a traceback."""
 
 from __future__ import annotations

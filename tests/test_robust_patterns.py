@@ -1,4 +1,4 @@
-"""Hostile `pattern` values (SPEC §4.7, §10.4): lint and compile reject them quickly (117), and generated guards
+"""Hostile `pattern` values (the pattern subset, guard value checks): lint and compile reject them quickly (117), and generated guards
 never hang on adversarial input: `axag guards` refuses a hand-written tools file whose schema has an
 exponential pattern, and accepted patterns run promptly."""
 
@@ -82,7 +82,7 @@ def test_lint_and_compile_reject_hostile_patterns_quickly(tmp_path: Path, patter
         assert 199 not in codes
         assert 117 in codes, (pattern, [(f.code, f.message) for f in out.findings])
         # a compiled tool never carries the pattern (declared: error, nothing compiled; harvested: ignored; the
-        # single-line pattern of a text input, issue 23, is all that is left)
+        # single-line pattern of a text input, is all that is left)
         for contract, has_errors in out.contracts:
             assert has_errors or _patterns(contract.tool) <= {SINGLE_LINE}, contract.tool
 
@@ -143,7 +143,7 @@ SAFE = [
     ("^[a-z]+$", "a" * 200_000 + "!"),
     ("^(?:[a-z]+-)*[a-z]+$", "a-" * 50_000 + "!"),
     ("^(\\d{1,3}\\.){3}\\d{1,3}$", "1." * 50_000),
-    # polynomial (accepted by §4.7): cubic with search; 500 characters stay prompt, 3000 take ~40 s (see report)
+    # polynomial (accepted by the pattern subset): cubic with search; 500 characters stay prompt, 3000 take ~40 s (see report)
     ("\\d*\\d*x", "1" * 500),
     (".*a.*b", "a" * 800),
     ("^[A-Z]{2}[0-9]{6}$", "A" * 100_000),

@@ -1,4 +1,4 @@
-"""Linear time on one element (issue 12 item 11): many copies of one attribute, a long enum, a long <select>,
+"""Linear time on one element: many copies of one attribute, a long enum, a long <select>,
 many (repeated) side effects, and thousands of controls on one line. Each case is linted and compiled at 1x, 2x and 4x its size; a linear cost gives a
 ratio time(4x)/time(1x) near 4, a quadratic one near 16. The bound (8) leaves room for a loaded machine; the
 sizes keep the whole file to a few seconds."""

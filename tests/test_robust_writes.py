@@ -1,4 +1,4 @@
-"""Crash-safe writes (SPEC §9.12, §13.5, §10.1): outputs are replaced atomically. SIGKILL at random moments (and
+"""Crash-safe writes (the compile error policy, fixes, the guards command and files): outputs are replaced atomically. SIGKILL at random moments (and
 right when a temporary file appears) leaves the old file or the complete new one; write failures (read-only
 directory, full disk) give a clear message and exit 2, never a traceback, and the old output survives."""
 

@@ -2,7 +2,7 @@
 in expected.json ([code, line, column], or [file, code, line, column] for a folder case), the pass file none of
 that code. Run through the CLI (`axag lint --output-format json --select <code>`) with the fixture directory as
 the working directory; args.json adds CLI options (--manifest, --enforced-intents, or a wider --select to bring
-the primaries of §12.6 into effect).
+the primaries of one finding per problem into effect).
 
 Plus focused tests of the semantic rules: the 006 fix, the 137 template exception, 001 interactivity markers,
 primaries under the default selection, message texts of the rules that need external inputs.

@@ -1,4 +1,4 @@
-"""Shipped schemas and self-validation (SPEC §9.10): schemas/, axag.schemas_path, axag.compile.validate."""
+"""Shipped schemas and self-validation (self-validation and shipped schemas): schemas/, axag.schemas_path, axag.compile.validate."""
 
 from __future__ import annotations
 

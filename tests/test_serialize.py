@@ -1,4 +1,4 @@
-"""SPEC §9.11 serialisation and §4.9 numbers: axag.compile.serialize."""
+"""determinism and serialisation and canonical numbers: axag.compile.serialize."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`axag serve` end to end (issue 14): the SDK's own MCP client talks to `axag serve` running as a subprocess, over
+"""`axag serve` end to end: the SDK's own MCP client talks to `axag serve` running as a subprocess, over
 stdio and over streamable HTTP on a loopback port, and the served tools reach a real backend (tests/serve_backend.py,
 uvicorn on loopback) that issues a fresh CSRF token per page load and records every request. Nothing is mocked."""
 
@@ -170,7 +170,7 @@ def test_stdio_session_lists_the_compiled_tools_and_guards_every_call(
             assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
             listed = await client.list_tools()
             listed_tools = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in listed.tools]
-            assert listed_tools[:-1] == doc["tools"]  # then request_permission: rate_update needs approval (issue 15)
+            assert listed_tools[:-1] == doc["tools"]  # then request_permission: rate_update needs approval
             assert listed_tools[-1]["name"] == "request_permission"
 
             # a good call: GET of the page (fresh token, cookie), then the browser's POST
@@ -291,7 +291,7 @@ def shop_http(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Ite
     state = tmp_path_factory.mktemp("shop") / "state.sqlite"
     tokens = {"ann": add_token(state, "ann", "clerk"), "bob": add_token(state, "bob", "")}
     args = serve_args(state, str(SHOP), "--base-url", backend.url, "--openapi", str(DATA / "openapi.yaml"),
-                      "--handlers", "shop_handlers:HANDLERS", "--timeout", "3")  # a deadline per call (issue 23)
+                      "--handlers", "shop_handlers:HANDLERS", "--timeout", "3")  # a deadline per call
     with http_server(args) as url:
         yield url, state, tokens
 
@@ -387,7 +387,7 @@ def test_connection_refused_and_default_guards(tmp_path: Path) -> None:
 
     async def go() -> None:
         async with stdio_client(args, "legacy", accept()) as client:
-            # the compiled tools, then request_permission: rate_update needs approval (issue 15)
+            # the compiled tools, then request_permission: rate_update needs approval
             assert [t.name for t in (await client.list_tools()).tools] == [
                 *(t["name"] for t in doc["tools"]), "request_permission"]
             res = await client.call_tool("site_search", {"q": "x"})

@@ -1,4 +1,4 @@
-"""Issue 24: an approval covers exactly what a person approved, and only a person can give it. Each test drives
+"""An approval covers exactly what a person approved, and only a person can give it. Each test drives
 `axag serve` through the SDK's MCP client (a subprocess over stdio), the approval page over HTTP, and the CLI
 (`axag approvals`, `axag serve approver`), against a real loopback backend."""
 

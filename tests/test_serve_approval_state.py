@@ -1,4 +1,4 @@
-"""The approval state of `axag serve` (issue 15) through `ApprovalDesk`: who may decide, when a request is decided,
+"""The approval state of `axag serve` through `ApprovalDesk`: who may decide, when a request is decided,
 expiry, single-use link codes and page sessions, and that secrets are stored only as hashes."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_codes_sessions_and_tokens_are_hashed_and_single_use(tmp_path: Path) -> 
     assert spent is not None
     session, csrf = spent
     assert d.session_csrf(rid, session) == csrf and d.session_csrf(rid, "nope") is None
-    assert d.open_code(rid, code) is not None  # opening is repeatable (issue 24)
+    assert d.open_code(rid, code) is not None  # opening is repeatable
     d.decide(rid, "bob", ("finance",), granted=True)
     assert d.open_code(rid, other) is None  # dead once decided
     stored = (tmp_path / "state.sqlite").read_bytes() + b"".join(

@@ -1,4 +1,4 @@
-"""The human approval loop of `axag serve` (issue 15), end to end: the SDK's MCP client talks to `axag serve` (a
+"""The human approval loop of `axag serve`, end to end: the SDK's MCP client talks to `axag serve` (a
 subprocess over stdio, every message both ways recorded), Debian's Chromium (driven by Playwright) opens the
 approval link, approvers decide on the page and with `axag approvals`, and the call reaches a real loopback
 backend. axe-core checks the page's accessibility; a screenshot goes to tests/artifacts/."""
@@ -401,7 +401,7 @@ def test_http_mode_serves_the_page_on_its_own_port(backend: Backend, tmp_path: P
             assert "samesite=strict" in first.headers["set-cookie"].lower()
             page = web.get(first.headers["location"])
             assert page.status_code == 200 and 'name="csrf"' in page.text
-            assert web.get(link).status_code == 303  # opening is repeatable until the request is decided (issue 24)
+            assert web.get(link).status_code == 303  # opening is repeatable until the request is decided
     finally:
         proc.kill()
         _, err = proc.communicate(timeout=10)

@@ -1,4 +1,4 @@
-"""Issue 24, item 6, as a property: whatever a caller writes, what axag shows an approver holds no control, bidi
+"""Approver-facing text, as a property: whatever a caller writes, what axag shows an approver holds no control, bidi
 or separator character, and the JSON form still decodes to the exact text."""
 
 from __future__ import annotations

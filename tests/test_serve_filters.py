@@ -1,4 +1,4 @@
-"""What `axag serve` exposes (issue 31 item 3): `--read-only`, `--max-risk`, `--tools`, `--exclude-tools` and
+"""What `axag serve` exposes: `--read-only`, `--max-risk`, `--tools`, `--exclude-tools` and
 their [tool.axag.serve] keys, through the SDK's own MCP client against `axag serve` (a subprocess) and a real
 loopback backend. A tool a filter leaves out is unknown to every part of the server: `tools/list`, `tools/call`
 and `request_permission`."""

@@ -1,4 +1,4 @@
-"""`axag serve --log-format json` (issue 31 item 3): one JSON object per line on stderr, a `call` event per call
+"""`axag serve --log-format json`: one JSON object per line on stderr, a `call` event per call
 with its outcome and never its argument values, and no token or `--base-url` secret in any line; text stays the
 default."""
 

@@ -1,4 +1,4 @@
-"""`axag serve --metrics` (issue 31 item 3): Prometheus text at /metrics behind the MCP port's authentication, or
+"""`axag serve --metrics`: Prometheus text at /metrics behind the MCP port's authentication, or
 on a listener of its own (`--metrics-listen`), scraped with httpx and read with prometheus_client's own parser after
 known calls through the SDK's MCP client; exact counts."""
 

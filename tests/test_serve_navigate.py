@@ -1,4 +1,4 @@
-"""Actions serve cannot run (issue 27 §5): lint reports them (151, on by default), and a navigate link to a page
+"""Actions serve cannot run: lint reports them (151, on by default), and a navigate link to a page
 of the site is bound as the GET of its href, which `axag serve` runs against a real backend on loopback."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`axag serve --http --oauth-issuer URL --oauth-audience URL` (issue 31 item 1): an OAuth 2.1 resource server.
+"""`axag serve --http --oauth-issuer URL --oauth-audience URL`: an OAuth 2.1 resource server.
 
 The authorization server is real: panva's oidc-provider (package.json pins it; tests/data/oauth/
 authorization_server.mjs) on loopback, issuing RFC 9068 JWT access tokens for RFC 8707 resources through the client

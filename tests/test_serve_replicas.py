@@ -1,4 +1,4 @@
-"""Issue 31 item 2: two `axag serve --http` processes on one PostgreSQL database (a real server, tests/pg_server.py)
+"""Two `axag serve --http` processes on one PostgreSQL database (a real server, tests/pg_server.py)
 in front of one real loopback backend that counts what reaches it (tests/serve_backend.py). The SDK's MCP client
 talks to both; approvers decide on the approval page over HTTP with their own tokens.
 

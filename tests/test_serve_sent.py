@@ -1,4 +1,4 @@
-"""What `axag serve` sends is what the page declares, and a call that ran is never reported lost (issue 23).
+"""What `axag serve` sends is what the page declares, and a call that ran is never reported lost.
 
 Every test drives `axag serve` (a subprocess) with the MCP SDK's own client, over stdio or streamable HTTP, against
 a real loopback backend (tests/sent_backend.py) that records each request exactly as it arrived."""

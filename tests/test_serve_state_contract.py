@@ -1,4 +1,4 @@
-"""Issue 31 item 2: the state store's contract, run against both stores (SQLite and a real PostgreSQL server):
+"""The state store's contract, run against both stores (SQLite and a real PostgreSQL server):
 rate limits and cooldowns by (intent, actor), exact under concurrency; single use under concurrency; remembered
 approvals; tokens, approvers, the secret and the audit log; approval requests, decisions, codes and sessions;
 the versioned schema (created, kept, a newer one refused). Concurrency runs one store per thread, as replicas do.

@@ -1,4 +1,4 @@
-"""Issue 24: the state database of `axag serve` has a schema version (created, migrated, a newer one refused), is
+"""The state database of `axag serve` has a schema version (created, migrated, a newer one refused), is
 a secret (0600, its folder 0700, a warning when others can read it), and its credentials can be listed, replaced
 and revoked (`axag serve token|approver list|revoke`). Through the CLI and `axag serve` itself."""
 
@@ -246,7 +246,7 @@ def test_remembered_lists_as_json(tmp_path: Path) -> None:
 
 
 def test_a_guard_package_of_an_older_axag_is_refused(tmp_path: Path) -> None:
-    """The GuardStore protocol changed (issue 24): `axag serve --guards DIR` with a package whose runtime predates
+    """The GuardStore protocol changed: `axag serve --guards DIR` with a package whose runtime predates
     it exits 2 asking to regenerate it, instead of failing on the first approval."""
     from axag.api import render_guards
     from axag.compile.serialize import dumps

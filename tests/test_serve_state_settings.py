@@ -1,4 +1,4 @@
-"""Issue 31 item 2: a PostgreSQL URL is accepted wherever a state database is named (`--state` of `axag serve
+"""A PostgreSQL URL is accepted wherever a state database is named (`--state` of `axag serve
 token|approver` and `axag approvals`, `state` in `[tool.axag.serve]`, kept as written, never joined to the
 configuration's folder), and `--public-url` / `public-url` make the approval links behind a proxy."""
 

@@ -1,4 +1,4 @@
-"""Strict-mode hosts and `axag serve` (issue 26, items 3 and 4), through real MCP sessions (the SDK's client over
+"""Strict-mode hosts and `axag serve`, through real MCP sessions (the SDK's client over
 stdio) against a real loopback backend.
 
 - openai-agents converts every listed tool with its own `ensure_strict_json_schema` (as its MCP support does,

@@ -1,4 +1,4 @@
-"""Run-wide 121 findings are the same in `axag lint` and `axag compile` (issue 11 item 23): lint merges the
+"""Run-wide 121 findings are the same in `axag lint` and `axag compile`: lint merges the
 contracts of exactly the actions that compile merges, whatever other rules are selected, ignored or
 suppressed; and the 121 finding underlines the start tag of the later declaration (item 24)."""
 

@@ -1,4 +1,4 @@
-"""Suppression comments (SPEC §13.8)."""
+"""Suppression comments (suppression comments)."""
 
 from __future__ import annotations
 

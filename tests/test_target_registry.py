@@ -1,4 +1,4 @@
-"""A compile target is one module and one schema (issue 28, item 2).
+"""A compile target is one module and one schema.
 
 Each module of axag/compile/targets/ declares its targets (name, words, schema file and $id, rendering, the
 structural check, the schemas the document carries, how an existing file is recognised); the registry, the

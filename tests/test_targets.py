@@ -1,4 +1,4 @@
-"""Compile targets (SPEC §9.1, §9.8, §9.9): mcp, openai (+ strict), anthropic, manifest."""
+"""Compile targets (the tools.json output, the other compile targets, the manifest target): mcp, openai (+ strict), anthropic, manifest."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ META_2020 = "https://json-schema.org/draft/2020-12/schema"
 
 
 def booking_tool() -> dict[str, Any]:
-    """The tool object of SPEC §9.7."""
+    """The tool object of the tools.json example."""
     tool: dict[str, Any] = json.loads((DATA / "booking.tool.json").read_text(encoding="utf-8"))
     return tool
 
@@ -67,7 +67,7 @@ def contract(
     declared_required: bool = False,
     params: list[ManifestParam] | None = None,
 ) -> ToolContract:
-    """A hand-built contract with the §9.2 key orders."""
+    """A hand-built contract with the tool naming and duplicates key orders."""
     entity, verb = intent.split(".")
     title = " ".join(w.capitalize() for w in (entity + " " + verb).replace("_", " ").split())
     m: dict[str, Any] = {"intent": intent, "entity": entity, "action_type": action_type}
@@ -104,7 +104,7 @@ def golden(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8")
 
 
-# ---------------------------------------------------------------- the §9.7 example through every target
+# ---------------------------------------------------------------- the tools.json example through every target
 
 @pytest.mark.parametrize(
     ("target", "strict", "file"),
@@ -218,7 +218,7 @@ def test_unknown_target() -> None:
         render("gemini", [], VERSION)
 
 
-# ---------------------------------------------------------------- openai --strict (§9.8)
+# ---------------------------------------------------------------- openai --strict (the other compile targets)
 
 STRICT_PROPERTIES: dict[str, Any] = {
     "q": {"type": "string", "description": "Search text.", "minLength": 1, "maxLength": 100, "pattern": "^\\S"},
@@ -268,7 +268,7 @@ def test_strict_transformation() -> None:
         "required": list(STRICT_PROPERTIES),
         "additionalProperties": False,
     }
-    for name, schema in params["properties"].items():  # §4.10 key order everywhere
+    for name, schema in params["properties"].items():  # the property schema key order everywhere
         assert list(schema) == list(STRICT_EXPECTED[name]), name
     assert list(params["properties"]["addr"]) == ["type", "properties", "required", "additionalProperties"]
     assert_valid(rendered, "openai")
@@ -343,7 +343,7 @@ def test_strict_limits_are_inclusive() -> None:
     assert len(params["properties"]) == 5000
 
 
-# ---------------------------------------------------------------- manifest (§9.9)
+# ---------------------------------------------------------------- manifest (the manifest target)
 
 FULL_META: dict[str, Any] = {
     "risk_level": "critical",
@@ -682,7 +682,7 @@ def test_every_target_validates_any_schema(properties: dict[str, Any], data: st.
     assert len(drops) == expected
 
 
-# ---------------------------------------------------------------- openai-responses (issue 11 item 25)
+# ---------------------------------------------------------------- openai-responses
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_openai_responses_is_the_chat_function_flattened(strict: bool) -> None:

@@ -1,4 +1,4 @@
-"""Findings that teach (issue 11 items 15-17): a precondition that names a parameter but is not in the
+"""Findings that teach: a precondition that names a parameter but is not in the
 relational grammar gets 135 with the grammatical rewrite; a role list written as plain text gets its JSON;
 a placeholder naming a read-only control says why that control is no parameter."""
 

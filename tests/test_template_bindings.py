@@ -1,4 +1,4 @@
-"""Run-time bindings that can override annotations make them dynamic (issue 12 item 5, SPEC §3.9): a Vue object or
+"""Run-time bindings that can override annotations make them dynamic (dynamic values): a Vue object or
 dynamic-name binding, a template expression where an attribute name may stand, and the alternatives of an
 `{% if %}`/`{% else %}`. Each element gets one 033 and compile leaves its action out, without an error."""
 

@@ -1,4 +1,4 @@
-"""Template files (SPEC §3.9, §5.10, §13.10): dynamic values are reported once and never validated as
+"""Template files (dynamic values, harvesting in template files, file discovery): dynamic values are reported once and never validated as
 static; dynamic actions are left out of compile; engine comments carry suppressions."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def _lint(*args: str) -> list[tuple[str, str, int, int]]:
 
 def test_dynamic_values_reported_once_per_element() -> None:
     assert _lint(".") == [
-        ("Profile.vue", "151", 7, 6),  # no form submits it (unbound-action, issue 27)
+        ("Profile.vue", "151", 7, 6),  # no form submits it (unbound-action)
         ("Profile.vue", "033", 10, 6),
         ("booking.jinja", "033", 13, 2),
         ("booking.jinja", "033", 15, 2),

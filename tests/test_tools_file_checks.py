@@ -1,4 +1,4 @@
-"""Every command that reads a tools file validates it the same way (issue 23 item 9), and the e-mail format is
+"""Every command that reads a tools file validates it the same way, and the e-mail format is
 HTML's valid e-mail address grammar in the Python and TypeScript runtimes (item 10)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rule 151 unbound-action is on by default (issue 27 §5: "info, a compile check"): `axag lint` reports, as an
+"""Rule 151 unbound-action is on by default ("info, a compile check"): `axag lint` reports, as an
 info, the actions `axag serve` cannot run by itself, and `axag compile` prints the same finding and still writes
 its output (an info never stops compile)."""
 

@@ -1,4 +1,4 @@
-"""Users do not have the SPEC (issue 11, item 12): no text axag shows them cites a section ("trigger: §7.3").
+"""Users do not have the SPEC: no text axag shows them cites a section of it (such as "trigger: §7.3").
 Rule explanations are in plain words (`axag rule`, SARIF), and the vocabulary and the relational grammar are
 documented in docs/, linked from the README."""
 

@@ -1,4 +1,4 @@
-"""Rate limit, cooldown, booleans, enums, parameter types, schema refs, placeholders (SPEC §2.4, §3, §4.5)."""
+"""Rate limit, cooldown, booleans, enums, parameter types, schema refs, placeholders (enumerations, value syntax, type and format values)."""
 
 from __future__ import annotations
 

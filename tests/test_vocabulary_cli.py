@@ -1,4 +1,4 @@
-"""`axag vocabulary` (issue 30 §3): the table, VS Code HTML custom data and TypeScript declarations, made from the
+"""`axag vocabulary`: the table, VS Code HTML custom data and TypeScript declarations, made from the
 vocabulary's single declaration; `tsc` rejects a wrong `axag-*` value in a .tsx component with the declarations."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A vocabulary value carries its meaning (issue 28, item 1).
+"""A vocabulary value carries its meaning.
 
 Each action type and risk level is declared once in axag/vocabulary.py with its properties (mutating,
 destructive, navigation; a risk level's order and what it calls for); the rules, the compiled hints and the

@@ -1,4 +1,4 @@
-"""What the WebMCP runtime reports about the answer to a form it sent (issue 29): redirects follow the browser's
+"""What the WebMCP runtime reports about the answer to a form it sent: redirects follow the browser's
 rules (a same-origin redirect is followed and reported with the final URL; a redirect to another origin is
 followed too, as a form submission would be, and its answer, which the page cannot read, is reported as opaque);
 a form whose action is on another origin is sent and its opaque answer reported as such, never as a success.

@@ -1,4 +1,4 @@
-"""The WebMCP runtime in a real browser (issue 29): Playwright drives Debian's Chromium with
+"""The WebMCP runtime in a real browser: Playwright drives Debian's Chromium with
 ``--enable-features=WebMCP`` against the example site's pages, served by the loopback backend that records every
 request, with the module `axag webmcp` writes. What the page sends is compared with what `axag serve` sends for
 the same arguments (axag/serve/binding.py against the same backend)."""

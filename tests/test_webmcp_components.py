@@ -1,4 +1,4 @@
-"""A component's tool registers wherever the component renders its element (issue 29): the tool compiled from a
+"""A component's tool registers wherever the component renders its element: the tool compiled from a
 JSX source has no page, so the module registers it on any page once an element with its `axag-intent` is in the
 DOM (rendered by the page's script after load, as React would), withdraws it when the element goes, and
 activates that element when called. Real Chromium with WebMCP."""

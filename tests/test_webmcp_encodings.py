@@ -1,4 +1,4 @@
-"""What the WebMCP runtime sends for a form's other encodings, and the page's own checks (issue 29): a
+"""What the WebMCP runtime sends for a form's other encodings, and the page's own checks: a
 multipart/form-data and a text/plain form send what `axag serve` sends for the same arguments (method, path,
 content type without its boundary, the fields in order, and for text/plain the exact body); a state precondition
 is decided by the page's checker, sync or async (false refuses, nothing is sent), and required roles come from

@@ -1,4 +1,4 @@
-"""Rate limits and cooldowns in the page (issue 29): the runtime's guard store (the TypeScript runtime's
+"""Rate limits and cooldowns in the page: the runtime's guard store (the TypeScript runtime's
 InMemoryStore, one per page load) enforces them before anything is sent, and a refused call answers the envelope
 the Python guard gives for the same sequence of calls. Real Chromium with WebMCP, a loopback backend that records
 every request."""

@@ -1,5 +1,5 @@
-"""The WebMCP runtime takes from the live page exactly the constants the form binding lists as `live` (issue 29
-with issue 23's binding): hidden inputs and template values, found in the annotated element's own form by control
+"""The WebMCP runtime takes from the live page exactly the constants the form binding lists as `live`
+(docs/webmcp.md): hidden inputs and template values, found in the annotated element's own form by control
 kind and occurrence; every other constant (the submitter, read-only controls) keeps its compiled value; a `live`
 constant missing from the live form refuses the call with nothing sent. What the page sends is compared with what
 `axag serve` sends for the same page (tests/test_webmcp_browser.py's helpers, real Chromium with WebMCP)."""
@@ -196,7 +196,7 @@ def test_the_page_sends_what_serve_sends_for_any_layout(
 
 def test_a_navigate_link_sends_the_get_of_its_href_as_serve_does(
         browser: Any, tmp_path: Path, served: tuple[Path, Backend]) -> None:
-    """A navigate link to a page of the site is bound as the GET of its href (issue 27): the page sends that GET
+    """A navigate link to a page of the site is bound as the GET of its href: the page sends that GET
     (no form, nothing filled) without navigating away, as serve does; before, the runtime looked for a form and
     refused the call as "page changed"."""
     html = f'''<!DOCTYPE html>

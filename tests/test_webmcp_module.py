@@ -1,4 +1,4 @@
-"""The webmcp target and the `axag webmcp` module outside the browser (issue 29): the document's shape, its
+"""The webmcp target and the `axag webmcp` module outside the browser: the document's shape, its
 shipped schema, --check and --self-check, and the module's build (the guard runtime compiled from runtime.ts,
 never a second copy) and safety (annotation text reaches it only as data)."""
 

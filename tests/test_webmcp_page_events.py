@@ -1,4 +1,4 @@
-"""The WebMCP runtime fills a form so that a framework sees it (issue 29): the value goes through the native
+"""The WebMCP runtime fills a form so that a framework sees it: the value goes through the native
 setter, past a React-style value tracker installed on the node, and `input` and `change` fire with it; and an
 element made `inert` or hidden with CSS `display: none` is withdrawn from getTools() and comes back (real Chromium
 with WebMCP, tests/test_webmcp_browser.py's helpers)."""

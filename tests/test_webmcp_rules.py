@@ -1,4 +1,4 @@
-"""The declarative-WebMCP rule group (issue 29 §3): `--select webmcp`, the findings on forms that carry both
+"""The declarative-WebMCP rule group: `--select webmcp`, the findings on forms that carry both
 vocabularies, and the fixes (exact results, verified by re-parsing, idempotent, never toolautosubmit)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A template-valued submitter among same-named buttons (issue 29 with issue 23's binding): the compiled value is
+"""A template-valued submitter among same-named buttons (the WebMCP runtime with the form binding): the compiled value is
 unknown (`{{ … }}`), so the runtime takes the live page's value of the annotated button, found by its occurrence
 among the form's buttons of that name, not the first one of the name; and what the page sends equals what
 `axag serve` sends for the same live page. Real Chromium with WebMCP."""

@@ -1,7 +1,7 @@
 """A tools.json document as views of what agents will see: one `ToolView` per tool, plain data for templates.
 
-The loader is tolerant: the MCP document of SPEC §9.1 is the input it is made for, the openai and anthropic
-targets (§9.8) give views without AXAG metadata, and any missing or odd part is shown as absent, never a crash.
+The loader is tolerant: the MCP document of the tools.json output is the input it is made for, the openai and anthropic
+targets (the other compile targets) give views without AXAG metadata, and any missing or odd part is shown as absent, never a crash.
 """
 
 from __future__ import annotations

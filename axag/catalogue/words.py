@@ -39,7 +39,7 @@ def _range(low: Any, high: Any, what: str, unit: str) -> list[str]:
 
 
 def constraints(schema: Any) -> list[str]:
-    """Every constraint of a property schema as a short phrase, in the key order of SPEC §4.10."""
+    """Every constraint of a property schema as a short phrase, in the key order of the property schema."""
     if not isinstance(schema, dict):
         return []
     out: list[str] = []
@@ -104,7 +104,7 @@ def _names(names: list[str]) -> str:
 
 
 def precondition_text(item: Any, properties: dict[str, Any]) -> str:
-    """A relational precondition (SPEC §7.5 object) in words; a state precondition is its text."""
+    """A relational precondition (relational output object) in words; a state precondition is its text."""
     if not isinstance(item, dict):
         return value_text(item)
     text = str(item.get("text", ""))

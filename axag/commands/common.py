@@ -150,7 +150,7 @@ def parse_formats(values: tuple[str, ...], output_file: str | None, default: str
 
 
 def missing_paths_error(missing: list[str]) -> AxagClickError:
-    """The usage error (exit 2) for named paths that do not exist (SPEC §13.10)."""
+    """The usage error (exit 2) for named paths that do not exist (file discovery)."""
     quoted = ", ".join(f'"{m}"' for m in missing)
     return fail(f"path {quoted} does not exist" if len(missing) == 1 else f"paths {quoted} do not exist")
 

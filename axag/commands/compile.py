@@ -1,4 +1,4 @@
-"""`axag compile` (SPEC §9, §13.9): annotated HTML -> tools.json (or another target)."""
+"""`axag compile` (compile outputs, compile options): annotated HTML -> tools.json (or another target)."""
 
 from __future__ import annotations
 

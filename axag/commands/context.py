@@ -1,4 +1,4 @@
-"""`axag context TOOLS_JSON [--tool NAME ...]` (SPEC §11): print the constraint context block."""
+"""`axag context TOOLS_JSON [--tool NAME ...]` (the constraint context block): print the constraint context block."""
 
 from __future__ import annotations
 

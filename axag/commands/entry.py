@@ -1,4 +1,4 @@
-"""The console script's entry point (issue 17 §2): a repeated ``axag lint FILE...`` whose inputs are all
+"""The console script's entry point: a repeated ``axag lint FILE...`` whose inputs are all
 unchanged is answered from its run record (`commands.records`) without importing click, lxml, rich, jsonschema,
 the model or the rules. An invocation the pre-parser understands but cannot answer (a changed file,
 ``--no-cache``, a folder) is run by `lint_run.run_standalone` without click when click would accept every value

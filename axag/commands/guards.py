@@ -1,4 +1,4 @@
-"""`axag guards TOOLS_JSON -o DIR [--lang python|typescript]` (SPEC §10.1)."""
+"""`axag guards TOOLS_JSON -o DIR [--lang python|typescript]` (the guards command and files)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ __all__ = ["guards", "load_tools_document"]
 
 
 def load_tools_document(path: Path) -> dict[str, Any]:
-    """Read and validate an MCP ``tools.json`` (§9.1-§9.6): parse, structural check, ``tools.schema.json``.
+    """Read and validate an MCP ``tools.json`` (the tools.json output and its tool objects): parse, structural check, ``tools.schema.json``.
 
     Raises ``InputError`` (exit 2) for unreadable or invalid files and files of another target.
     """

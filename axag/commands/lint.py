@@ -1,4 +1,4 @@
-"""`axag lint` (SPEC §13.2)."""
+"""`axag lint` (lint options)."""
 
 from __future__ import annotations
 

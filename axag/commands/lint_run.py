@@ -1,6 +1,6 @@
-"""The run of `axag lint` (SPEC §13.2) behind its click command (`commands.lint`), importable without click:
+"""The run of `axag lint` (lint options) behind its click command (`commands.lint`), importable without click:
 the console script runs the invocations it fully understands with it directly (`run_standalone`), and loads
-click only for the rest (issue 17 §2)."""
+click only for the rest."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`axag lint --watch` (issue 30 §2): lint, then lint again on every change (`watchfiles`, the ``watch`` extra),
+"""`axag lint --watch`: lint, then lint again on every change (`watchfiles`, the ``watch`` extra),
 printing each report like a fresh run (ruff's ``--watch`` as the model). Only the files that changed are checked
 again; the others keep their outcome, and the run-wide checks (121, 122) are made again over every file, so a
 changed file's duplicate intent shows in the other file it clashes with. A configuration change (or a

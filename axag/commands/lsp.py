@@ -1,4 +1,4 @@
-"""`axag lsp`: the language server over stdio (issue 30 §1; the ``lsp`` extra: pygls and lsprotocol)."""
+"""`axag lsp`: the language server over stdio (the ``lsp`` extra: pygls and lsprotocol)."""
 
 from __future__ import annotations
 

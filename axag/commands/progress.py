@@ -1,4 +1,4 @@
-"""A progress bar on stderr for long runs (SPEC §13.2): only when stderr is a terminal, --quiet is not
+"""A progress bar on stderr for long runs (lint options): only when stderr is a terminal, --quiet is not
 given, and the run has at least 200 files or lasts more than one second. Drawn with rich, imported only
 when the bar is actually shown."""
 

@@ -1,4 +1,4 @@
-"""Run records (issue 17 §2): what one ``axag lint FILE...`` printed and wrote (its stdout and stderr text in
+"""Run records: what one ``axag lint FILE...`` printed and wrote (its stdout and stderr text in
 order, its report files) and its exit code, kept in ``runs/`` of the result cache so that the console script
 (`commands.entry`) can answer the same invocation again without importing click, lxml, rich, jsonschema, the
 model or the rules.

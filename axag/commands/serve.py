@@ -102,7 +102,7 @@ def load_handlers(spec: str | None) -> Mapping[str, Any]:
 
 
 def operator_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """What `axag serve` exposes and how it reports (issue 31); each defaults to its [tool.axag.serve] key."""
+    """What `axag serve` exposes and how it reports; each defaults to its [tool.axag.serve] key."""
     from axag.config import LOG_FORMATS
     from axag.vocabulary import RISK_LEVELS
 

@@ -73,7 +73,7 @@ def host_port(value: str, flag: str = "--http") -> tuple[str, int]:
 
 
 def oauth_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """The OAuth resource-server options of `axag serve` (HTTP mode; issue 31)."""
+    """The OAuth resource-server options of `axag serve` (HTTP mode)."""
     for option in reversed((
         click.option("--oauth-issuer", default=None, metavar="URL",
                      help="Accept the JWT access tokens of this OAuth authorization server (default: "

@@ -1,4 +1,4 @@
-"""`axag vocabulary` (issue 30 §3): the vocabulary as a table, VS Code HTML custom data or TypeScript
+"""`axag vocabulary`: the vocabulary as a table, VS Code HTML custom data or TypeScript
 declarations, made from `axag.vocabulary` by `axag.vocabulary_export`."""
 
 from __future__ import annotations

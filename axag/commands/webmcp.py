@@ -1,4 +1,4 @@
-"""`axag webmcp PATHS… -o DIR` (issue 29): write ``DIR/axag-webmcp.js``, the page-side WebMCP runtime with the
+"""`axag webmcp PATHS… -o DIR`: write ``DIR/axag-webmcp.js``, the page-side WebMCP runtime with the
 site's tools (PATHS: the inputs `compile` takes, or an MCP tools file)."""
 
 from __future__ import annotations

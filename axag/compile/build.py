@@ -1,4 +1,4 @@
-"""Action -> ToolContract (SPEC §9.2-§9.6): the MCP tool object every target maps from."""
+"""Action -> ToolContract (the tools.json output and its tool objects): the MCP tool object every target maps from."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _roles_phrase(roles: list[str], one: str, many: str) -> str:
 
 
 def describe(act: Action) -> list[str]:
-    """The description lines of §9.5."""
+    """The description lines of description composition."""
     lines: list[str] = []
     desc = act.v("axag-description")
     intent = act.intent or ""
@@ -168,7 +168,7 @@ def meta(act: Action, sources: list[dict[str, Any]]) -> dict[str, Any]:
     return m
 
 
-# §9.6 objects made of several attributes: (meta key, ((member, attribute), ...)), members in output order
+# the org.axag/action metadata objects made of several attributes: (meta key, ((member, attribute), ...)), members in output order
 _GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("workflow", (("id", "axag-workflow-id"), ("step", "axag-workflow-step"),
                   ("total_steps", "axag-workflow-total-steps"), ("next", "axag-workflow-next"),

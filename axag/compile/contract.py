@@ -1,4 +1,4 @@
-"""`ToolContract`: everything compile knows about one tool (SPEC §9.2). Targets are thin mappings of it."""
+"""`ToolContract`: everything compile knows about one tool (tool naming and duplicates). Targets are thin mappings of it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ INPUT_SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 @cache
 def output_schema() -> dict[str, Any]:
     """Every tool's `outputSchema`: the envelope's model view (schemas/envelope.schema.json without its
-    `$id`, `title` and `description`; no boolean subschemas, issue 26), one shared object (compile.merge leaves it
+    `$id`, `title` and `description`; no boolean subschemas), one shared object (compile.merge leaves it
     out of packed contracts)."""
     from axag.compile.subschemas import object_subschemas
     from axag.schemas_path import load_schema
@@ -24,12 +24,12 @@ def output_schema() -> dict[str, Any]:
 
 @dataclass
 class ManifestParam:
-    """What the manifest target (§9.9) needs about one parameter beyond its compiled schema."""
+    """What the manifest target (the manifest target) needs about one parameter beyond its compiled schema."""
 
     name: str
     required: bool
     harvested_only: bool  # source "harvested:html"
-    # harvesting supplied (part of) this parameter, merged with a declared one or not (manifest conformance, §9.9)
+    # harvesting supplied (part of) this parameter, merged with a declared one or not (manifest conformance, the manifest target)
     harvested: bool = False
 
 
@@ -37,7 +37,7 @@ class ManifestParam:
 class ToolContract:
     """One compiled tool.
 
-    ``tool`` is the complete MCP Tool object of SPEC §9.2-§9.6 (keys in output order:
+    ``tool`` is the complete MCP Tool object of the tools.json output (keys in output order:
     name, title, description, inputSchema, annotations, _meta), with ``_meta["org.axag/action"]["sources"]``.
     The other fields carry what non-MCP targets need and what the MCP object cannot hold.
     """
@@ -48,7 +48,7 @@ class ToolContract:
     params: list[ManifestParam] = field(default_factory=list)  # in property order
     # sources as (file relative to compile root, line, column), sorted
     sources: list[tuple[str, int, int]] = field(default_factory=list)
-    # declared-ness flags needed by the manifest's conformance (§9.9)
+    # declared-ness flags needed by the manifest's conformance (the manifest target)
     declared: frozenset[str] = frozenset()  # longhand attribute names declared on the element (valid ones)
     # (display path, repository-relative path) of the first source, for findings about the tool
     origin: tuple[str, str] | None = None

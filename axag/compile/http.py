@@ -1,13 +1,13 @@
 """`_meta["org.axag/http"]`: how a browser submits an action's form, so that `axag serve` can replay it.
 
-For an action whose parameter scope (SPEC §5.1) is submitted by a form, the binding records the method, the
+For an action whose parameter scope (harvesting: the parameter scope) is submitted by a form, the binding records the method, the
 action URL (resolved against the page's own path), the encoding, the control name behind each parameter, the
 constant name/value pairs the browser adds (hidden inputs, read-only controls, the submitter), the value a
 checked checkbox sends, whether constants must be refreshed from the live page (template values), the page,
 and the controls an agent cannot supply (file inputs). A navigate link (``<a href>``) to a page of the site is
-bound as the GET of its href (issue 27); where an action reaches the site is decided by `axag.model.reach`.
+bound as the GET of its href; where an action reaches the site is decided by `axag.model.reach`.
 
-So that serve sends what the page declares (issue 23), the binding also says which form it is (``form``: its
+So that serve sends what the page declares, the binding also says which form it is (``form``: its
 id, else its position among the page's forms of the same action and method), which constants the live page
 supplies (``live``: ``[index into constants, control kind, occurrence]``: hidden inputs and template values;
 every other constant, the submitter and read-only controls, keeps its compiled value), and which parameters a

@@ -1,4 +1,4 @@
-"""Merge the contracts of a whole run (SPEC §9.2): identical duplicate intents merge into one tool with
+"""Merge the contracts of a whole run (tool naming and duplicates): identical duplicate intents merge into one tool with
 every source; differing ones are 121; tool-name collisions are 122."""
 
 from __future__ import annotations
@@ -236,7 +236,7 @@ _PACKER: Any = None  # a compressor primed with the dictionary: each contract ge
 def _zdict() -> bytes:
     """The preset dictionary of packed contracts: the pickle and the tool text of a typical tool. Every tool
     repeats the envelope's output schema, the same keys and the same hints, so that with it a packed contract
-    takes a sixth of its size (memory that grows with the number of distinct tools, issue 17)."""
+    takes a sixth of its size (memory that grows with the number of distinct tools)."""
     global _ZDICT
     if _ZDICT is None:
         import pickle

@@ -5,7 +5,7 @@ operation of an OpenAPI 3.0/3.1 document (JSON or YAML, validated with `openapi-
 Drift between the operation and the annotation is reported: an operation parameter (path, query, header, or a
 property of a JSON request body) that the annotation does not declare, or declares with another type.
 
-References resolve offline only (issue 23): within the document, or to YAML/JSON files beside it (in its folder
+References resolve offline only: within the document, or to YAML/JSON files beside it (in its folder
 or below). Any other `$ref` (a URL, a `file://` URI, a path leaving the folder, a missing file) is an input error
 naming the file and the reference, before anything is validated: nothing is ever fetched, in every command.
 """
@@ -35,7 +35,7 @@ def _parse(p: Path, what: str) -> Any:
         raise InputError(f"cannot read {what} {p}: {exc}") from exc
     from axag.depends import note
 
-    note(p, data)  # the operations bound depend on it, and so on every file its refs name (issue 25)
+    note(p, data)  # the operations bound depend on it, and so on every file its refs name
     try:
         if p.suffix.lower() in (".yaml", ".yml"):
             import yaml

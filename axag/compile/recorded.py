@@ -1,4 +1,4 @@
-"""The target an existing tools file was compiled for (`axag compile --check`, issue 11): read from the file's
+"""The target an existing tools file was compiled for (`axag compile --check`): read from the file's
 own `$schema` (the manifest has none: its `conformance` and `actions` keys tell it), and whether an OpenAI file is
 strict. Nothing here raises: a file that cannot be read or recognised has no recorded target."""
 

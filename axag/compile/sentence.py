@@ -1,4 +1,4 @@
-"""Punctuation of composed descriptions (SPEC §9.5, §9.8; issue 11): a declared text that is followed by another
+"""Punctuation of composed descriptions (description composition, the other compile targets): a declared text that is followed by another
 sentence ends with one, so that a model reads "Note to the hotel. Constraints: maxLength 500." rather than
 "Note to the hotel Constraints: …"."""
 

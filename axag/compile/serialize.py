@@ -1,4 +1,4 @@
-"""The only JSON writer of axag (SPEC §9.11, numbers §4.9).
+"""The only JSON writer of axag (determinism and serialisation, numbers canonical numbers).
 
 `dumps` writes documents (tools.json, manifests, baselines, reports): UTF-8 text, 2-space indentation, `": "`
 after keys, non-ASCII as is, control characters escaped, dictionary insertion order kept, one trailing newline.
@@ -117,7 +117,7 @@ def dumps_indented(value: Any, **fallback: Any) -> str:
 def indented_fragment(value: Any, newline: str, *, document: bool = False) -> str:
     """``value`` as `dumps_indented` writes it where it is nested with line breaks ``newline`` (a line feed and
     the indentation of its level), for documents written piece by piece. ``document``: as `dumps` writes it
-    (numbers per §4.9, lone surrogates escaped)."""
+    (canonical numbers, lone surrogates escaped)."""
     parts: list[str] = []
     try:
         _indented_into(value, newline, parts, canonical=document)
@@ -128,8 +128,8 @@ def indented_fragment(value: Any, newline: str, *, document: bool = False) -> st
 
 
 def dumps(doc: Any) -> str:
-    """`doc` as the text of an output file (§9.11), ending with exactly one newline. Plain JSON data is
-    written in one pass (numbers per §4.9 on the way); anything else goes through `normalise` and json."""
+    """`doc` as the text of an output file (determinism and serialisation), ending with exactly one newline. Plain JSON data is
+    written in one pass (canonical numbers on the way); anything else goes through `normalise` and json."""
     return "".join(dumps_pieces(doc))
 
 

@@ -1,4 +1,4 @@
-"""Schemas as every MCP host reads them (issue 26): no boolean schema where a host expects a schema object.
+"""Schemas as every MCP host reads them: no boolean schema where a host expects a schema object.
 
 JSON Schema allows ``true`` and ``false`` wherever a schema goes, but the TypeScript MCP SDK (and every host
 built on it, the MCP Inspector included) refuses a tool list whose ``outputSchema`` or ``inputSchema`` has a

@@ -1,8 +1,8 @@
-"""Self-validation of compile output (SPEC §9.10).
+"""Self-validation of compile output (self-validation and shipped schemas).
 
 `check_structure` is the fast built-in checker that compile always runs before writing (no ``jsonschema``):
-every emitted schema uses only the keywords of §4.10 (with the strict forms of §9.8) with values of the right
-JSON types, and the document has the shape of its target (§9.1-§9.6, §9.8, §9.9), key order included.
+every emitted schema uses only the keywords of the property schema (with the strict forms of the other compile targets) with values of the right
+JSON types, and the document has the shape of its target (compile outputs, the other compile targets, the manifest target), key order included.
 `self_check` is the full validation with ``jsonschema`` (tests and ``--self-check``): every emitted schema
 against the bundled JSON Schema 2020-12 metaschema and the whole document against its shipped schema; nothing is
 fetched. Both return problems as ``"<JSON pointer>: <text>"`` strings (empty list = valid); a non-empty result
@@ -102,7 +102,7 @@ def pointer(parts: tuple[str | int, ...] | list[str | int]) -> str:
 # ---------------------------------------------------------------- JSON type predicates
 
 def _is_int(v: Any) -> bool:
-    """A JSON number with an integral value (an integral float is written as an integer, §4.9)."""
+    """A JSON number with an integral value (an integral float is written as an integer, canonical numbers)."""
     if isinstance(v, bool):
         return False
     return isinstance(v, int) or (isinstance(v, float) and math.isfinite(v) and v.is_integer())
@@ -204,7 +204,7 @@ class Checker:
         for key, (test, what) in table.items():
             self.val(v, key, path, test, what)
 
-    # -------------------------------------------------- schemas (§4.10, §9.4, §9.8)
+    # -------------------------------------------------- schemas (the property schema, inputSchema, the other compile targets)
 
     def root_schema(self, v: Any, path: Path, *, with_schema: bool, strict: bool) -> None:
         keys = INPUT_SCHEMA_KEYS if with_schema else INPUT_SCHEMA_KEYS[1:]
@@ -228,7 +228,7 @@ class Checker:
                 self.err((*path, "properties"), f"invalid property name {name!r}")
             self.schema(sub, (*path, "properties", name), depth + 1, strict)
         if "required" not in s and depth > 0 and not strict:
-            return  # a fragment lists `required` only when declared (§4.3); the root always has it (§9.4)
+            return  # a fragment lists `required` only when declared (fragments); the root always has it (inputSchema)
         req = s.get("required")
         if not isinstance(req, list) or not all(isinstance(x, str) for x in req):
             self.err((*path, "required"), f"expected an array of strings, got {short(req)}")
@@ -344,7 +344,7 @@ class Checker:
 
     def http(self, v: Any, path: Path) -> None:
         """`_meta["org.axag/http"]`: a form binding or an OpenAPI binding (see axag/compile/http.py)."""
-        # "form" (the form locator) is absent from a navigate link's binding (issue 27 §5): it has no form
+        # "form" (the form locator) is absent from a navigate link's binding: it has no form
         form = ("method", "action", "enctype", "fields", "constants", "checkbox", "refresh", "live", "page")
         b = self.obj(v, path, HTTP_KEYS, ("openapi", "page") if isinstance(v, dict) and "openapi" in v else form)
         if b is None:
@@ -574,7 +574,7 @@ def check_names(names: list[str], target: str) -> list[str]:
 
 
 def check_structure(doc: Any, target: str, *, ordered: bool = True) -> list[str]:
-    """Problems of the document `doc` of `target` found without ``jsonschema`` (§9.10); empty when valid.
+    """Problems of the document `doc` of `target` found without ``jsonschema`` (self-validation and shipped schemas); empty when valid.
 
     With `ordered` (compile output), key orders and the sorting of tools, actions, sources, paths and extension
     keys are checked too; ``ordered=False`` checks a document read back from a file (``axag guards`` input), where
@@ -600,7 +600,7 @@ def emitted_schemas(doc: Any, target: str) -> Iterator[tuple[Path, Any]]:
 
 
 def self_check(doc: Any, target: str) -> list[str]:
-    """Full validation with ``jsonschema`` (§9.10), offline: the emitted schemas against the 2020-12 metaschema,
+    """Full validation with ``jsonschema`` (self-validation and shipped schemas), offline: the emitted schemas against the 2020-12 metaschema,
     the document against its target's shipped schema. Problems sorted by path; empty when valid."""
     from jsonschema import Draft202012Validator, validators
     from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]

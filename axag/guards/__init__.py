@@ -1,4 +1,4 @@
-"""Guard generation (SPEC §10): ``render.render_guards`` / ``render.write_guards``.
+"""Guard generation: ``render.render_guards`` / ``render.write_guards``.
 
 Submodules are imported on use; ``naming`` holds what both language renderers share.
 """

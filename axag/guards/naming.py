@@ -1,6 +1,7 @@
 """Names, literals and the per-tool guard spec shared by the Python and TypeScript guard renderers.
 
-SPEC §10.6-§10.10 and §10.13. Everything annotation-derived that reaches generated code goes through
+They serve the relational checks, opaque preconditions, confirmation, rate limits and the result envelope of the
+guards, and keep the code-generation guarantees. Everything annotation-derived that reaches generated code goes through
 :func:`py_literal` (Python), or the TypeScript encoder, and :func:`identifier`. Both languages render from
 the same :class:`GuardSpec` list built by :func:`extract_specs`.
 """
@@ -41,7 +42,7 @@ __all__ = [
 IDENT_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # ECMAScript reserved words (ES2022 keywords, literals, strict-mode future reserved words), plus `eval`,
-# `arguments` and `await`; a stub name equal to one of these gets the `pre_` prefix (§10.7).
+# `arguments` and `await`; a stub name equal to one of these gets the `pre_` prefix (opaque preconditions).
 ECMASCRIPT_RESERVED: Final = frozenset(
     {
         "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do",
@@ -52,7 +53,7 @@ ECMASCRIPT_RESERVED: Final = frozenset(
     }
 )
 
-# §5.4 harvested patterns -> operand kind (§7.3)
+# harvesting: control-to-schema mapping harvested patterns -> operand kind (relational classification and validation)
 HARVESTED_KINDS: Final = {
     r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]"
     r"(:[0-5][0-9](\.[0-9]{1,3})?)?$": "local-date-time",
@@ -74,7 +75,7 @@ class GuardSpecError(ValueError):
     """The tools document cannot be turned into guards (bad identifier, name collision, bad shape)."""
 
 
-# ---------------------------------------------------------------- identifiers (§10.13)
+# ---------------------------------------------------------------- identifiers (code-generation guarantees)
 def identifier(name: str) -> str:
     """Return ``name`` when it is a safe identifier (``^[A-Za-z_][A-Za-z0-9_]*$``); raise otherwise."""
     if not isinstance(name, str) or not IDENT_RE.fullmatch(name):
@@ -83,13 +84,13 @@ def identifier(name: str) -> str:
 
 
 def guard_identifier(tool_name: str) -> str:
-    """Tool name -> guard identifier: ``-`` -> ``_``, prefixed ``guard_`` (§10.13)."""
+    """Tool name -> guard identifier: ``-`` -> ``_``, prefixed ``guard_`` (code-generation guarantees)."""
     if not isinstance(tool_name, str):
         raise GuardSpecError(f"tool name is not a string: {tool_name!r}")
     return identifier("guard_" + tool_name.replace("-", "_"))
 
 
-# ---------------------------------------------------------------- stub names (§10.7)
+# ---------------------------------------------------------------- stub names (opaque preconditions)
 def _base_stub_name(text: str) -> str:
     name = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40]
     if (
@@ -103,7 +104,7 @@ def _base_stub_name(text: str) -> str:
 
 
 def stub_names(texts: Sequence[str]) -> dict[str, str]:
-    """Distinct precondition texts -> stub function names (§10.7), collisions suffixed with SHA-256."""
+    """Distinct precondition texts -> stub function names (opaque preconditions), collisions suffixed with SHA-256."""
     distinct = list(dict.fromkeys(texts))
     base = {t: _base_stub_name(t) for t in distinct}
     counts: dict[str, int] = {}
@@ -120,9 +121,9 @@ def stub_names(texts: Sequence[str]) -> dict[str, str]:
     return out
 
 
-# ---------------------------------------------------------------- literals (§4.9, §10.13)
+# ---------------------------------------------------------------- literals (canonical numbers, code-generation guarantees)
 def number_text(value: float) -> str:
-    """§4.9: integral values below 2^53 without fraction or exponent, big ints exactly, else repr."""
+    """canonical numbers: integral values below 2^53 without fraction or exponent, big ints exactly, else repr."""
     if isinstance(value, bool):
         raise GuardSpecError("a boolean is not a number")
     if isinstance(value, int):
@@ -156,7 +157,7 @@ def py_str(text: str) -> str:
 
 
 def py_literal(value: object) -> str:
-    """The Python literal encoder (§10.13): str, numbers (§4.9), bool, None, lists and dicts recursively."""
+    """The Python literal encoder (code-generation guarantees): str, canonical numbers, bool, None, lists and dicts recursively."""
     if value is None:
         return "None"
     if value is True:
@@ -179,7 +180,7 @@ def py_literal(value: object) -> str:
     raise GuardSpecError(f"cannot encode {type(value).__name__} as a literal")
 
 
-# ---------------------------------------------------------------- operand kinds (§7.3, §7.4)
+# ---------------------------------------------------------------- operand kinds (relational classification and validation, relational semantics)
 def operand_kind(schema: Mapping[str, Any] | None) -> str:
     """Operand kind of a property schema: a date-like kind, ``number`` or ``other``."""
     if not isinstance(schema, Mapping):
@@ -200,7 +201,7 @@ def operand_kind(schema: Mapping[str, Any] | None) -> str:
 # ---------------------------------------------------------------- the guard spec
 @dataclass(frozen=True)
 class Relation:
-    """A relational precondition (§7.5): form, parameter names in order, optional literal, operand kind."""
+    """A relational precondition (relational output): form, parameter names in order, optional literal, operand kind."""
 
     text: str
     form: str
@@ -220,7 +221,7 @@ class Opaque:
 
 @dataclass(frozen=True)
 class Bound:
-    """Date-like bounds of one parameter (§5.5); values as written in ``format_bounds``."""
+    """Date-like bounds of one parameter (harvesting: date-like bounds); values as written in ``format_bounds``."""
 
     param: str
     kind: str  # date | local-date-time | time-of-day | month | week (else compared as written)
@@ -230,7 +231,7 @@ class Bound:
 
 @dataclass(frozen=True)
 class Stub:
-    """One user-owned precondition function (§10.7)."""
+    """One user-owned precondition function (opaque preconditions)."""
 
     name: str
     text: str
@@ -264,7 +265,7 @@ class GuardSpec:
     bounds: tuple[Bound, ...] = ()
     format_bounds: dict[str, Any] = field(default_factory=dict)
     active_constraints: dict[str, Any] = field(default_factory=dict)
-    # extra metadata for the context block (§11)
+    # extra metadata for the context block (the constraint context block)
     meta: dict[str, Any] = field(default_factory=dict)
 
 
@@ -286,7 +287,7 @@ def _strip_annotations(schema: Any) -> Any:
 
 
 def _check_patterns(schema: Any, where: str) -> None:
-    """Every ``pattern`` must be in the §4.7 subset: both runtimes read it as ECMA-262 (Python through
+    """Every ``pattern`` must be in the pattern subset: both runtimes read it as ECMA-262 (Python through
     ``ecma_to_python``, TypeScript with ``new RegExp(p, "u")``), and neither may hang on adversarial input."""
     if not isinstance(schema, dict):
         return
@@ -348,7 +349,7 @@ def _action_meta(tool: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def extract_specs(doc: Mapping[str, Any]) -> list[GuardSpec]:
-    """Per-tool guard specs of an MCP tools document (§9.1-§9.7), sorted by tool name."""
+    """Per-tool guard specs of an MCP tools document (the tools.json output and its tool objects), sorted by tool name."""
     tools = sorted(_tool_list(doc), key=lambda t: str(t["name"]))
     stub_by_text = {s.text: s.name for s in collect_stubs(doc)}
     specs: list[GuardSpec] = []

@@ -1,4 +1,4 @@
-"""RENDER guards (SPEC §10): tools.json -> generated guard files; writing through ``axag.fsio``.
+"""RENDER guards: tools.json -> generated guard files; writing through ``axag.fsio``.
 
 Public entry points: :func:`render_guards` (pure, text in, text out) and :func:`write_guards`.
 jinja2 is imported lazily, inside :func:`axag.guards.views.environment`.
@@ -74,7 +74,7 @@ def _ensure_newline(text: str) -> str:
 def render_guards(
     doc: Mapping[str, Any], lang: str, existing_user_module: str | None, *, null_as_absent: bool = False
 ) -> RenderedGuards:
-    """Render the guard files for an MCP tools document (§10.1). Raises ``InputError`` on bad input.
+    """Render the guard files for an MCP tools document (the guards command and files). Raises ``InputError`` on bad input.
 
     ``null_as_absent`` is the guards' default for ``GuardContext.null_as_absent`` (true for the tools of an OpenAI
     strict-mode document, whose callers send ``null`` for every optional parameter they leave out)."""

@@ -1,7 +1,7 @@
-"""Baseline files (SPEC §13.6): fingerprints of accepted findings, hidden from later runs.
+"""Baseline files (the baseline): fingerprints of accepted findings, hidden from later runs.
 
 File: ``{"version": 1, "findings": [{"code", "path", "fingerprint"}]}`` sorted by path, code, fingerprint,
-serialised as in §9.11. Entries match findings by code, repository-relative path and fingerprint.
+serialised as in determinism and serialisation. Entries match findings by code, repository-relative path and fingerprint.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def parse(doc: Any, name: str = "baseline") -> set[Entry]:
 def apply(findings: Iterable[Finding], baseline: set[Entry]) -> tuple[list[Finding], list[Finding], int]:
     """Split ``findings`` into (kept, suppressed) and count the baseline entries that no longer occur.
 
-    Suppressed findings are marked ``suppression="external"`` with a justification (SARIF, §13.3).
+    Suppressed findings are marked ``suppression="external"`` with a justification (SARIF, output formats).
     """
     kept: list[Finding] = []
     suppressed: list[Finding] = []
@@ -98,7 +98,7 @@ def apply(findings: Iterable[Finding], baseline: set[Entry]) -> tuple[list[Findi
 
 
 def render(findings: Iterable[Finding]) -> str:
-    """The baseline document for ``findings`` (§13.6, §9.11); duplicates are written once."""
+    """The baseline document for ``findings`` (the baseline, determinism and serialisation); duplicates are written once."""
     entries = sorted({entry(f) for f in findings})
     doc = {
         "version": 1,

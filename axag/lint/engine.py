@@ -35,7 +35,7 @@ C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 REASONED = frozenset(code for code, m in RULES.items() if m.reasoned)
 
 # (primary, secondary, match), from the declarations (`Rule.primary_to`): the secondary stays silent at the same
-# element when the primary fires there and is in effect (§12.6). match "attr": same attribute; "key": same
+# element when the primary fires there and is in effect (one finding per problem). match "attr": same attribute; "key": same
 # discriminating key (`pair=`); "span": same span; "element": anywhere on the element.
 PRIMARIES: tuple[tuple[int, int, str], ...] = tuple(
     (r.code, secondary, match) for r in RULES.values() for secondary, match in r.primary_to.items())
@@ -176,7 +176,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
     out.size = len(data)
     from axag.source import is_read
 
-    if not is_read(path):  # §13.10: a named file of another kind is skipped with a warning
+    if not is_read(path):  # file discovery: a named file of another kind is skipped with a warning
         sev = _severity(run.SKIPPED, settings, request)
         if sev is not None:
             out.findings.append(run.skipped_file(f"axag does not read {path.suffix or 'extension-less'} files",
@@ -245,7 +245,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         sup, apply = None, _no_directives
     all_findings = [f for f, _ in items]
     if request.mode == "compile":
-        # suppressions never silence C-rule errors in compile (§12.1), except those of the REASONED rules when
+        # suppressions never silence C-rule errors in compile (rule levels and selection), except those of the REASONED rules when
         # the suppression gives its reason
         idx = [i for i, f in enumerate(all_findings) if f.severity is not Severity.ERROR or f.code in REASONED]
         others = [all_findings[i] for i in idx]
@@ -309,7 +309,7 @@ def _compiled(act: Action) -> tuple[str, str]:
 
 def _provided(model: FileModel, problems: list[Problem], enabled: frozenset[int], harvest: bool,
               parse: Callable[[SourceText], ParsedFile]) -> list[Problem]:
-    """The fix providers, run after the rules on their problems: today the §8 `axag-constraints` migration
+    """The fix providers, run after the rules on their problems: today the legacy `axag-constraints` migration
     (rule 101: the count N and the fix of each attribute's problem, one problem per entry left to migrate by
     hand), imported for pages with legacy attributes only. It verifies its candidates on models built as this
     one was (``harvest``, ``parse``)."""
@@ -354,7 +354,7 @@ def _compile_error_elements(out: FileOutcome, model: FileModel, problems: list[P
     """The elements that `axag compile` leaves out of the merge (those with a C-rule error), found as compile
     finds them: every C rule at its own severity, whatever lint selects, ignores, overrides or suppresses
     (except the REASONED findings suppressed with a reason: ``lifted`` holds their elements);
-    lint merges the same contracts, so its 121/122 equal compile's (issue 11)."""
+    lint merges the same contracts, so its 121/122 equal compile's."""
     from axag.rules.base import RuleCtx, run_rules
 
     extra = C_RULES - out.ran
@@ -394,7 +394,7 @@ def _severity(code: int, settings: Settings, request: Request) -> Severity | Non
 
 
 def _anchor(element: Element | None, intents: dict[int, str]) -> str:
-    """§13.3: the element's valid intent, else its tag plus #id, else its tag; "" off elements."""
+    """output formats: the element's valid intent, else its tag plus #id, else its tag; "" off elements."""
     if element is None:
         return ""
     intent = intents.get(id(element))
@@ -426,7 +426,7 @@ def _to_findings(out: FileOutcome, pf: ParsedFile, problems: list[Problem], enab
 
 
 def _dropped_secondaries(problems: list[Problem], enabled: frozenset[int]) -> set[int]:
-    """Ids of the secondaries whose primary fires at the same element and is in effect (§12.6)."""
+    """Ids of the secondaries whose primary fires at the same element and is in effect (one finding per problem)."""
     by_code: dict[int, list[Problem]] = {}
     for p in problems:
         by_code.setdefault(p.code, []).append(p)
@@ -450,7 +450,7 @@ def _dropped_secondaries(problems: list[Problem], enabled: frozenset[int]) -> se
 
 
 def _fingerprint(out: FileOutcome, items: list[Item]) -> list[Item]:
-    """Fingerprints (§13.3): occurrence = index among findings with the same code, path, anchor and
+    """Fingerprints (output formats): occurrence = index among findings with the same code, path, anchor and
     attribute, in file order."""
     counts: dict[tuple[int, str, str | None], int] = {}
     result: list[Item] = []
@@ -489,7 +489,7 @@ def _make(out: FileOutcome, pf: ParsedFile, p: Problem, settings: Settings, requ
         if fix is not None and pf.frozen and touches(fix, pf.frozen, pf.rewritable):
             fix = None  # JSX: fixes never edit an expression
         other = elsewhere(p, out.path, (out.display, out.repo_path))
-        if other is not None:  # a value of an `axag={spec}` object written in another file (issue 16)
+        if other is not None:  # a value of an `axag={spec}` object written in another file
             lines, (path, repo_path), fix = other[0], other[1], None
             line, col = lines.position(min(max(p.span.start, 0), len(lines.text)))
             eline, ecol = lines.position(min(max(p.span.end, p.span.start), len(lines.text)))

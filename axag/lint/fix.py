@@ -1,4 +1,4 @@
-"""The only fix applier (SPEC §13.5): `axag lint --fix` and `--diff`.
+"""The only fix applier (fixes): `axag lint --fix` and `--diff`.
 
 Per file: take the fixes of the reported findings, sort them, skip those overlapping a fix already taken,
 apply the rest to the decoded text and, with the replacement encoded in the file's encoding, to the original
@@ -174,7 +174,7 @@ class _StartTags:
         return tag if tag.name_end <= start and end <= limit else self._control(start, end)
 
     def _control(self, start: int, end: int) -> RawTag | None:
-        """The start tag of a form control without annotations (the §8 migration adds ``axag-parameter-*`` to
+        """The start tag of a form control without annotations (the legacy axag-constraints migration adds ``axag-parameter-*`` to
         it): the tag the tokenizer reads at the last ``<`` before the edit, when it is a control and holds the
         edit (a ``<`` inside a value starts no tag, and the edit is refused)."""
         lt = self.text.rfind("<", 0, start)
@@ -247,7 +247,7 @@ def _shift(edits: list[Edit], offset: int) -> int:
 
 
 def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]], path: Path | None = None) -> None:
-    """Check one pass (SPEC §13.5): every edit lies in a start tag (or, for 133, in a suppression comment) and
+    """Check one pass (fixes): every edit lies in a start tag (or, for 133, in a suppression comment) and
     does not touch a template construct; re-parsed with BeautifulSoup, each edited start tag keeps its name
     and every attribute other than the edited annotation attributes. Raises FixError."""
     from axag.parse.templates import blank_template_tags
@@ -426,7 +426,7 @@ def apply_fixes(run: R, resolver: Resolver, request: Request, *, write: bool, cw
         data = stdin[1] if is_stdin and stdin is not None else None
         try:
             result = fix_file(outcome, resolver.resolve(outcome.path), request, data, unsafe=unsafe)
-        except Exception as exc:  # noqa: BLE001 - one file never stops the run (§14.5); it stays untouched
+        except Exception as exc:  # noqa: BLE001 - one file never stops the run (parsing robustness); it stays untouched
             result = FileFix(_internal(outcome, f"internal error while fixing, the file was not changed: {exc!r}"))
         if is_stdin:
             stdin_out = result.fixed if result.changed and result.fixed is not None else (data or b"")

@@ -1,8 +1,8 @@
-"""Migration of the legacy `axag-constraints` attribute (SPEC §8, rule 101): the fix provider of rule 101.
+"""Migration of the legacy `axag-constraints` attribute (legacy axag-constraints migration, rule 101): the fix provider of rule 101.
 
 `axag-constraints` is a JSON object; each entry is planned on its own, in order:
 
-- (a) ``"param": {…keys…}`` merges the keys (after the §4.4 renames) into the parameter's object form;
+- (a) ``"param": {…keys…}`` merges the keys (after the unknown parameter keys renames) into the parameter's object form;
 - (b) ``"label": "param OP literal"`` becomes a bound (``min``/``max``/``exclusiveMin``/``exclusiveMax``), a
   ``const``, or a relational precondition; ``"label": "paramA OP paramB"`` becomes a precondition.
 
@@ -127,7 +127,7 @@ class _State:
                     self.declared[n] = _Declared(name, i)
         self.harvested_type: dict[str, str] = {}
         self.kinds: dict[str, str] = {}
-        # the parameters that only a form control declares: their keys migrate onto the control (issue 27)
+        # the parameters that only a form control declares: their keys migrate onto the control
         self.controls: dict[str, Element] = {}
         self.control_added: dict[str, dict[str, str]] = {}  # param -> control attribute -> value, in order
         names: set[str] = set(self.declared)
@@ -181,7 +181,7 @@ class _State:
 
     def merge(self, param: str, keys: dict[str, Any]) -> str | None:
         """Merge ``keys`` into the parameter; a conflict leaves everything unchanged and says why."""
-        from axag.values.pyruntime import json_equal  # JSON equality as the guards check it (§10)
+        from axag.values.pyruntime import json_equal  # JSON equality as the guards check it
 
         if param not in self.declared:
             return self.merge_control(param, keys)
@@ -192,7 +192,7 @@ class _State:
         added = {k: v for k, v in keys.items() if k not in cur}
         if not added:
             return None
-        # the declaration's own keys keep their order; every key the migration adds follows in §4.2 order
+        # the declaration's own keys keep their order; every key the migration adds follows in parameter keys and their JSON Schema mapping order
         original = self.original_keys.setdefault(param, list(cur))
         combined = cur | added
         merged = {k: combined[k] for k in original}
@@ -204,7 +204,7 @@ class _State:
 
     def merge_control(self, param: str, keys: dict[str, Any]) -> str | None:
         """Merge ``keys`` into the form control that declares ``param``, as its ``axag-parameter-*`` overrides
-        (§5.7; a fix changes annotation attributes only); a conflict leaves everything unchanged and says
+        (harvesting: required and overrides; a fix changes annotation attributes only); a conflict leaves everything unchanged and says
         why."""
         control = self.controls[param]
         added = dict(self.control_added.get(param, {}))
@@ -249,7 +249,7 @@ _TEXT_KEYS = frozenset({"description", "format", "pattern"})  # written as they 
 
 
 def _control_attribute(key: str) -> str | None:
-    """The override attribute of a form control that gives the parameter key ``key`` (§5.7)."""
+    """The override attribute of a form control that gives the parameter key ``key`` (harvesting: required and overrides)."""
     override = "axag-parameter-" + re.sub(r"([A-Z])", r"-\1", key).lower()
     return override if override in V.CONTROL_ATTRIBUTES else None
 
@@ -435,7 +435,7 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
 
 
 def _render(model: FileModel, attr: Attr, value: Any, doc: JsonDoc | None) -> str:
-    """Rewritten JSON of an attribute value (§13.5, `edits.render_json`) on the original text (same offsets)."""
+    """Rewritten JSON of an attribute value (fixes, `edits.render_json`) on the original text (same offsets)."""
     return render_json(model.pf.src.text, model.pf.lines.line_ending(), attr, value, doc, _compact)
 
 

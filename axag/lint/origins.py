@@ -1,4 +1,4 @@
-"""Findings on JSX values (issue 16): fixes kept out of expressions, and positions of `axag={spec}` values
+"""Findings on JSX values: fixes kept out of expressions, and positions of `axag={spec}` values
 written in another file (the spec object reached through a relative import)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Suppression comments (SPEC §13.8): ``parse`` finds directives, ``apply`` filters findings.
+"""Suppression comments (suppression comments): ``parse`` finds directives, ``apply`` filters findings.
 
 Directives live in HTML comments (``<!-- … -->``, every file kind) and in the engine comments of
 template files: ``{# … #}`` (``jinja``), ``{{!-- … --}}`` / ``{{! … }}`` (``hbs``),

@@ -1,4 +1,4 @@
-"""`axag lsp` (issue 30 §1): a language server over stdio on pygls and lsprotocol (the ``lsp`` extra).
+"""`axag lsp`: a language server over stdio on pygls and lsprotocol (the ``lsp`` extra).
 
 `positions` converts between lint's 1-based code-point columns and LSP positions, `context` reads what is
 around the cursor in a possibly half-typed document (for completion and hover), `workspace` lints documents

@@ -1,5 +1,5 @@
 """MODEL: annotated elements -> actions with typed values, macro expansion, context inheritance,
-parameters and preconditions (SPEC §2, §3, §6, §7). What is wrong is recorded as `Fact`s, judged by the rules."""
+parameters and preconditions (the vocabulary, value syntax, context inheritance, preconditions). What is wrong is recorded as `Fact`s, judged by the rules."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def _read_element(pf: ParsedFile, element: Element, facts: list[Fact]) -> Annota
 
 def _misspelt_count_as_declared(ann: Annotated) -> None:
     """An unknown attribute whose name is a typo of a known one (`axag-aproval-required`) makes that attribute
-    declared but unknown, as an invalid value does (§12.6): the rules reading it stay silent (no 128, 026,
+    declared but unknown, as an invalid value does (one finding per problem): the rules reading it stay silent (no 128, 026,
     011, 021 next to the 100). Not for the intent and the macro: they make the element an action."""
     for attr in ann.unknown:
         sugg = V.attribute_suggestion(attr.name)
@@ -132,7 +132,7 @@ def _rename(attr: Attr, new_name: str) -> Any:
 
 
 def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any, Any]:
-    """Find JSON values cut at a quote or space (§14.4). Returns ids of fragment attributes to ignore,
+    """Find JSON values cut at a quote or space (quoting damage). Returns ids of fragment attributes to ignore,
     and under "damaged" the ids of the damaged attributes."""
     out: dict[Any, Any] = {}
     damaged: set[int] = set()
@@ -226,7 +226,7 @@ def _expand_macro(ann: Annotated, reader: ValueReader) -> None:
         ann.values[name] = reader.read(synthetic, from_macro=True, macro_span=span)
 
 
-# ---------------------------------------------------------------------- context (§6)
+# ---------------------------------------------------------------------- context (context inheritance)
 _CONTEXT = ("axag-scope", "axag-tenant-boundary", "axag-required-roles")
 
 
@@ -314,18 +314,18 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
         op = ann.v("axag-operation-id")
         if not op.declared:
             name = act.intent.replace(".", "_")
-            if not V.TOOL_NAME_RE.fullmatch(name):  # e.g. an intent longer than 64 characters (§9.2)
+            if not V.TOOL_NAME_RE.fullmatch(name):  # e.g. an intent longer than 64 characters (tool naming and duplicates)
                 note(model, ann, Kind.BAD_TOOL_NAME, iv.value_span(), "axag-intent", name=name)
     step, total = ann.v("axag-workflow-step"), ann.v("axag-workflow-total-steps")
     if step.ok and total.ok and step.value > total.value:
         note(model, ann, Kind.UNEXPECTED_VALUE, step.value_span(), "axag-workflow-step", attr="axag-workflow-step",
                     v=step.raw, expectation=f"at most axag-workflow-total-steps ({total.value})")
     act.dynamic = any(not n.startswith("axag-x-") for n in ann.dynamic_attrs)
-    # parameters (declared + harvested, merged) — §4, §5
+    # parameters (declared + harvested, merged) — parameters, form harvesting
     from axag.model.declared import build_parameters
 
     if act.dynamic:
-        # its contract is unknown at build time (§3.9): parameters, preconditions and placeholders are
+        # its contract is unknown at build time (dynamic values): parameters, preconditions and placeholders are
         # not evaluated, so that nothing is reported about values that may differ once rendered
         return
     act.parameters = build_parameters(model, act, harvest=harvest)
@@ -403,7 +403,7 @@ _ORDERING = {"greater_than", "greater_than_or_equal", "less_than", "less_than_or
 
 def _check_operands(model: FileModel, act: Action, rel: Relation, item: str, span: Span,
                     params: dict[str, Parameter]) -> None:
-    """§7.3 operand compatibility."""
+    """relational classification and validation operand compatibility."""
 
     def kind_label(p: Parameter) -> str:
         return p.kind

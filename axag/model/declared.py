@@ -1,4 +1,4 @@
-"""MODEL: declared parameter lists and their merge with the harvested parameters (SPEC §4, §5.8).
+"""MODEL: declared parameter lists and their merge with the harvested parameters (parameters, merging declared and harvested parameters).
 
 `build_parameters(model, act, harvest=...)` returns the merged `Parameter`s of one action (declared required,
 declared optional, harvested required, harvested optional) and records every problem as a fact.
@@ -111,7 +111,7 @@ def _name_problem(name: str) -> str | None:
 
 # ---------------------------------------------------------------------------------------------- merging
 def _merge(model: FileModel, d: _Declared, h: Any, sink: Sink) -> tuple[Spec, str | None, dict[str, str] | None]:
-    """§5.8 steps 3-4: returns the merged spec, the harvested kind that applies, and the bounds."""
+    """merging declared and harvested parameters steps 3-4: returns the merged spec, the harvested kind that applies, and the bounds."""
     merged = d.spec.copy()
     hspec: Spec = h.spec
     if not d.spec.explicit_type:
@@ -148,7 +148,7 @@ def _finish(spec: Spec, ctx: SpecCtx) -> None:
 
 
 def build_parameters(model: FileModel, act: Action, *, harvest: bool = True) -> list[Parameter]:
-    """Declared + harvested parameters of ``act``, merged (§5.8), with all parameter problems recorded."""
+    """Declared + harvested parameters of ``act``, merged (merging declared and harvested parameters), with all parameter problems recorded."""
     sink = Sink(model, act)
     declared = _read_lists(model, act, sink)
     harvested: list[Any] = []
@@ -191,7 +191,7 @@ def build_parameters(model: FileModel, act: Action, *, harvest: bool = True) -> 
 
 def _described_by_declaration(model: FileModel, declared: list[Any], by_snake: dict[str, Any]) -> None:
     """A harvested parameter that its declaration describes has a description in the schema: the control's
-    missing label is no finding then (032, issue 27)."""
+    missing label is no finding then (032)."""
     described = {(h.name, h.control.tag_span.start) for d in declared if "description" in d.spec.keys
                  for h in [by_snake.get(V.snake_case(d.name))] if h is not None}
     if described:

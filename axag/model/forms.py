@@ -1,4 +1,4 @@
-"""Small value forms and their autofixes (SPEC §2.4, §3.2, §3.6, §3.7, §4.5).
+"""Small value forms and their autofixes (enumerations, booleans, rate limit and cooldown, other value forms, type and format values).
 
 Parsers return ``None`` for an invalid value. ``fix_*`` functions return the replacement for an invalid value,
 or ``None`` when there is no fix (or the value is already valid, so there is nothing to fix).
@@ -40,7 +40,7 @@ _ASCII_WS: Final = " \t\n\r\f"
 _WS_RUN: Final = re.compile(r"[ \t\n\r\f]+")
 
 
-# ---------------------------------------------------------------- §3.6 rate limit
+# ---------------------------------------------------------------- rate limit and cooldown rate limit
 def parse_rate(v: str) -> tuple[int, str, int] | None:
     """``"100/h"`` -> ``(100, "hour", 3600)``: count, singular long period, window seconds."""
     m = RATE_RE.fullmatch(v)
@@ -75,7 +75,7 @@ def fix_rate(v: str) -> str | None:
     return fixed if parse_rate(fixed) is not None else None
 
 
-# ---------------------------------------------------------------- §3.6 cooldown
+# ---------------------------------------------------------------- rate limit and cooldown
 def parse_cooldown(v: str) -> tuple[str, int] | None:
     """``"05s"`` -> ``("5s", 5000)``: canonical form and milliseconds; None when invalid (n must be >= 1)."""
     m = COOLDOWN_RE.fullmatch(v)
@@ -112,13 +112,13 @@ def fix_cooldown(v: str) -> str | None:
     return f"{n}{_COOLDOWN_WORDS[m.group(2)]}"
 
 
-# ---------------------------------------------------------------- §3.2 booleans
+# ---------------------------------------------------------------- booleans
 _TRUE_WORDS: Final = ("true", "1", "yes", "y", "on")
 _FALSE_WORDS: Final = ("false", "0", "no", "n", "off")
 
 
 def fix_boolean(raw: str, valueless: bool) -> str | None:
-    """§3.2 mapping: valueless -> ``true``; ``True``/``1``/``yes``/``y``/``on`` -> ``true``; the false words ->
+    """booleans mapping: valueless -> ``true``; ``True``/``1``/``yes``/``y``/``on`` -> ``true``; the false words ->
     ``false`` (any case, after trimming); an explicit ``""`` or anything else -> no fix."""
     if valueless:
         return "true"
@@ -132,14 +132,14 @@ def fix_boolean(raw: str, valueless: bool) -> str | None:
     return None
 
 
-# ---------------------------------------------------------------- §2.4 enums
+# ---------------------------------------------------------------- enumerations enums
 def fix_enum(raw: str, allowed: tuple[str, ...] | list[str]) -> str | None:
     """Trim and lower-case; a fix only when that gives an allowed value (and differs from ``raw``)."""
     fixed = raw.strip(_ASCII_WS).lower()
     return fixed if fixed in allowed and fixed != raw else None
 
 
-# ---------------------------------------------------------------- §4.5 parameter type and format
+# ---------------------------------------------------------------- type and format values parameter type and format
 _TYPE_FIXES: Final[dict[str, tuple[str, str | None]]] = {
     "date": ("string", "date"),
     "datetime": ("string", "date-time"),
@@ -189,7 +189,7 @@ def plain_string_list(raw: str, *, names: bool) -> list[str] | None:
     return None if "," in text else [text]
 
 
-# ---------------------------------------------------------------- §3.7 other forms
+# ---------------------------------------------------------------- other value forms other forms
 _REF_ID: Final = r"[A-Za-z_$][A-Za-z0-9_$.-]*"
 _REF_PATH: Final = r"(?![/\\])(?![A-Za-z]:)[^\s#]+"
 _SCHEMA_REF_RE: Final = re.compile(

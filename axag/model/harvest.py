@@ -1,4 +1,4 @@
-"""MODEL: form harvesting (SPEC §5.1-§5.7, §5.10): scope, controls, names and groups, mapping, labels,
+"""MODEL: form harvesting (form harvesting, harvesting in template files): scope, controls, names and groups, mapping, labels,
 required-ness and `axag-parameter-*` overrides. Rules 029, 032, 113 (long names), 117 (warning), 119, 120.
 
 `harvest_action(model, act, sink)` returns one `Harvested` per parameter group in document order; merging with
@@ -62,7 +62,7 @@ NOTES = {
 _HTML_NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _WS = " \t\n\r\f"
 
-# override attribute -> §4.2 key (§5.7)
+# override attribute -> parameter keys and their JSON Schema mapping key (harvesting: required and overrides)
 OVERRIDES = {
     "axag-parameter-type": "type",
     "axag-parameter-description": "description",
@@ -121,14 +121,14 @@ def _state(model: FileModel) -> HarvestState:
     return st
 
 
-# ---------------------------------------------------------------------------------------------- §5.1 scope
+# ---------------------------------------------------------------------------------------------- harvesting: the parameter scope
 def element_by_id(model: FileModel, ident: str) -> LxmlElement | None:
     """The first element of the file with id ``ident`` (looked up once per file)."""
     return _state(model).by_id(ident)
 
 
 def scope_of(model: FileModel, act: Action) -> LxmlElement | None:
-    """The parameter scope of an action (§5.1), or None."""
+    """The parameter scope of an action (harvesting: the parameter scope), or None."""
     st = _state(model)
     key = id(act)
     if key in st.action_scopes:
@@ -183,7 +183,7 @@ def _template_of(el: LxmlElement) -> LxmlElement | None:
 
 
 def control_category(model: FileModel, el: LxmlElement) -> str | None:
-    """The control category of ``el`` (§5.2), or None."""
+    """The control category of ``el`` (harvesting: controls and exclusions), or None."""
     tag = _tag(el)
     if not tag:
         return None
@@ -225,7 +225,7 @@ def _mentions_form_attribute(model: FileModel) -> bool:
 
 
 def scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
-    """Candidate controls of a scope in document order (§5.1), excluded ones included."""
+    """Candidate controls of a scope in document order (harvesting: the parameter scope), excluded ones included."""
     st = _state(model)
     key = id(scope)
     cached = st.scopes.get(key)
@@ -262,7 +262,7 @@ def _is_file_input(el: LxmlElement) -> bool:
 
 
 def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
-    """The file inputs a browser submits with ``scope`` (§5.1 ownership, as `scope_controls`), in document
+    """The file inputs a browser submits with ``scope`` (ownership of the parameter scope in harvesting, as `scope_controls`), in document
     order; disabled ones are left out (a browser does not submit them). An agent cannot supply a file."""
     home = _template_of(scope)
     is_form = _tag(scope) == "form"
@@ -322,9 +322,9 @@ def all_scope_controls(model: FileModel) -> set[LxmlElement]:
     return out
 
 
-# ---------------------------------------------------------------------------------------------- §5.2 exclusions
+# ---------------------------------------------------------------------------------------------- harvesting: controls and exclusions
 def exclusion(el: LxmlElement, category: str) -> str | None:
-    """Why a control of ``category`` is not harvested (§5.2), or None when it is."""
+    """Why a control of ``category`` is not harvested (harvesting: controls and exclusions), or None when it is."""
     tag = _tag(el)
     if tag == "input" and category == "hidden":
         return "hidden inputs are not harvested"
@@ -358,7 +358,7 @@ def _skip_subtree(model: FileModel, el: LxmlElement) -> bool:
 
 
 def text_of(model: FileModel, el: LxmlElement) -> str:
-    """Whitespace-collapsed text content without nested controls, one trailing ':' removed (§5.6)."""
+    """Whitespace-collapsed text content without nested controls, one trailing ':' removed (harvesting: labels and descriptions)."""
     parts: list[str] = []
     if el.text:
         parts.append(el.text)
@@ -445,7 +445,7 @@ def compose(parts: list[str]) -> str:
 
 # ---------------------------------------------------------------------------------------------- values
 def value_of(model: FileModel, el: LxmlElement, name: str) -> tuple[str | None, bool]:
-    """(value, unknown) of a non-annotation attribute (§5.10)."""
+    """(value, unknown) of a non-annotation attribute (harvesting in template files)."""
     st = _state(model)
     if st.vue and (el.get(":" + name) is not None or el.get("v-bind:" + name) is not None):
         return None, True
@@ -494,7 +494,7 @@ def _count_attr(model: FileModel, el: LxmlElement, name: str) -> int | None:
     return int(v)
 
 
-# ---------------------------------------------------------------------------------------------- §5.4 mapping
+# ---------------------------------------------------------------------------------------------- harvesting: control-to-schema mapping
 SINGLE_LINE: Final = "^[^\\r\\n]*$"  # the pattern of a single-line control's value (no CR, no LF)
 @dataclass
 class _Mapped:
@@ -579,7 +579,7 @@ def _numeric(model: FileModel, c: _Control, slider: bool) -> dict[str, Any]:
 
 def _single_line(keys: dict[str, Any]) -> dict[str, Any]:
     """A single-line control's value never holds CR or LF (browsers strip them from `<input>` values, and a
-    newline would inject fields into a `text/plain` submission): the pattern says so (issue 23)."""
+    newline would inject fields into a `text/plain` submission): the pattern says so."""
     html = keys.get("pattern")
     keys["pattern"] = SINGLE_LINE if html is None else "^(?=[^\\r\\n]*$)" + str(html)[1:]
     return keys
@@ -636,7 +636,7 @@ def _map_single(model: FileModel, c: _Control, sink: Sink, pname: str, required:
 
 
 def _options(model: FileModel, sel: LxmlElement) -> list[str] | None:
-    """Option values of a select (§5.4); None when one is unknown (§5.10)."""
+    """Option values of a select (harvesting: control-to-schema mapping); None when one is unknown (harvesting in template files)."""
     out: list[str] = []
     seen: set[str] = set()  # a set beside the list: `v not in out` made 4k options take seconds
     for opt in sel.iter("option"):
@@ -756,7 +756,7 @@ def _note_unharvested(model: FileModel, act: Action, el: LxmlElement, element: A
 def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: list[_Control]) -> Harvested:
     first = group[0]
     span = first.element.tag_span
-    # required (§5.7)
+    # required (harvesting: required and overrides)
     required: bool | None = None
     for c in group:
         rv = _ann_value(model, c.el, "axag-parameter-required")
@@ -769,7 +769,7 @@ def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: 
             or (_attr(c.el, "aria-required") or "") == "true"
             for c in group
         )
-    # mapping (§5.4)
+    # mapping (harvesting: control-to-schema mapping)
     label: str
     kind = first.group_kind
     if kind == "radio":
@@ -828,7 +828,7 @@ def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: 
         spec.locs["items"] = ctl_loc
     harvested_kind = mapped.kind
     bounds = mapped.bounds
-    # overrides (§5.7)
+    # overrides (harvesting: required and overrides)
     carrier = next((c for c in group if any(a.name in OVERRIDES or a.name == REQUIRED
                                             for a in _control_attrs(c.element))), None)
     if carrier is not None:

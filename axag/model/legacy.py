@@ -1,4 +1,4 @@
-"""MODEL: the shapes of legacy `axag-constraints` entries (SPEC §8, rule 101): a parameter object, or an
+"""MODEL: the shapes of legacy `axag-constraints` entries (legacy axag-constraints migration, rule 101): a parameter object, or an
 expression ``param OP literal`` / ``paramA OP paramB``. The model records how many entries there are
 (`entry_count`); `axag.lint.migrate`, the fix provider of rule 101, plans and verifies the migration."""
 

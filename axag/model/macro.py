@@ -1,4 +1,4 @@
-"""Expansion of the ``axag`` macro attribute into longhand attributes (SPEC §3.8).
+"""Expansion of the ``axag`` macro attribute into longhand attributes (the axag macro).
 
 ``expand("write:cart.add_item!low?confirm&roles=admin,ops")`` gives the longhand values exactly as the longhand
 attributes would be written (booleans ``true``/``false``, lists as compact JSON string arrays), the span of each

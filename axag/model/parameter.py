@@ -1,4 +1,4 @@
-"""The merged parameter of an action (SPEC §4, §5.8): what compile, rules and guards read."""
+"""The merged parameter of an action (parameters, merging declared and harvested parameters): what compile, rules and guards read."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from axag.spans import Span
 class Parameter:
     name: str  # property name (declared spelling when declared)
     required: bool
-    schema: dict[str, Any]  # compiled property schema, keys in §4.10 order
-    # operand kind for relations (§7.3): number, integer, date, date-time, time, local-datetime,
+    schema: dict[str, Any]  # compiled property schema, keys in property-schema order
+    # operand kind for relations (relational classification and validation): number, integer, date, date-time, time, local-datetime,
     # time-of-day, month, week, string, boolean, array, object
     kind: str
     declared: bool = False

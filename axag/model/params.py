@@ -1,12 +1,12 @@
-"""MODEL: parameter specs (SPEC §4): the `Spec` a parameter or fragment is read into, the `Loc` that maps each of
+"""MODEL: parameter specs: the `Spec` a parameter or fragment is read into, the `Loc` that maps each of
 its keys and values back to the source, and the `Sink` that records the facts about an action's parameters.
 
 The jobs built on it, one module each: `axag.model.spec_read` reads a parameter object or fragment into a Spec
-(with the fixes of §4.4, §4.5); `axag.model.spec_checks` checks merged specs (coherence, values, pattern costs)
-and compiles their property schemas (§4.10); `axag.model.declared` reads the declared lists and merges them with
-the parameters `axag.model.harvest` reads from form controls (§5.8).
+(with the fixes of unknown parameter keys, type and format values); `axag.model.spec_checks` checks merged specs (coherence, values, pattern costs)
+and compiles their property schemas (the property schema); `axag.model.declared` reads the declared lists and merges them with
+the parameters `axag.model.harvest` reads from form controls (merging declared and harvested parameters).
 
-A Spec holds validated values under their §4.2 key names, each with a `Loc` (a JSON token inside a list
+A Spec holds validated values under their parameter keys and their JSON Schema mapping key names, each with a `Loc` (a JSON token inside a list
 attribute, an `axag-parameter-*` attribute, or a form control).
 """
 
@@ -93,7 +93,7 @@ class Loc:
 
 @dataclass
 class Spec:
-    """A parameter or fragment: validated values by §4.2 key (``items`` a Spec, ``properties`` a dict of Specs)."""
+    """A parameter or fragment: validated values by parameter keys and their JSON Schema mapping key (``items`` a Spec, ``properties`` a dict of Specs)."""
 
     loc: Loc
     keys: dict[str, Any] = field(default_factory=dict)

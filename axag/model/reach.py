@@ -1,4 +1,4 @@
-"""How an action reaches the site (issue 27): the form submission that carries it (method, action URL, submit
+"""How an action reaches the site: the form submission that carries it (method, action URL, submit
 control) or the navigate link it follows, or, in words, why it reaches nothing. `axag.compile.http` builds
 the HTTP binding from these; rule 151 reports the actions that have none (`unbound_reason`).
 """

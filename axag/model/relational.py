@@ -1,4 +1,4 @@
-"""The relational precondition grammar (SPEC §7.2-§7.3).
+"""The relational precondition grammar.
 
 ``parse_relation(item)`` matches one precondition item against the templates R1-R12 and returns a
 :class:`Relation` (form name, parameter names in order of occurrence, the literal if any, the comparison operator
@@ -6,7 +6,7 @@ for comparison/ordering forms, the template id) or ``None``. The item is whitesp
 ``.`` is removed first. Keywords are case-insensitive; names are case-sensitive; ``true``/``false`` (any case)
 are values, never names.
 
-``looks_relational(item, params)`` is the trigger of rule ``135`` for items that do not match (issue 11: every item
+``looks_relational(item, params)`` is the trigger of rule ``135`` for items that do not match (every item
 that names a parameter; ``relational_hints.suggest`` gives the rewrite).
 """
 

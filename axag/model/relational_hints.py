@@ -2,7 +2,7 @@
 
 ``suggest(item, params)`` reads an item written in everyday words (``end_date is later than start_date``,
 ``nights at least 1``, ``nights must be at least 1``, ``coupon needs customer_id``) and returns the item of the
-grammar (SPEC §7.2) that says the same thing (``end_date is after start_date``, ``nights >= 1``,
+grammar (the relational grammar) that says the same thing (``end_date is after start_date``, ``nights >= 1``,
 ``coupon requires customer_id``), or ``None`` when no reading is certain. A suggestion is always accepted by
 :func:`axag.model.relational.parse_relation` and names only parameters of the action.
 """

@@ -1,5 +1,5 @@
-"""MODEL: checks of a merged parameter spec (SPEC §4.6 coherence and values, §4.7 pattern costs), its compiled
-property schema (§4.10) and its operand kind for relations (§7.3). Each problem is recorded as a fact."""
+"""MODEL: checks of a merged parameter spec (parameter coherence and values, the pattern subset pattern costs), its compiled
+property schema (the property schema) and its operand kind for relations (relational classification and validation). Each problem is recorded as a fact."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _describe(v: Any) -> str:
 
 
 class _Coherence:
-    """The §4.6 checks of one spec (not of its items and properties): each incoherence is recorded as a fact."""
+    """The parameter coherence checks of one spec (not of its items and properties): each incoherence is recorded as a fact."""
 
     def __init__(self, spec: Spec, ctx: SpecCtx) -> None:
         self.spec = spec
@@ -130,7 +130,7 @@ class _Coherence:
 
 
 def coherence(spec: Spec, ctx: SpecCtx) -> bool:
-    """§4.6 coherence of a merged parameter or fragment, recursively. Returns True when coherent."""
+    """parameter coherence of a merged parameter or fragment, recursively. Returns True when coherent."""
     if spec.type_invalid:
         return False
     check = _Coherence(spec, ctx)
@@ -151,7 +151,7 @@ def coherence(spec: Spec, ctx: SpecCtx) -> bool:
 
 # ---------------------------------------------------------------------------------------------- schema
 def compile_schema(spec: Spec) -> dict[str, Any]:
-    """The §4.10 property schema (applicable keys only, aliases normalised)."""
+    """The property schema (applicable keys only, aliases normalised)."""
     t = spec.type if not spec.type_invalid else "string"
     out: dict[str, Any] = {}
     src: dict[str, Any] = {}
@@ -196,7 +196,7 @@ def _resolve(schema: dict[str, Any], path: str, keyword: str) -> Any:
 
 
 def value_checks(spec: Spec, ctx: SpecCtx) -> None:
-    """§4.6: default, const, examples and enum items against the spec's own compiled schema."""
+    """parameter coherence: default, const, examples and enum items against the spec's own compiled schema."""
     if spec.type_invalid or spec.empty_range:
         return
     schema = compile_schema(spec)
@@ -242,7 +242,7 @@ def value_checks(spec: Spec, ctx: SpecCtx) -> None:
 
 
 def kind_of(spec: Spec, harvested_kind: str | None = None) -> str:
-    """Operand kind for relations (§7.3)."""
+    """Operand kind for relations (relational classification and validation)."""
     t = spec.type
     if t in NUMERIC:
         return t
@@ -256,7 +256,7 @@ def kind_of(spec: Spec, harvested_kind: str | None = None) -> str:
 
 
 def pattern_costs(spec: Spec, ctx: SpecCtx) -> None:
-    """§4.7: a super-linear pattern needs a maxLength that keeps the guard's worst case in budget."""
+    """the pattern subset: a super-linear pattern needs a maxLength that keeps the guard's worst case in budget."""
     pattern = spec.keys.get("pattern")
     if isinstance(pattern, str) and "pattern" not in spec.dropped:
         from axag.values.pattern import cost_problem

@@ -1,5 +1,5 @@
-"""MODEL: reading a parameter object or fragment into a `Spec` (SPEC §4.2-§4.5, §4.7): one reader per keyword;
-what is wrong is recorded as a fact, with the fixes of §4.4 (a boolean "required"), §4.5 (aliases) and §13.5
+"""MODEL: reading a parameter object or fragment into a `Spec` (parameters, the pattern subset): one reader per keyword;
+what is wrong is recorded as a fact, with the fixes of unknown parameter keys (a boolean "required"), type and format values (aliases) and fixes
 (rewritten JSON) where they are certain."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _navigate(doc: Any, path: tuple[str | int, ...]) -> Any:
 
 
 def _render(model: FileModel, val: Value, doc: Any) -> str:
-    """Rewritten JSON text of an attribute value (§13.5, `edits.render_json`): compact, or one top-level
+    """Rewritten JSON text of an attribute value (fixes, `edits.render_json`): compact, or one top-level
     item per line when the original value had a line break (arrays only)."""
     from axag.values.jsontext import dumps_compact
 
@@ -145,7 +145,7 @@ def _setter(path: tuple[str | int, ...], key: str, value: Any) -> Callable[[Any]
 
 
 def _required_fix(model: FileModel, ctx: SpecCtx, loc: Loc, key: str, value: bool, fragment: bool) -> Fix | None:
-    """§4.4 fixes for a boolean ``required``."""
+    """unknown parameter keys fixes for a boolean ``required``."""
     if not loc.fixable:
         return None
     val = loc.value

@@ -1,4 +1,4 @@
-"""MODEL: submit controls and the form they submit (SPEC §5.1 rule 3, HTML form owners), shared by harvesting
+"""MODEL: submit controls and the form they submit (rule 3 of the parameter scope in harvesting, HTML form owners), shared by harvesting
 (`axag.model.harvest`), the HTTP binding of compile and rule 001."""
 
 from __future__ import annotations

@@ -65,9 +65,9 @@ class Action:
     required_roles: list[str] = field(default_factory=list)  # effective
     parameters: list[Parameter] = field(default_factory=list)
     preconditions: list[Precondition] = field(default_factory=list)
-    dynamic: bool = False  # excluded from compile (§3.9)
+    dynamic: bool = False  # excluded from compile (dynamic values)
     params_ok: bool = True  # parameter lists valid (nothing recorded that makes a parameter unusable)
-    # name -> why a control of the action's scope that would be that parameter is not harvested (§5.2)
+    # name -> why a control of the action's scope that would be that parameter is not harvested (harvesting: controls and exclusions)
     unharvested: dict[str, str] = field(default_factory=dict)
     # the file inputs the browser submits with the action's parameter scope: an agent cannot supply them (148)
     file_inputs: list[Element] = field(default_factory=list)

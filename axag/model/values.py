@@ -1,4 +1,4 @@
-"""Typed attribute values (SPEC §3): every attribute string is interpreted exactly once, here.
+"""Typed attribute values (value syntax): every attribute string is interpreted exactly once, here.
 
 A `Value` has a status (OK, ABSENT, INVALID, DYNAMIC); rules read `.value`, which is None unless OK.
 What is wrong with a value is recorded as a `Fact` (its kind, span and repairing edit); the rules judge it.
@@ -274,7 +274,7 @@ class ValueReader:
 
     def _plain_list_fix(self, attr: Attr, base: Value) -> None:
         """A string array written as plain text (``admin, owner``): the syntax fact just recorded gets the JSON array as
-        its help and, when the reading is certain, as its fix (issue 11)."""
+        its help and, when the reading is certain, as its fix."""
         items = forms.plain_string_list(attr.value, names=attr.name in V.NAME_LIST_ATTRIBUTES)
         if items is None or base.from_macro:
             return
@@ -305,7 +305,7 @@ class ValueReader:
         return self._ok(base, doc.value)
 
     def _json_or_text(self, attr: Attr, base: Value) -> Value:
-        # interpreted by harvesting, which knows the parameter type (§2.2)
+        # interpreted by harvesting, which knows the parameter type (the attribute table)
         return self._ok(base, attr.value)
 
     def _number(self, attr: Attr, base: Value) -> Value:

@@ -1,8 +1,8 @@
-"""`{expression}` inside start tags of .svelte and .astro markup (issue 16).
+"""`{expression}` inside start tags of .svelte and .astro markup.
 
 An unquoted ``name={expr}`` value keeps its braces and its length, with the expression's characters replaced,
 so the start-tag scan reads one unquoted value (whatever spaces, quotes or ``>`` the expression holds) that is
-dynamic (§3.9: it contains ``{``). A bare ``{expr}`` or ``{...props}`` in a start tag is blanked. Line breaks
+dynamic (dynamic values: it contains ``{``). A bare ``{expr}`` or ``{...props}`` in a start tag is blanked. Line breaks
 are kept, so positions do not move.
 """
 

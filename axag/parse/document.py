@@ -1,4 +1,4 @@
-"""PARSE: one lxml parse per file plus the raw start-tag scan for positions (SPEC §14.2); lxml's tree decides
+"""PARSE: one lxml parse per file plus the raw start-tag scan for positions (parsing: which start tags are elements); lxml's tree decides
 which start tags are elements (a second parse only for pages whose markup fooled the scan).
 
 `parse_source` returns a `ParsedFile`: the lxml tree, the annotated elements (attributes with
@@ -132,7 +132,7 @@ class ParsedFile:
     elements: list[Element]  # annotated elements in document order
     lines: LineIndex
     dynamic_ranges: list[tuple[int, int]] = field(default_factory=list)
-    # lxml elements without annotations that carry an attribute making them interactive (§12.2)
+    # lxml elements without annotations that carry an attribute making them interactive (element selection and interactivity)
     interactive: list[Any] = field(default_factory=list)
     frozen: list[tuple[int, int]] = field(default_factory=list)  # JSX expressions: no fix edits inside
     # JSX: string literal bodies inside frozen expressions that a fix may replace whole (`Attr.js_quote`)
@@ -153,7 +153,7 @@ class ParsedFile:
         """The lxml elements named ``tag`` in document order; ``tag`` is one of `WALKED_TAGS` or ``"a"``.
         One walk of the tree (in C) serves every consumer of the file (interactive elements, labels); ``<a>``
         elements are collected only when the file mentions ``javascript:`` (the only links that matter,
-        §12.2), else ``named("a")`` is empty."""
+        element selection and interactivity), else ``named("a")`` is empty."""
         if self._walk is None:
             walk: dict[str, list[Any]] = {t: [] for t in (*WALKED_TAGS, "a")}
             if self.root is not None:
@@ -249,7 +249,7 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
         elif not (a.dynamic and first.dynamic):
             a.repeat = True
             e.duplicates.append(a)
-        # else: alternatives of a template ({% if %}…{% else %}…), both dynamic (§3.9), not a repeat
+        # else: alternatives of a template ({% if %}…{% else %}…), both dynamic (dynamic values), not a repeat
     return e
 
 
@@ -410,7 +410,7 @@ def _tags_starting_in(text: str, tag: str, lo: int, hi: int) -> list[RawTag]:
 
 def _element_from_lxml(pf: ParsedFile, el: LxmlElement, kind: str) -> Element:
     """An annotated element whose start tag cannot be found in the source: lxml's attributes, positioned at the
-    start of lxml's line without spans (§14.2)."""
+    start of lxml's line without spans (parsing: which start tags are elements)."""
     line = min(max(el.sourceline or 1, 1), pf.lines.line_count())
     start = pf.lines.starts[line - 1]
     here = Span(start, start)

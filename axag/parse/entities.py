@@ -1,4 +1,4 @@
-"""Character references in attribute values (SPEC §14.3), with a map back to source offsets."""
+"""Character references in attribute values (character references), with a map back to source offsets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""PARSE for JSX/TSX (issue 16): tree-sitter syntax tree -> the `ParsedFile` model the HTML parser feeds.
+"""PARSE for JSX/TSX: tree-sitter syntax tree -> the `ParsedFile` model the HTML parser feeds.
 
 Every JSX element becomes an lxml element (under one synthetic root, nested as in the JSX tree, so that
 ancestors, forms, labels and controls work as for HTML) and an `Element` with exact spans; elements with
@@ -40,7 +40,7 @@ _HTML_NAMES = {"classname": "class", "htmlfor": "for", "defaultvalue": "value", 
 _IGNORED = frozenset({b"classname", b"class", b"style", b"key", b"ref", b"children", b"dangerouslysetinnerhtml"})
 _BOOLEAN = frozenset({"disabled", "required", "checked", "multiple", "readonly", "hidden", "selected"})
 _SAFE_TAG = re.compile(r"[^a-z0-9_.-]")
-# bytes that may make a file worth a tree: annotations and what makes an element interactive (§12.2)
+# bytes that may make a file worth a tree: annotations and what makes an element interactive (element selection and interactivity)
 _MARKERS = (b"axag", b"onclick", b"<button", b"<form", b"<input", b"role", b"hx-", b"javascript:")
 
 
@@ -352,7 +352,7 @@ class _Builder:
 def fix_problem(old: str, new: str, path: Any) -> str | None:
     """Why a fixed JSX text is not a safe edit of ``old`` (None when it is): it must parse with no more
     syntax errors, keep every element and every attribute other than static annotation strings, and keep
-    the code outside elements (§13.5 for JSX: fixes edit static string attributes, never an expression)."""
+    the code outside elements (fixes for JSX: fixes edit static string attributes, never an expression)."""
     grammar = T.grammar_for(path) if path is not None else "tsx"
     before, after = _shape(old, grammar), _shape(new, grammar)
     if after[0] > before[0]:

@@ -1,4 +1,4 @@
-"""`axag={spec}` in JSX (issue 16): the spec object resolved as the reference implementation does.
+"""`axag={spec}` in JSX: the spec object resolved as the reference implementation does.
 
 An object literal, ``defineAction({...})``, ``as const`` / ``satisfies`` wrappers, or an identifier bound to a
 module-level ``const`` of the same file or reached through a relative named import (TypeScript's ``./x.js`` ->

@@ -1,4 +1,4 @@
-"""PARSE: lxml's tree decides which start tags are elements (SPEC §14.2); the raw scan only gives positions.
+"""PARSE: lxml's tree decides which start tags are elements; the raw scan only gives positions.
 
 Every start tag that the raw scan proposes gets a marker id right after its name, made of a per-process random
 nonce that the page does not contain (so a page cannot forge one) and the tag's index. After the one lxml
@@ -72,7 +72,7 @@ def find_marked(root: Any, prefix: str, n: int) -> Any:
 
 def annotated_or_interactive(root: Any, kind: str) -> list[tuple[Any, bool]]:
     """(element, annotated?) for every element of lxml's tree that carries annotation attributes or, failing
-    those, an attribute making it interactive (§12.2), in document order."""
+    those, an attribute making it interactive (element selection and interactivity), in document order."""
     out: list[tuple[Any, bool]] = []
     for el in _CANDIDATES(root):
         if any(is_annotation_attr(k, kind) for k in el.attrib):

@@ -1,4 +1,4 @@
-"""Template constructs inside start tags (SPEC §3.9, §14.2): blanking and dynamic attribute ranges."""
+"""Template constructs inside start tags (dynamic values, parsing of elements): blanking and dynamic attribute ranges."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ def markers(kind: str) -> tuple[str, ...]:
 
 
 def is_dynamic_value(value: str, kind: str, attr: str) -> tuple[bool, str]:
-    """(dynamic?, value with escaped static placeholders unwrapped) per §3.9."""
+    """(dynamic?, value with escaped static placeholders unwrapped) per dynamic values."""
     if "{" not in value:
         return False, value  # every marker of every kind holds a "{" (the common case: hot)
     if attr == "axag-confirmation-message":

@@ -1,4 +1,4 @@
-"""Raw start-tag tokenizer (SPEC §14.2): attribute name/value spans straight from the decoded text.
+"""Raw start-tag tokenizer (parsing: which start tags are elements): attribute name/value spans straight from the decoded text.
 
 lxml builds the element tree; this module only reads the start tags that matter (annotated ones and
 elements that get element-level findings), so its cost does not grow with the markup that has no
@@ -185,7 +185,7 @@ _HX = ("hx-post", "hx-put", "hx-patch", "hx-delete")
 
 
 def is_interactive_attr(text: str, a: RawAttr) -> bool:
-    """An attribute that makes any element interactive (§12.2): click listeners, htmx verbs, role=button."""
+    """An attribute that makes any element interactive (element selection and interactivity): click listeners, htmx verbs, role=button."""
     return makes_interactive(a.low, text[a.value_start:a.value_end] if a.quote is not None else None)
 
 
@@ -292,13 +292,13 @@ def _skipped_byte_ranges(lowered: bytes, skip: int, last: int) -> list[tuple[int
 def find_tags(text: str, lo: int = 0, hi: int | None = None, data: bytes | None = None, *,
               lowered: bytes | None = None, kind: str = "html") -> FoundTags:
     """Start tags within ``[lo, hi)``: those with annotation attributes, and the others that carry an
-    attribute making them interactive (§12.2), each in document order. ``data``: the file's raw bytes
+    attribute making them interactive (element selection and interactivity), each in document order. ``data``: the file's raw bytes
     when they are ASCII-compatible (enables the fast search); ``lowered``: ``data.lower()`` if known.
 
     Also returned: the other start tags holding an ``axag`` that may start an attribute name (it follows a
     space, a quote or a slash; here inside a value), which the caller has lxml confirm, and whether such an
     ``axag`` lies in no start tag found here (in a comment, in raw text, or where this scan cannot tell): the
-    caller then asks lxml's tree, which alone decides what is an element (SPEC §14.2)."""
+    caller then asks lxml's tree, which alone decides what is an element."""
     hi = len(text) if hi is None else hi
     low = (lowered if lowered is not None else data.lower()) if data is not None else None
     candidates: list[int] = []

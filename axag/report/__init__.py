@@ -1,7 +1,7 @@
-"""REPORT: one module per output format (SPEC §13.3), each with ``render(run, *, color, quiet) -> str``.
+"""REPORT: one module per output format (output formats), each with ``render(run, *, color, quiet) -> str``.
 
 ``FORMATS`` maps the names accepted by ``--output-format`` to their modules, imported on use so that
-``rich`` is loaded only when coloured human output is rendered (SPEC §15.1). This module also holds the
+``rich`` is loaded only when coloured human output is rendered (performance targets). This module also holds the
 small text helpers the formats share: control-character escaping, paths, rule URLs and the summary.
 Reporters see a ``RunReport`` and nothing else.
 """
@@ -55,7 +55,7 @@ def _module_for(fmt: str) -> str:
 def render(fmt: str, run: RunReport, *, color: bool = False, quiet: bool = False) -> str:
     """Render ``run`` in format ``fmt`` (a ``FORMATS`` key or ``"statistics"``).
 
-    ``color`` applies to human formats only (machine formats are never coloured, §13.1); ``quiet``
+    ``color`` applies to human formats only (machine formats are never coloured); ``quiet``
     drops the summary of human formats (machine formats have no optional parts).
     """
     renderer: _Renderer = importlib.import_module(_module_for(fmt)).render
@@ -164,7 +164,7 @@ def all_findings(run: RunReport) -> list[Finding]:
 
 
 def sort_key(f: Finding) -> tuple[str, int, int, int, int, int]:
-    """§13.3: path (code-point order), line, column, code; then the end for a total order."""
+    """output formats: path (code-point order), line, column, code; then the end for a total order."""
     return (f.path, f.line, f.column, f.code, f.end_line, f.end_column)
 
 
@@ -173,7 +173,7 @@ def sorted_findings(findings: Sequence[Finding]) -> list[Finding]:
 
 
 def summary_lines(run: RunReport) -> list[str]:
-    """The human summary (§13.3): fixes applied, counts or "All checks passed.", stale baseline entries."""
+    """The human summary (output formats): fixes applied, counts or "All checks passed.", stale baseline entries."""
     out: list[str] = []
     if run.fixed:
         out.append(f"Fixed {plural(run.fixed, 'finding')}.")
@@ -203,7 +203,7 @@ _COMPONENT_KINDS = frozenset({"jsx", "tsx", "js", "ts", "mjs", "mts", "svelte", 
 
 
 def kinds_line(paths: Sequence[str]) -> str | None:
-    """How many files of each kind (by extension) were read, when components were among them (issue 16):
+    """How many files of each kind (by extension) were read, when components were among them:
     e.g. "Read 3 files: 2 tsx, 1 html." (kinds by count, then name)."""
     counts: dict[str, int] = {}
     for p in paths:

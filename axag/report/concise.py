@@ -1,4 +1,4 @@
-"""`concise` format (SPEC §13.3): ``{path}:{line}:{col}: {code} [*] {message}`` per finding, then the summary."""
+"""`concise` format (output formats): ``{path}:{line}:{col}: {code} [*] {message}`` per finding, then the summary."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`full` format (SPEC §13.3): a code frame per finding, then the summary.
+"""`full` format (output formats): a code frame per finding, then the summary.
 
     error[AXAG-LINT-004]: Invalid axag-action-type="reed". Must be one of: read, write, delete, navigate
      --> pages/cart.html:3:48

@@ -1,4 +1,4 @@
-"""`github` format (SPEC §13.3): GitHub Actions workflow commands, one per finding.
+"""`github` format (output formats): GitHub Actions workflow commands, one per finding.
 
 ``::error file={path},line={l},endLine={el},col={c},endColumn={ec},title=axag ({code})::{path}:{l}:{c}: {code} {message}``
 """

@@ -1,4 +1,4 @@
-"""`gitlab` format (SPEC §13.3): a GitLab Code Quality report (JSON array)."""
+"""`gitlab` format (output formats): a GitLab Code Quality report (JSON array)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Pages are rendered by jinja2 with autoescape on: every value from user files is text, never markup. Data the
 page's script reads is embedded with `script_json`, which cannot end the ``<script>`` element it sits in.
-jinja2 is imported on use only (machine formats stay light, SPEC §15.1).
+jinja2 is imported on use only (machine formats stay light, performance targets).
 """
 
 from __future__ import annotations

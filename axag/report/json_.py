@@ -1,4 +1,4 @@
-"""`json` format (SPEC §13.3): one document with the tool, the findings and the summary (§9.11 serialisation)."""
+"""`json` format (output formats): one document with the tool, the findings and the summary (determinism and serialisation)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from axag.report import machine_path, rule_name, rule_url, sorted_findings, tool
 
 
 def dumps(doc: Any) -> str:
-    """§9.11: UTF-8 text, 2-space indentation, ``": "`` after keys, non-ASCII as is, one trailing newline."""
+    """determinism and serialisation: UTF-8 text, 2-space indentation, ``": "`` after keys, non-ASCII as is, one trailing newline."""
     return dumps_indented(doc) + "\n"
 
 

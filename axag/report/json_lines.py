@@ -1,4 +1,4 @@
-"""`json-lines` format (SPEC §13.3): one finding object (as in `json`) per line, no summary.
+"""`json-lines` format (output formats): one finding object (as in `json`) per line, no summary.
 
 Besides the escapes JSON requires, U+0085, U+2028 and U+2029 are written as ``\\uXXXX`` so that readers
 splitting on any Unicode line break (Python's ``str.splitlines``) still see one object per line.

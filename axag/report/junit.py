@@ -1,4 +1,4 @@
-"""`junit` format (SPEC §13.3): ``<testsuites>`` with one ``<testsuite>`` per file with findings.
+"""`junit` format (output formats): ``<testsuites>`` with one ``<testsuite>`` per file with findings.
 
 Built with ``xml.etree`` (which escapes ``&``, ``<``, ``>``, quotes and line breaks in attributes);
 characters XML 1.0 cannot carry at all (C0 controls other than TAB/LF/CR, surrogates, U+FFFE, U+FFFF)

@@ -1,4 +1,4 @@
-"""`sarif` format (SPEC §13.3): SARIF 2.1.0, one run; suppressed findings included with ``suppressions``."""
+"""`sarif` format (output formats): SARIF 2.1.0, one run; suppressed findings included with ``suppressions``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`--statistics` (SPEC §13.2): one line per rule with findings: count, code, name, ``[*]`` when fixable;
+"""`--statistics` (lint options): one line per rule with findings: count, code, name, ``[*]`` when fixable;
 sorted by count descending, then code; then the summary."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""What an agent's call can carry to the site (issue 14 §1): 148 and 149 (not in SPEC.md's tables yet), 151 (an
-action serve cannot run by itself, issue 27); and,
+"""What an agent's call can carry to the site: 148 and 149 (not in SPEC.md's tables yet), 151 (an
+action serve cannot run by itself); and,
 from the facts the model records, 140 (axag-params-from), 141 (axag-schema).
 
 149 needs ``--openapi``. Actions that a form submits are bound to the form, not to the operation, and are not

@@ -1,4 +1,4 @@
-"""A rule is one declaration next to its check (issue 13): `Rule(code=…, name=…, messages={…}, …)`.
+"""A rule is one declaration next to its check: `Rule(code=…, name=…, messages={…}, …)`.
 
 Every fact about a rule is one keyword argument: code, name, default severity (and the second severity of
 033/117), level, compile flag, fix (never/sometimes/always, with the cases it covers), when it reports (the
@@ -37,7 +37,7 @@ PLACEHOLDER: Final = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 OPTIONAL: Final = re.compile(r"\[(; [^\]]*| \([^\]]*)\]")
 # a brace group that looks like a placeholder but is not one ({Name}, {first difference}, {name without end)
 _BAD_PLACEHOLDER: Final = re.compile(r"\{(?![a-z][a-z0-9_]*\})[A-Za-z_][^{}]*(\}|$)")
-# how a primary matches its secondary at the same element (§12.6): the same attribute, the same discriminating
+# how a primary matches its secondary at the same element (one finding per problem): the same attribute, the same discriminating
 # key (`pair=` of the reports), the same span, or anywhere on the element
 MATCHES: Final = ("attr", "key", "span", "element")
 STRICT_ENV: Final = "AXAG_STRICT_MESSAGES"
@@ -107,7 +107,7 @@ class Rule:
     plain: str = ""  # the same in plain words for users (`axag rule`, SARIF), when the SPEC wording cites sections
     messages: Mapping[str, str] = field(default_factory=dict)  # key -> template; the first is the summary
     compile: bool = False  # C: an error stops `axag compile`
-    # a C-rule error that an inline suppression with a reason (``-- why``) lifts in compile too (150, issue 27)
+    # a C-rule error that an inline suppression with a reason (``-- why``) lifts in compile too (150)
     reasoned: bool = False
     fix: Fixable = Fixable.NEVER
     fix_note: str = ""  # which cases the fix covers, as the SPEC tables word it

@@ -1,4 +1,4 @@
-"""Identity rules: 001 (missing intent, with §12.2 interactivity and coverage), 002 (missing entity),
+"""Identity rules: 001 (missing intent, with element selection and interactivity and coverage), 002 (missing entity),
 003 (missing action type), 031 (missing accessible name); and, from the
 facts the model records, 034, 035 (intent and entity syntax), 123 (tool name), 139 (entity prefix).
 """
@@ -43,12 +43,12 @@ def _is_dialog_form(form: Any) -> bool:
     return (_attr(form, "method") or "").strip().lower() == "dialog"
 
 
-# the attributes whose mere presence makes an element interactive (§12.2), looked up in one set operation
+# the attributes whose mere presence makes an element interactive (element selection and interactivity), looked up in one set operation
 _LISTENER_ATTRS = frozenset(_CLICK_ATTRS + _HX_ATTRS)
 
 
 def is_interactive(el: Any, owner_of: Callable[[Any], Any]) -> bool:
-    """§12.2: whether ``el`` is an interactive element (click listeners with modifiers count as listeners);
+    """element selection and interactivity: whether ``el`` is an interactive element (click listeners with modifiers count as listeners);
     ``owner_of`` gives the form a button belongs to (`axag.model.submit.form_owner`)."""
     names = el.keys()  # the attribute names, read once (each `el.get` is a lookup in C)
     if "disabled" in names:
@@ -83,12 +83,12 @@ def is_interactive(el: Any, owner_of: Callable[[Any], Any]) -> bool:
     if role is None or role.strip().lower() != "button":
         return False
     # a role="button" element that is a UI-state toggle is treated like a toggle <button> (decision: the
-    # §12.2 toggle exclusion applies to button-role elements as well)
+    # element selection and interactivity toggle exclusion applies to button-role elements as well)
     return not any(el.get(a) is not None for a in _TOGGLE_ATTRS)
 
 
 def _candidates(ctx: RuleCtx) -> Iterator[Any]:
-    """Elements that may be interactive (§12.2), found without walking the tree in Python: the
+    """Elements that may be interactive (element selection and interactivity), found without walking the tree in Python: the
     interactive tags (iterated in C) plus the elements the parser found with an interactive attribute
     (click listeners, htmx verbs, role=button)."""
     pf = ctx.model.pf
@@ -104,7 +104,7 @@ def _candidates(ctx: RuleCtx) -> Iterator[Any]:
 
 
 def _scope_elements(ctx: RuleCtx) -> set[Any]:
-    """lxml elements that are the parameter scope of some action (§5.1)."""
+    """lxml elements that are the parameter scope of some action (harvesting: the parameter scope)."""
     from axag.model.harvest import scope_of
 
     scopes = (scope_of(ctx.model, act) for act in ctx.model.actions)
@@ -162,7 +162,7 @@ MISSING_INTENT = Rule(
 @MISSING_INTENT.check("file")
 def missing_intent(ctx: RuleCtx) -> None:
     """Interactive, uncovered element without intent/macro; or an element with action attributes but no
-    intent/macro (§12.2, §12.3)."""
+    intent/macro (element selection and interactivity, the reference rules)."""
     model = ctx.model
     reported: set[int] = set()
     for ann in model.annotated:
@@ -188,7 +188,7 @@ def missing_intent(ctx: RuleCtx) -> None:
         if is_submit_control(el):
             form = owner_of(el)
             if form is not None and not _is_dialog_form(form):
-                # covered by its form (an action or a parameter scope), or its form gets the 001 (§12.6)
+                # covered by its form (an action or a parameter scope), or its form gets the 001 (one finding per problem)
                 continue
         if _tag(el) == "form":
             if scopes is None:
@@ -197,7 +197,7 @@ def missing_intent(ctx: RuleCtx) -> None:
                 continue
         element = model.pf.element_of(el)
         if id(element) in reported or element.start in action_starts:
-            continue  # reported already, or an action whose start tag lxml did not match (§14.2)
+            continue  # reported already, or an action whose start tag lxml did not match (parsing: which start tags are elements)
         reported.add(id(element))
         MISSING_INTENT.report(ctx, element.tag_span, element, tag=element.tag)
 
@@ -302,7 +302,7 @@ def _labelled_ids(labels: Any) -> dict[str, bool]:
 
 
 def has_accessible_name(el: Any, labels: dict[str, bool] | None = None) -> bool:
-    """Whether any source of the §12.3 order gives a non-empty name: ``aria-labelledby`` text,
+    """Whether any source of the reference rules order gives a non-empty name: ``aria-labelledby`` text,
     ``aria-label``, ``<label for>``, wrapping label, input ``value``/``alt``, text content, descendant
     ``img[alt]``, ``title``. Only existence matters here, so the cheap sources are tried first. ``labels`` is
     the `_labelled_ids` map of the document when the caller keeps one."""

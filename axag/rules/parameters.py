@@ -340,7 +340,7 @@ judge(INVALID_PARAMETER_KEY_VALUE, Kind.BAD_KEY_VALUE)
 judge(INCOHERENT_PARAMETER, Kind.INCOHERENT)
 judge(PARAMETER_VALUE_VIOLATES_CONSTRAINTS, Kind.VALUE_OUTSIDE_SCHEMA)
 judge(INVALID_PATTERN, Kind.BAD_PATTERN)
-# a control's pattern outside the §4.7 subset is left out of the schema: a warning, not an error
+# a control's pattern outside the pattern subset is left out of the schema: a warning, not an error
 judge(INVALID_PATTERN, Kind.HARVESTED_BAD_PATTERN, severity=Severity.WARNING)
 judge(DUPLICATE_PARAMETER, Kind.REPEATED_PARAMETER)
 judge(ORPHAN_PARAMETER_ATTRIBUTE, Kind.UNUSED_CONTROL_ATTRIBUTE)

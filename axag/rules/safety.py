@@ -1,8 +1,8 @@
-"""Safety rules: 006, 150, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (SPEC §12.3, §12.4); and, from
+"""Safety rules: 006, 150, 007, 012, 013, 014, 015, 017, 023, 024, 025, 026, 128 (the reference rules, axag's own rules); and, from
 the facts the model records, 129 (confirmation-message placeholders).
 
 Declared-but-invalid values (status INVALID) count as declared and unknown: rules reading them stay silent
-(§12.6). Findings point at the value whose content triggers the rule (§12.7).
+(one finding per problem). Findings point at the value whose content triggers the rule (finding positions).
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ CRITICAL_WITHOUT_GATE = Rule(
 @CRITICAL_WITHOUT_GATE.check()
 def critical_without_gate(ctx: RuleCtx, act: Action) -> None:
     """Risk critical with neither confirmation nor approval set to true (a flag declared but invalid counts as
-    unknown: 105 reports it, §12.6); the fix adds the confirmation when it is absent."""
+    unknown: 105 reports it, one finding per problem); the fix adds the confirmation when it is absent."""
     risk = _risk(act)
     if risk is None or not risk.approve or act.intent is None:
         return
@@ -557,7 +557,7 @@ def dependent_attribute_without_flag(ctx: RuleCtx, act: Action) -> None:
             continue
         fv = act.v(flag)
         if fv.declared and not fv.ok:
-            continue  # the flag is declared but invalid (§12.6)
+            continue  # the flag is declared but invalid (one finding per problem)
         if fv.ok and fv.value is True:
             continue
         DEPENDENT_ATTRIBUTE_WITHOUT_FLAG.report(ctx, dv.name_span(), act.element, attr, attr=attr, flag=flag)

@@ -1,9 +1,9 @@
-"""Scope and context rules: 011, 016, 018, 019, 020, 021, 022, 036, 137, 138 (SPEC §6, §12.3, §12.4); and,
+"""Scope and context rules: 011, 016, 018, 019, 020, 021, 022, 036, 137, 138 (context inheritance, the reference rules, axag's own rules); and,
 from the facts the model records while it resolves the inherited context, 130, 147 (tenant boundary, scope).
 
 Rules use the effective (inherited) scope and roles. A scope declared on the action itself but invalid
-counts as declared and unknown, so the rules that read the scope stay silent (§12.6); an invalid inherited
-value acts as absent (§6).
+counts as declared and unknown, so the rules that read the scope stay silent (one finding per problem); an invalid inherited
+value acts as absent (context inheritance).
 """
 
 from __future__ import annotations

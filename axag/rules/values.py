@@ -432,7 +432,7 @@ judge(DUPLICATE_LIST_ITEM, Kind.REPEATED_ITEM)
 
 @DYNAMIC_VALUE.check("file")
 def dynamic_values(ctx: RuleCtx) -> None:
-    """Attributes whose value a template computes: an info, or a warning when the action is left out (§3.9)."""
+    """Attributes whose value a template computes: an info, or a warning when the action is left out (dynamic values)."""
     for ann in ctx.model.annotated:
         if not ann.dynamic_attrs:
             continue

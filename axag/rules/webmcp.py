@@ -1,4 +1,4 @@
-"""Declarative WebMCP in the markup (issue 29): 160-164, the rule group ``webmcp`` (``--select webmcp``; not in
+"""Declarative WebMCP in the markup: 160-164, the rule group ``webmcp`` (``--select webmcp``; not in
 SPEC.md's tables yet).
 
 A form that carries both vocabularies, ``axag-*`` and WebMCP's ``toolname``/``tooldescription``/

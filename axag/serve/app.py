@@ -87,8 +87,8 @@ def unbound_tools(doc: Mapping[str, Any], handlers: Mapping[str, Any]) -> list[s
 
 
 def listed_tool(tool: Mapping[str, Any]) -> dict[str, Any]:
-    """A tool as tools/list shows it: its schemas without boolean subschemas (tools files compiled before issue 26
-    have ``"result": true`` in ``outputSchema``, which the TypeScript MCP SDK refuses)."""
+    """A tool as tools/list shows it: its schemas without boolean subschemas (tools files compiled
+    before boolean subschemas were removed have ``"result": true`` in ``outputSchema``, which the TypeScript MCP SDK refuses)."""
     out = dict(tool)
     for key in ("inputSchema", "outputSchema"):
         if key in out:
@@ -104,8 +104,8 @@ def _allows_null(schema_text: str) -> bool:
 
 
 def nulls_as_absent(schema: object, value: object) -> Any:
-    """`value` without the ``null`` of each optional property whose schema does not allow null, at every level
-    (issue 26): OpenAI strict-mode hosts send ``null`` for every optional parameter they leave out, whatever the
+    """`value` without the ``null`` of each optional property whose schema does not allow null, at every level:
+    OpenAI strict-mode hosts send ``null`` for every optional parameter they leave out, whatever the
     target the tools were compiled for. A ``null`` a schema allows, of a required property or of a property the
     schema does not declare is kept (the guard judges it)."""
     if not isinstance(schema, Mapping):

@@ -10,7 +10,7 @@ form itself (found by id, else by its position among the forms of the same actio
 names); when it cannot be found unambiguously, or a live constant is gone, the call is refused as "page changed".
 Nothing is retried.
 
-What is sent and read is bounded (issue 23): the whole call, page load included, has one deadline (`--timeout`);
+What is sent and read is bounded: the whole call, page load included, has one deadline (`--timeout`);
 redirects are followed at most 5 times and only within the `--base-url` origin (one elsewhere is answered as
 what it is, never followed); bodies are streamed and reading stops just above `--max-result-bytes`; a value of a
 single-line control with CR or LF in it is never sent.

@@ -1,4 +1,4 @@
-"""The approval page of `axag serve` (issue 15): `/approvals/<id>?code=<secret>`.
+"""The approval page of `axag serve`: `/approvals/<id>?code=<secret>`.
 
 Server-rendered with jinja2 (autoescaped), no external assets, no JavaScript, a strict Content-Security-Policy
 (the one inline style block is allowed by its hash). Opening a link (GET: safe and repeatable until the request is

@@ -1,4 +1,4 @@
-"""Which compiled tools `axag serve` exposes (issue 31): ``--read-only``, ``--max-risk``, ``--tools`` and
+"""Which compiled tools `axag serve` exposes: ``--read-only``, ``--max-risk``, ``--tools`` and
 ``--exclude-tools``, from flags or ``[tool.axag.serve]``.
 
 The filter is applied to the tools document before the server is built, so a tool it leaves out does not exist

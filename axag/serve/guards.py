@@ -49,7 +49,7 @@ def load_guards(tools_doc: Mapping[str, Any], guards_dir: str | None, store: Any
         return pyruntime, build_guards(tools_doc, store)
     module = _import_package(Path(guards_dir))
     fields = getattr(getattr(module, "GuardContext", None), "__dataclass_fields__", {})
-    if "remember_seconds" not in fields:  # its GuardStore protocol predates issue 24: serve's store would not fit
+    if "remember_seconds" not in fields:  # its GuardStore protocol predates remembered approvals with actor and expiry: serve's store would not fit
         raise InputError(f"{guards_dir}: the guard package was made by an older axag (remembered approvals have no "
                          "actor and expiry there); regenerate it with `axag guards`")
     guards = module.make_guards(store)
@@ -57,6 +57,6 @@ def load_guards(tools_doc: Mapping[str, Any], guards_dir: str | None, store: Any
     if missing:
         raise InputError(f"{guards_dir}: the guard package has no guard for {', '.join(missing)}; "
                          "regenerate it from the served tools with `axag guards`")
-    # the served tools' guards only: a package made for more tools (or a filter, issue 31) must not make
+    # the served tools' guards only: a package made for more tools (or a filter) must not make
     # request_permission offer or accept a tool that is not served
     return module, {t["name"]: guards[t["name"]] for t in tools_doc["tools"]}

@@ -1,5 +1,5 @@
 """The logs of `axag serve` on stderr (stdout carries the protocol in stdio mode): ``--log-format text`` (the
-default: the message alone, one line) or ``json`` (issue 31: one JSON object per line).
+default: the message alone, one line) or ``json`` (one JSON object per line).
 
 A JSON line has ``time`` (UTC, ISO 8601 with milliseconds), ``level``, ``logger``, ``message`` and, when the record
 carries them, ``event`` with its fields (a finished call: ``event: "call"``, ``tool``, ``actor``, ``permission``,

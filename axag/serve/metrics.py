@@ -1,4 +1,4 @@
-"""Prometheus metrics of `axag serve` (issue 31, ``--metrics``): every metric lives in the server's own
+"""Prometheus metrics of `axag serve` (``--metrics``): every metric lives in the server's own
 `CollectorRegistry` (never prometheus-client's global one), so two servers in one process count apart.
 
 - ``axag_serve_calls_total{tool, permission, backend_status}``: finished `tools/call` requests of served tools

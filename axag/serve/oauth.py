@@ -1,4 +1,4 @@
-"""`axag serve --http --oauth-issuer URL --oauth-audience URL`: an OAuth 2.1 resource server (issue 31).
+"""`axag serve --http --oauth-issuer URL --oauth-audience URL`: an OAuth 2.1 resource server.
 
 The MCP SDK gives the protected-resource metadata route (RFC 9728), the bearer middleware (401 with
 ``resource_metadata``, 403 ``insufficient_scope``) and the `TokenVerifier` protocol; this module adds what it

@@ -1,4 +1,4 @@
-"""The human approval loop of `axag serve` (issue 15): the `request_permission` tool, waiting for or telling the
+"""The human approval loop of `axag serve`: the `request_permission` tool, waiting for or telling the
 outcome, and reaching a person (webhook, command, MCP URL-mode elicitation).
 
 An approval link is a bearer capability: it goes to the calling client's user (URL elicitation), to the notifier
@@ -56,7 +56,7 @@ ARGUMENTS_DESCRIPTION = ('The exact arguments of the call, written as a JSON obj
 
 def arguments_of(value: object) -> dict[str, Any] | None:
     """The arguments of a `request_permission` call: the JSON object text the tool asks for, or the object itself
-    (the shape before issue 26, still accepted); None when it is neither."""
+    (the shape before arguments became a JSON text, still accepted); None when it is neither."""
     if isinstance(value, str):
         try:  # JSON proper: no NaN or Infinity (a JSON-RPC object cannot hold them either)
             value = json.loads(value, parse_constant=_no_constant, parse_float=_finite)
@@ -89,8 +89,8 @@ def permission_tool(gated: list[str]) -> dict[str, Any]:
                         "cannot make invalid values valid."),
         "inputSchema": {"type": "object", "properties": {
             "tool": tool,
-            # a JSON text, not an object: strict-mode hosts (OpenAI, openai-agents) cannot express "any object"
-            # (issue 26); an object is still accepted from clients that send one
+            # a JSON text, not an object: strict-mode hosts (OpenAI, openai-agents) cannot express "any object";
+            # an object is still accepted from clients that send one
             "arguments": {"type": "string", "description": ARGUMENTS_DESCRIPTION},
             "reason": {"type": "string", "minLength": 1, "maxLength": 500,
                        "description": "Why the call is needed, for the approver."}},

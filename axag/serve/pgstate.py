@@ -1,4 +1,4 @@
-"""The state of `axag serve` in PostgreSQL (`--state postgresql://…`, issue 31): the store several replicas share.
+"""The state of `axag serve` in PostgreSQL (`--state postgresql://…`): the store several replicas share.
 
 `PostgresStore` is a `SqlStore`: the same operations as `SqliteStore`, each one transaction, through a psycopg 3
 connection pool. How each one is exact when replicas run it at once:

@@ -1,4 +1,4 @@
-"""Secrets of `--base-url` never reach the model, a log line or an audit row (issue 23): the userinfo of a URL
+"""Secrets of `--base-url` never reach the model, a log line or an audit row: the userinfo of a URL
 and the values of secret-looking query parameters are replaced by ``***`` wherever they would be shown."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The state of `axag serve`: rate limits and cooldowns, single-use keys, remembered approvals, bearer tokens
 (hashed), the signing secret of confirmation round trips, and the audit log; in SQLite (`SqliteStore`, the
-default) or PostgreSQL (`axag.serve.pgstate.PostgresStore`, `--state postgresql://…`, issue 31).
+default) or PostgreSQL (`axag.serve.pgstate.PostgresStore`, `--state postgresql://…`).
 
 `SqlStore` holds what both do, in SQL both speak (`?` parameters, `ON CONFLICT` upserts); a store gives it
 `_tx(lock)` (one read-write transaction: on SQLite `BEGIN IMMEDIATE`, on PostgreSQL a transaction holding the
@@ -8,7 +8,7 @@ advisory lock ``lock``), `_read()` (one read-only transaction on a consistent sn
 that differ (`SAME`: null-safe equality; `ROWID`: the insertion order of a row). `axag.serve.stores.open_state`
 opens the store a ``--state`` value names.
 
-`SqliteStore` satisfies the guard runtime's `GuardStore` protocol (SPEC §10.9): rate limits and cooldowns are
+`SqliteStore` satisfies the guard runtime's `GuardStore` protocol (rate limit, cooldown and stores): rate limits and cooldowns are
 keyed by (intent, actor), so two actors never share a bucket. The database runs in WAL mode and every
 read-modify-write is one `BEGIN IMMEDIATE` transaction, so several server processes on one machine can share a
 file. Connections are per thread (the guard calls the store from the event loop thread; tests and tools may
@@ -102,7 +102,7 @@ def hash_token(token: str) -> str:
 
 
 class StateStore(Protocol):
-    """What serve needs of its state: the guard runtime's `GuardStore` (SPEC §10.9) plus tokens, settings, the
+    """What serve needs of its state: the guard runtime's `GuardStore` (rate limit, cooldown and stores) plus tokens, settings, the
     secret and the audit log; `SqliteStore` and `PostgresStore` are the two (both `SqlStore`s, which the
     approval desk also needs)."""
 
@@ -148,7 +148,7 @@ class SqlStore:
     def close(self) -> None:
         raise NotImplementedError
 
-    # ------------------------------------------------------------------ GuardStore (SPEC §10.9)
+    # ------------------------------------------------------------------ GuardStore (rate limit, cooldown and stores)
     def acquire(self, intent: str, actor: str | None, now: float, limit: int | None,
                 window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> float | None:
         who = "" if actor is None else self.ACTOR_MARK + actor  # no actor: one shared bucket, never an actor's

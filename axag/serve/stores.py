@@ -1,5 +1,5 @@
 """Which state store a ``--state`` value names: a PostgreSQL URL (`axag.serve.pgstate.PostgresStore`) or an SQLite
-file (`axag.serve.state.SqliteStore`); issue 31."""
+file (`axag.serve.state.SqliteStore`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Strict RFC 8259 JSON with source spans (SPEC §3.3, §12.7).
+"""Strict RFC 8259 JSON with source spans (JSON values, finding positions).
 
 ``parse(text)`` returns a :class:`JsonDoc` holding the Python value (``int`` for integers of any size,
 ``float`` for other numbers, ``str``, ``bool``, ``None``, ``list``, ``dict``) and the code-point span of every

@@ -1,4 +1,4 @@
-"""JSON values and their canonical text (SPEC §4.9 numbers): `is_number`, `canonical_number`, `normalise`,
+"""JSON values and their canonical text (canonical numbers): `is_number`, `canonical_number`, `normalise`,
 `dumps_compact` (values inside messages, descriptions and fixes) and `dumps_canonical` (the guard fingerprint
 form). A leaf module (standard library only) shared by the model, `axag.compile.validate` and
 `axag.compile.serialize`, which writes whole documents with it. (The guard runtime, `axag.values.pyruntime`, is
@@ -31,7 +31,7 @@ def is_number(value: object) -> bool:
 
 
 def canonical_number(x: float) -> str:
-    """The §4.9 text of a JSON number.
+    """The canonical text of a JSON number.
 
     An integral value of magnitude below 2^53 is written without fraction or exponent (``10.0`` -> ``10``,
     ``-0.0`` -> ``0``); Python integers are written exactly, however big; every other float uses the shortest
@@ -49,7 +49,7 @@ def canonical_number(x: float) -> str:
 
 
 def normalise(value: Any) -> Any:
-    """A copy of `value` with every float replaced by the number §4.9 writes for it.
+    """A copy of `value` with every float replaced by its canonical number.
 
     Integral floats below 2^53 become ``int``; other floats stay floats (``json`` writes them with ``repr``).
     Tuples become lists. Raises ``TypeError`` for anything that is not JSON data (including non-string keys)
@@ -84,5 +84,5 @@ def dumps_compact(value: Any) -> str:
 
 def dumps_canonical(value: Any) -> str:
     """Canonical one-line JSON: keys sorted by code point, ``,``/``:``, non-ASCII escaped (``\\uXXXX``), numbers
-    per §4.9 (the form of the guard fingerprint, §10.2)."""
+    in canonical form (the form of the guard fingerprint, the guards' Python API)."""
     return json.dumps(normalise(value), ensure_ascii=True, separators=(",", ":"), allow_nan=False, sort_keys=True)

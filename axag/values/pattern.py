@@ -1,4 +1,4 @@
-"""The ``pattern`` subset (SPEC §4.7): ECMA-262 regular expressions that Python's ``re`` reads the same way.
+"""The ``pattern`` subset (the pattern subset): ECMA-262 regular expressions that Python's ``re`` reads the same way.
 
 ``check_pattern(p)`` returns ``None`` for an accepted pattern, else a short problem for the message
 ``Parameter "{p}": pattern {problem}``.

@@ -1059,7 +1059,7 @@ def report(result: dict[str, Any], say: Callable[[str], None]) -> None:
 
 
 def run_jsx(args: argparse.Namespace, work: Path, say: Callable[[str], None]) -> dict[str, Any]:
-    """The JSX figure (issue 16, tests/benchmarks/bench_jsx.py): axag lint -j1 over generated TSX components,
+    """The JSX figure (tests/benchmarks/bench_jsx.py): axag lint -j1 over generated TSX components,
     as a ratio to tree-sitter's bare parse of the same files."""
     import bench_jsx
 

@@ -1,4 +1,4 @@
-"""The JSX part of the benchmark (issue 16), used by bench.py: a generated corpus of React components (TSX),
+"""The JSX part of the benchmark, used by bench.py: a generated corpus of React components (TSX),
 tree-sitter's bare parse of the same files as the floor, and ``axag lint`` over them as a ratio to it.
 
     python tests/benchmarks/bench.py --jsx-only [--jsx-mb 6] [--repeat 3]

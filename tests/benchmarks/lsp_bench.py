@@ -1,4 +1,4 @@
-"""The language server's latency (issue 30 §1): the time from `didChange` to `publishDiagnostics` (median of
+"""The language server's latency: the time from `didChange` to `publishDiagnostics` (median of
 ``--rounds`` edits) for the median-size page of the bench site (built as /work/shared/bench/make_site.py builds it,
 by `bench.build_site`: the Python documentation of Debian's python3.11-doc when installed, else generated pages),
 served in a workspace holding the whole site (so the run-wide checks cover every page), and for two 5,000-line

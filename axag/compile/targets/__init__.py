@@ -1,4 +1,4 @@
-"""Compile targets (SPEC §9.1, §9.8, §9.9): pure mappings of `ToolContract` objects to documents.
+"""Compile targets (the tools.json output, the other compile targets, the manifest target): pure mappings of `ToolContract` objects to documents.
 
 A target is one module of this package and one schema in ``schemas/``. The module declares everything about
 it in ``TARGETS``, a tuple of `Target` (``openai.py`` declares two): its name, the words that describe it, its

@@ -1,4 +1,4 @@
-"""Target ``anthropic`` (SPEC §9.8): ``{"name", "description", "input_schema"}`` tools."""
+"""Target ``anthropic`` (the other compile targets): ``{"name", "description", "input_schema"}`` tools."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Target ``manifest`` (SPEC §9.9): the AXAG 1.1 semantic manifest.
+"""Target ``manifest`` (the manifest target): the AXAG 1.1 semantic manifest.
 
 Lossy mappings (`AXAG-LINT-145`) are returned as data, ``(intent, what)``, in action order, then parameter
-order, then §4.10 key order; the caller turns them into warnings.
+order, then the property schema key order; the caller turns them into warnings.
 """
 
 from __future__ import annotations
@@ -76,11 +76,11 @@ MANIFEST_PARAM_KEYS: Final = (
 )
 _GENERATED_AT_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 SCHEMA_ID: Final = "https://axag.org/schema/v1.1/axag-manifest.schema.json"  # the manifest itself has no $schema
-MANIFEST_FORMATS: Final = ("email", "url", "date", "datetime", "uuid")  # the formats a manifest parameter has (§9.10)
+MANIFEST_FORMATS: Final = ("email", "url", "date", "datetime", "uuid")  # the formats a manifest parameter has (self-validation and shipped schemas)
 
 LossyDrop = tuple[str, str]  # (intent, what) for AXAG-LINT-145
 
-# compiled keyword -> manifest key, for the keys the manifest holds (§9.9); the order is the manifest's
+# compiled keyword -> manifest key, for the keys the manifest holds (the manifest target); the order is the manifest's
 _KEPT: Final = (
     ("description", "description"),
     ("enum", "enum"),
@@ -114,7 +114,7 @@ _EPOCH_RE: Final = re.compile(r"[0-9]+")
 
 
 class DynamicAction(NamedTuple):
-    """An action left out of compile output because of dynamic values (§3.9), listed in ``dynamic_actions``."""
+    """An action left out of compile output because of dynamic values (dynamic values), listed in ``dynamic_actions``."""
 
     source_file: str  # relative to the compile root, ``/`` separators
     source_line: int
@@ -142,7 +142,7 @@ def _declares(contract: ToolContract, attribute: str, meta_key: str) -> bool:
 
 
 def conformance(contracts: Sequence[ToolContract]) -> str:
-    """``basic``, ``intermediate`` or ``full`` (§9.9)."""
+    """``basic``, ``intermediate`` or ``full`` (the manifest target)."""
     if not contracts:
         return "basic"
     for c in contracts:

@@ -1,4 +1,4 @@
-"""Target ``mcp`` (the default): the ``tools.json`` document of SPEC §9.1."""
+"""Target ``mcp`` (the default): the ``tools.json`` document of the tools.json output."""
 
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ AXAG_VERSION = "1.1"
 
 
 def sorted_contracts(contracts: Sequence[ToolContract]) -> list[ToolContract]:
-    """The contracts in output order: by tool name, code-point order (§9.1)."""
+    """The contracts in output order: by tool name, code-point order (the tools.json output)."""
     return sorted(contracts, key=lambda c: c.name)
 
 
 def envelope(schema_id: str, version: str, tools: list[dict[str, Any]]) -> dict[str, Any]:
-    """``{"$schema", "axag", "generator", "tools"}``, shared by the mcp, openai and anthropic targets (§9.8)."""
+    """``{"$schema", "axag", "generator", "tools"}``, shared by the mcp, openai and anthropic targets (the other compile targets)."""
     return {
         "$schema": schema_id,
         "axag": AXAG_VERSION,
@@ -35,7 +35,7 @@ def envelope(schema_id: str, version: str, tools: list[dict[str, Any]]) -> dict[
 
 
 def render(contracts: Sequence[ToolContract], version: str) -> dict[str, Any]:
-    """The §9.1 document; `version` is the installed axag version. The tools are the contracts' own objects
+    """The tools.json output document; `version` is the installed axag version. The tools are the contracts' own objects
     (shared, not copied: a thousand tools are not held twice); nothing modifies either afterwards."""
     return envelope(SCHEMA_ID, version, [c.tool for c in sorted_contracts(contracts)])
 

@@ -1,4 +1,4 @@
-"""Targets ``openai`` (Chat Completions) and ``openai-responses`` (Responses API) (SPEC §9.8), with the
+"""Targets ``openai`` (Chat Completions) and ``openai-responses`` (Responses API) (the other compile targets), with the
 ``--strict`` transformation (OpenAI Structured Outputs). The two differ only in the tool object: Chat Completions
 nests the function (``{"type": "function", "function": {"name", ...}}``), the Responses API takes it flat
 (``{"type": "function", "name", "description", "parameters", "strict"}``).
@@ -7,7 +7,7 @@ Strict mode problems (`AXAG-LINT-146`) are returned as data, ``(tool name, reaso
 findings. A tool with a problem is left out of the strict document (it only gets written with ``--keep-going``,
 which drops tools with error findings).
 
-Choices where §9.8 leaves room: nesting counts the ``parameters`` object as level 0 and each property schema as
+Choices where the other compile targets leaves room: nesting counts the ``parameters`` object as level 0 and each property schema as
 level 1, so a parameter may nest 9 levels of fragments; the enum limit applies to the emitted enum (``null``
 included); a ``const`` next to an ``enum`` becomes the enum (``[c]`` or ``[c, null]``), as 116 guarantees the
 const is one of the enum values; the removed keywords of ``items`` fragments go to the fragment's description.
@@ -89,7 +89,7 @@ def _pointer(parts: Sequence[str]) -> str:
 
 
 def _transform(schema: dict[str, Any], nullable: bool, depth: int, path: list[str], walk: _Walk) -> dict[str, Any]:
-    """The strict form of one property schema or fragment (§9.8 steps 1-3), keys in §4.10 order."""
+    """The strict form of one property schema or fragment (steps 1-3 of the OpenAI strict form), keys in property-schema order."""
     if depth > MAX_DEPTH and not walk.too_deep:
         walk.too_deep = True
         walk.reasons.append(f"the schema at {_pointer(path)} is nested deeper than {MAX_DEPTH} levels")

@@ -1,4 +1,4 @@
-"""Target ``webmcp`` (issue 29): the site's tools in the shape a page registers with WebMCP
+"""Target ``webmcp``: the site's tools in the shape a page registers with WebMCP
 (``document.modelContext.registerTool``), one entry per tool of the ``mcp`` target with the same name.
 
 Each tool keeps the MCP tool's ``name``, ``title``, ``description`` and ``inputSchema``; ``annotations`` holds only
