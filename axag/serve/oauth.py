@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -281,31 +281,29 @@ class JwtVerifier:
         return None
 
 
-def _challenging(app: Any, scopes: tuple[str, ...]) -> Any:
-    """The ASGI app, its 401 and 403 ``WWW-Authenticate: Bearer`` challenges naming the scopes this server
+class _ScopeChallenges:
+    """ASGI middleware: the 401 and 403 ``WWW-Authenticate: Bearer`` challenges name the scopes this server
     requires (``scope="…"``, RFC 6750 §3; the MCP SDK's middleware leaves it out)."""
-    if not scopes:
-        return app
-    extra = f', scope="{" ".join(scopes)}"'.encode()
 
-    async def challenged(scope: Any, receive: Any, send: Any) -> None:
+    def __init__(self, app: Any, scopes: tuple[str, ...]) -> None:
+        self.app = app
+        self.extra = f', scope="{" ".join(scopes)}"'.encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         async def sending(message: Any) -> None:
             if message.get("type") == "http.response.start" and message.get("status") in (401, 403):
                 message = dict(message)
-                message["headers"] = [(k, v + extra if k.lower() == b"www-authenticate" and b"scope=" not in v
+                message["headers"] = [(k, v + self.extra if k.lower() == b"www-authenticate" and b"scope=" not in v
                                        else v) for k, v in message.get("headers", [])]
             await send(message)
 
-        await app(scope, receive, sending)
-
-    return challenged
+        await self.app(scope, receive, sending)
 
 
-async def oauth_app(tools: Any, host: str, oauth: OAuthSettings,
-                    prepare: Callable[[Any], None] | None = None) -> tuple[Any, httpx.AsyncClient]:
-    """The streamable HTTP app of ``tools`` as a resource server of ``oauth.issuer`` (the JWKS is read now, so a
-    wrong issuer stops serve at start-up), and the HTTP client its key set uses (the caller closes it).
-    ``prepare`` gets the SDK's Starlette app before the scope challenges wrap it (to add routes beside `/mcp`)."""
+async def oauth_app(tools: Any, host: str, oauth: OAuthSettings) -> tuple[Any, httpx.AsyncClient]:
+    """The streamable HTTP app of ``tools`` as a resource server of ``oauth.issuer`` (the SDK's Starlette app, so
+    routes can be added beside `/mcp`; the JWKS is read now, so a wrong issuer stops serve at start-up), and the
+    HTTP client its key set uses (the caller closes it)."""
     from mcp.server.auth.handlers.metadata import ProtectedResourceMetadataHandler
     from mcp.server.auth.routes import cors_middleware
     from mcp.server.auth.settings import AuthSettings
@@ -334,6 +332,6 @@ async def oauth_app(tools: Any, host: str, oauth: OAuthSettings,
                  endpoint=cors_middleware(ProtectedResourceMetadataHandler(metadata).handle, ["GET", "OPTIONS"]))
     app = tools.server.streamable_http_app(host=host, auth=auth, token_verifier=JwtVerifier(oauth, keys, tools.store),
                                            custom_starlette_routes=[root])
-    if prepare is not None:
-        prepare(app)
-    return _challenging(app, oauth.scopes), client
+    if oauth.scopes:
+        app.add_middleware(_ScopeChallenges, scopes=oauth.scopes)
+    return app, client

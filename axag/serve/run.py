@@ -142,9 +142,8 @@ async def serve_http(tools: ToolServer, host: str, port: int, oauth: Any = None)
     else:
         from axag.serve.oauth import oauth_app
 
-        app, oauth_client = await oauth_app(tools, host, oauth, prepare=lambda sdk_app: _metrics_route(tools, sdk_app))
-    if oauth is None:
-        _metrics_route(tools, app)
+        app, oauth_client = await oauth_app(tools, host, oauth)
+    _metrics_route(tools, app)
     app = getattr(tools, "wrap_asgi", lambda a: a)(app)  # the approval page on the same port
     config = uvicorn.Config(_counting(app, tools), host=host, port=port, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=int(tools.config.timeout) + 5, log_config=uvicorn_log_config())
