@@ -1,5 +1,5 @@
 import sys
 
-from axag.commands.entry import main
+from axag.cli.entry import main
 
 sys.exit(main())

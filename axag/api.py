@@ -8,17 +8,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from axag.findings import Finding, RunReport
-from axag.lint.engine import FileOutcome, Request, check_file, display_path, shared_codes
-from axag.memory import (  # noqa: F401 (BIG_FILE re-exported)
+from axag.batch.memory import (  # noqa: F401 (BIG_FILE re-exported)
     BIG_FILE,
     bulk_gc,
     file_done,
     freeze_survivors,
     release_memory,
 )
-from axag.paths import relpath_posix
-from axag.tasks import check_task
+from axag.batch.one_file import check_task
+from axag.files.paths import relpath_posix
+from axag.lint.engine import FileOutcome, Request, check_file, display_path, shared_codes
+from axag.outcome.findings import Finding, RunReport
 
 
 @dataclass
@@ -103,7 +103,7 @@ def check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd: 
     """Run the engine over ``files`` (in-process, or with worker processes when it pays). ``cache``: a
     `cache.ResultCache` whose entries stand in for the files they match (and which gets the others)."""
     if cache is not None:
-        from axag.cache import new_run
+        from axag.batch.cache.store import new_run
 
         new_run()
     with bulk_gc():
@@ -128,7 +128,7 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
     first = len(run.outcomes)
     slots = list(range(len(tasks)))  # the task index of each outcome added below, in the order added
     if cache is not None:
-        from axag.cache import lookup_tasks
+        from axag.batch.cache.store import lookup_tasks
 
         hits, slots, tasks = lookup_tasks(tasks, resolver, request, cache)
         for outcome in hits:
@@ -138,9 +138,9 @@ def _check_files(files: Sequence[Path], resolver: Any, request: Request, *, cwd:
         if hits and tasks:
             freeze_survivors()  # kept to the end of the run: not scanned by the collections of the files checked
         if len(tasks) >= BUNDLE_FILES:
-            cache.bundle_writes()  # one file of new entries per process, not one per file (`axag.cache_bundle`)
+            cache.bundle_writes()  # one file of new entries per process, not one per file (`axag.batch.cache.bundle`)
     if jobs > 1 and len(tasks) >= 2 * jobs:
-        from axag.parallel import biggest_first, file_sizes, map_files
+        from axag.batch.workers import biggest_first, file_sizes, map_files
 
         sizes = file_sizes([t[0] for t in tasks])
         order = biggest_first(sizes)
@@ -196,7 +196,7 @@ def lint_paths(paths: Sequence[str | os.PathLike[str]], *, select: str | None = 
                jobs: int = 1) -> list[Finding]:
     """Lint files and folders as `axag lint` does (configuration honoured unless ``isolated``)."""
     from axag.config import Resolver
-    from axag.discover import discover
+    from axag.files.discover import discover
     from axag.lint.sitewide import sitewide_findings
 
     cwd = Path.cwd()
@@ -216,7 +216,7 @@ def compile_paths(paths: Sequence[str | os.PathLike[str]], *, target: str = "mcp
     from axag.compile.merge import merge_contracts
     from axag.compile.targets import render
     from axag.config import Resolver
-    from axag.discover import discover
+    from axag.files.discover import discover
 
     cwd = Path.cwd()
     resolver = Resolver(cwd, isolated=isolated)
@@ -237,6 +237,6 @@ def render_guards(tools_doc: dict[str, Any], lang: str = "python") -> dict[str, 
 
 def context_block(tools_doc: dict[str, Any], tools: Sequence[str] | None = None) -> str:
     """The constraint-context block of the constraint context block."""
-    from axag.context import block
+    from axag.guards.context import block
 
     return block(tools_doc, list(tools) if tools else None)

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
-from axag.errors import ConfigError, UsageError
-from axag.findings import Level, Severity, full_code
-from axag.paths import relpath_posix
+from axag.files.paths import relpath_posix
+from axag.outcome.errors import ConfigError, UsageError
+from axag.outcome.findings import Level, Severity, full_code
 from axag.rules.catalogue import GROUPS, RULES, lookup
 from axag.vocabulary import LINT_LEVELS, RISK_LEVELS, did_you_mean
 
@@ -411,13 +411,13 @@ def _validate_table(where: str, table: dict[str, Any]) -> dict[str, Any]:
 def _read_toml(path: Path) -> dict[str, Any]:
     import tomllib  # imported when a configuration file is read (cold start)
 
-    from axag.jsonfile import decode_utf8
+    from axag.files.read_json import decode_utf8
 
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
-    from axag.depends import note
+    from axag.files.depends import note
 
     note(path, data)  # a result made with it depends on it
     text = decode_utf8(data, path, "configuration file", ConfigError)

@@ -1,8 +1,8 @@
 """Write the generated reference pages of the documentation site (issue 32 item 2), all from the code:
 
   docs/rules.md              every rule, from its declaration (axag/rules/docs.py), with its examples
-  docs/vocabulary.md         the AXAG 1.1 vocabulary (axag/vocabulary_export.py)
-  docs/reference/cli.md      every command and option, from the click objects of axag.cli
+  docs/vocabulary.md         the AXAG 1.1 vocabulary (axag/vocabulary/export.py)
+  docs/reference/cli.md      every command and option, from the click objects of axag.cli.group
   docs/reference/schemas.md  the JSON Schemas axag ships (schemas/), from the files themselves
   docs/reference/envelope.md the envelope's statuses, from their one declaration (schemas/envelope.schema.json)
 
@@ -35,7 +35,7 @@ def _commands() -> Iterator[tuple[str, Any, Any]]:
     """(full name, click command, its context) of every command and subcommand, in the order `--help` lists them."""
     import click
 
-    from axag.cli import main
+    from axag.cli.group import main
 
     def walk(cmd: click.Command, name: str, parent: click.Context | None) -> Iterator[tuple[str, Any, Any]]:
         # the settings `axag COMMAND --help` runs with (help_option_names: -h, --help), so the page is what it prints
@@ -63,7 +63,7 @@ def cli_page() -> str:
     """docs/reference/cli.md: usage, help and every option of every command, as click renders them."""
     import click
 
-    out = ["# Command-line reference", "", _HEADER.format(source="the click commands of axag.cli"), "",
+    out = ["# Command-line reference", "", _HEADER.format(source="the click commands of axag.cli.group"), "",
            "Every command and option of `axag`, as `axag COMMAND --help` prints them. `axag serve ARGS` is",
            "`axag serve run ARGS`.", ""]
     entries = list(_commands())
@@ -100,12 +100,12 @@ def _takes_ctx(param: Any) -> bool:
 # ------------------------------------------------------------------------------------------------ schemas
 def schemas_page() -> str:
     """docs/reference/schemas.md: each shipped JSON Schema, its id, title, description and top-level keys."""
-    from axag.schemas_path import SCHEMA_FILES, load_schema
+    from axag.files.shipped_schemas import SCHEMA_FILES, load_schema
 
     out = ["# JSON Schemas", "", _HEADER.format(source="schemas/"), "",
            "axag ships these JSON Schemas (2020-12) with the package (`axag/schemas/` in a wheel, `schemas/` in the",
            "repository): each output of `axag compile` is valid against the schema of its target, and",
-           "`axag compile --self-check` checks it. `from axag.schemas_path import load_schema` reads one.", ""]
+           "`axag compile --self-check` checks it. `from axag.files.shipped_schemas import load_schema` reads one.", ""]
     for name in sorted(SCHEMA_FILES):
         doc = load_schema(name)
         out += [f"## {name}", "", f"- `$id`: `{doc.get('$id', '')}`", f"- title: {doc.get('title', '')}"]
@@ -165,7 +165,7 @@ STATUS_MEANINGS = {
 
 def envelope_page() -> str:
     """docs/reference/envelope.md: the envelope's keys and every status, from schemas/envelope.schema.json."""
-    from axag.schemas_path import load_schema
+    from axag.files.shipped_schemas import load_schema
 
     schema = load_schema("envelope.schema.json")
     statuses = schema["properties"]["permission"]["enum"]
@@ -197,7 +197,7 @@ def _rules() -> str:
 
 
 def _vocabulary() -> str:
-    from axag.vocabulary_export import markdown
+    from axag.vocabulary.export import markdown
 
     return markdown()
 

@@ -38,7 +38,7 @@ def _result_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     # never in the real ~/.cache, and no test inherits AXAG_CACHE_KEY or a secret read by an earlier test
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache", numbered=True)))
     monkeypatch.delenv("AXAG_CACHE_KEY", raising=False)
-    from axag import cache_secret
+    from axag.batch.cache import secret as cache_secret
 
     cache_secret.reset()
 
@@ -65,7 +65,7 @@ def chdir(path: Path) -> Iterator[None]:
 
 
 def run_axag(args: list[str], cwd: Path | None = None, input: str | bytes | None = None) -> Result:
-    from axag.cli import main
+    from axag.cli.group import main
 
     runner = CliRunner()
     if cwd is None:
@@ -86,9 +86,9 @@ def codes_at(findings: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
 
 def build_model_from(html: str, name: str = "t.html", harvest: bool = True) -> tuple[Any, Any]:
     """(ParsedFile, FileModel) of an HTML text, through the real reader and parser."""
+    from axag.files.source import SourceText, load
     from axag.model.actions import build_model
     from axag.parse.document import parse_source
-    from axag.source import SourceText, load
 
     src = load(Path(name), html.encode())
     assert isinstance(src, SourceText)

@@ -126,7 +126,7 @@ def write_json(path: Path, doc: Any) -> Path:
 
 def big_run(n: int) -> Any:
     """A lint report of ``n`` findings over ``n // 100`` files and five rules (the size of a big legacy site)."""
-    from axag.findings import Edit, Finding, Fix, RunReport
+    from axag.outcome.findings import Edit, Finding, Fix, RunReport
     from axag.rules.catalogue import RULES
 
     codes = (4, 6, 9, 25, 20)

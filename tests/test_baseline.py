@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from axag.errors import InputError
-from axag.findings import Finding, Severity, fingerprint
 from axag.lint import baseline
+from axag.outcome.errors import InputError
+from axag.outcome.findings import Finding, Severity, fingerprint
 
 
 def _f(code: int, path: str, anchor: str, occurrence: int = 0, line: int = 1) -> Finding:

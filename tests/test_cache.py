@@ -1,4 +1,4 @@
-"""The per-file result cache (`axag.cache`): warm runs give exactly what cold runs give, entries are safe
+"""The per-file result cache (`axag.batch.cache.store`): warm runs give exactly what cold runs give, entries are safe
 against damage and concurrent runs, and the cache stays bounded."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import FIXTURES, REPO, run_axag, shared_or_skip
 
-SECRET = bytes(range(32))  # authenticates the entries (`axag.cache_secret`)
+SECRET = bytes(range(32))  # authenticates the entries (`axag.batch.cache.secret`)
 
 # in fixtures/site/admin.html: a second declaration of an intent of index.html that differs (121), and a tool
 # name that collides with one of booking.html (122): run-wide findings that a warm run must rebuild
@@ -75,7 +75,7 @@ def test_parallel_runs_use_and_fill_the_cache(tmp_path: Path) -> None:
         assert res.stdout == cold
     import json
 
-    from axag.cache_bundle import PREFIX, read_table
+    from axag.batch.cache.bundle import PREFIX, read_table
 
     entries = list((tmp_path / "cache" / "entries").iterdir())
     # one entry per file: in the bundles of the two workers (a run of many files), or in files of their own
@@ -211,7 +211,7 @@ def _store(cache: Any, name: str, size: int, age: float) -> Path:
 
 
 def test_pruning_removes_the_entries_used_least_recently(tmp_path: Path) -> None:
-    from axag.cache import ResultCache
+    from axag.batch.cache.store import ResultCache
 
     old = ResultCache(tmp_path / "c", SECRET, max_bytes=10_000)
     oldest = [_store(old, f"old{i}", 1_000, 3600 + i) for i in range(8)]
@@ -232,7 +232,7 @@ def test_pruning_removes_the_entries_used_least_recently(tmp_path: Path) -> None
 
 
 def test_no_pruning_scan_when_nothing_was_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from axag.cache import ResultCache
+    from axag.batch.cache.store import ResultCache
 
     cache = ResultCache(tmp_path / "c", SECRET, max_bytes=1)
     called: list[int] = []
@@ -245,7 +245,7 @@ def test_no_pruning_scan_when_nothing_was_written(tmp_path: Path, monkeypatch: p
 
 
 def test_the_key_covers_paths_settings_and_request(tmp_path: Path) -> None:
-    from axag.cache import ResultCache
+    from axag.batch.cache.store import ResultCache
     from axag.config import Settings
     from axag.lint.engine import Request
 
@@ -285,7 +285,7 @@ def test_an_entry_that_would_call_anything_is_not_unpickled(tmp_path: Path, pars
 
     import xxhash
 
-    from axag.cache import _HEAD
+    from axag.batch.cache.store import _HEAD
 
     site = tmp_path / "site"
     shutil.copytree(FIXTURES / "site", site)

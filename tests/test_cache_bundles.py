@@ -1,4 +1,4 @@
-"""Bundles of cache entries (`axag.cache_bundle`): a run that checks many files writes its new entries
+"""Bundles of cache entries (`axag.batch.cache.bundle`): a run that checks many files writes its new entries
 into one file per process (creating hundreds of files cost a first run up to half a second), read back by the
 next runs exactly as entry files are; damaged or unfinished bundles are ignored."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import FIXTURES, run_axag
 
-SECRET = bytes(range(32))  # authenticates the entries (`axag.cache_secret`)
+SECRET = bytes(range(32))  # authenticates the entries (`axag.batch.cache.secret`)
 
 
 def _site(tmp_path: Path) -> Path:
@@ -31,7 +31,7 @@ def _site(tmp_path: Path) -> Path:
 
 def _records(entries: Path) -> int:
     """Entries in entry files and in bundles."""
-    from axag.cache_bundle import PREFIX, read_table
+    from axag.batch.cache.bundle import PREFIX, read_table
 
     files = [p for p in entries.iterdir() if not p.name.startswith((".", PREFIX))]
     rows = [row for p in entries.iterdir() if p.name.startswith(PREFIX) for row in read_table(str(p)) or ()]
@@ -77,7 +77,7 @@ def test_damaged_and_unfinished_bundles_are_ignored(tmp_path: Path, parses: list
     assert parses == []
     old = time.time() - 7200
     os.utime(unfinished, (old, old))
-    from axag.cache import ResultCache
+    from axag.batch.cache.store import ResultCache
 
     ResultCache(tmp_path / "cache", SECRET).prune()
     assert not unfinished.exists()  # left-over temporary files go after an hour
@@ -85,9 +85,9 @@ def test_damaged_and_unfinished_bundles_are_ignored(tmp_path: Path, parses: list
 
 def test_many_bundles_are_read_with_few_descriptors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every run of many files writes a bundle: a cache of many of them is read a few at a time."""
-    from axag import cache as cache_mod
-    from axag.cache import ResultCache
-    from axag.cache_bundle import BundleWriter
+    from axag.batch.cache import store as cache_mod
+    from axag.batch.cache.bundle import BundleWriter
+    from axag.batch.cache.store import ResultCache
 
     monkeypatch.setattr(cache_mod, "_OPEN_BUNDLES", 4)
     store = ResultCache(tmp_path / "c", SECRET)

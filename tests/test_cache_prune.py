@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from axag.cache import ResultCache
+from axag.batch.cache.store import ResultCache
 
-SECRET = bytes(range(32))  # authenticates the entries (`axag.cache_secret`)
+SECRET = bytes(range(32))  # authenticates the entries (`axag.batch.cache.secret`)
 
 
 def _run(directory: Path, monkeypatch: pytest.MonkeyPatch, size: int, *, workers: bool = False) -> list[int]:

@@ -15,7 +15,7 @@ from tests.conftest import FIXTURES, run_axag
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    from axag import regular
+    from axag.files import read_whole as regular
 
     seen: list[str] = []
     real = regular.read_regular

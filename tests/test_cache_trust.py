@@ -24,7 +24,7 @@ WARNING = "was written with another cache key"
 # what an attacker with the same install runs to plant a record: the key is reproducible from the invocation
 PLANT = """
 import json, sys
-from axag.commands import records
+from axag.cli import records
 plan = records.plan_of(json.loads(sys.argv[1]))
 assert plan is not None
 key, folders = plan
@@ -60,7 +60,7 @@ def _axag(args: list[str], cwd: Path, env: dict[str, str]) -> dict[str, Any]:
 def _forget_secret() -> None:
     """The secret read so far is forgotten (the user cache folder changed)."""
     try:
-        from axag import cache_secret
+        from axag.batch.cache import secret as cache_secret
     except ImportError:  # an older axag: there was none
         return
     cache_secret.reset()
@@ -100,7 +100,7 @@ def test_a_record_naming_another_file_is_not_replayed(project: Path, tmp_path: P
     """Even a record made with the right secret (a CI whose AXAG_CACHE_KEY leaked) writes only the report
     files the current command line names: one that names another path is run again instead."""
     env = _env(tmp_path / "user", AXAG_CACHE_KEY="shared ci secret")
-    forge = PLANT.replace("bytes(range(32))", "__import__('axag.cache_secret').cache_secret.secret()")
+    forge = PLANT.replace("bytes(range(32))", "__import__('axag.batch.cache.secret').batch.cache.secret.secret()")
     subprocess.run([sys.executable, "-c", forge, json.dumps(["lint", "bad.html"])], cwd=project, env=env,
                    capture_output=True, text=True, timeout=60, check=True)
     got = _axag(["lint", "bad.html"], project, env)
@@ -153,7 +153,7 @@ def test_planted_result_cache_entries_are_not_used(tmp_path: Path, monkeypatch: 
     """Result-cache entries written by another install of axag (the same key material: a shared CI image)
     that say a bad page is clean are not used: the findings are the page's own, said once, and the entries are
     rewritten with this user's secret (the next run uses them, silently)."""
-    from axag.cache import ResultCache
+    from axag.batch.cache.store import ResultCache
 
     (tmp_path / "bad.html").write_text(BAD, encoding="utf-8")
     cache = tmp_path / "committed-cache"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from axag.findings import Fixable, Level, Severity
+from axag.outcome.findings import Fixable, Level, Severity
 from axag.rules.catalogue import RULES
 
 SPEC = Path(__file__).resolve().parent.parent.parent / "shared" / "SPEC.md"

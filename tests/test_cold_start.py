@@ -16,7 +16,7 @@ from tests.conftest import REPO
 UNNEEDED = (
     "axag.values.pyruntime", "axag.guards.render", "axag.lint.migrate", "axag.lint.suppress", "axag.lint.fix",
     "axag.lint.baseline", "axag.compile.targets", "axag.compile.validate", "axag.report.sarif",
-    "axag.report.json_", "axag.parallel", "tomllib", "pathspec", "rich", "jsonschema", "jinja2", "bs4",
+    "axag.report.json_", "axag.batch.workers", "tomllib", "pathspec", "rich", "jsonschema", "jinja2", "bs4",
     "tempfile", "multiprocessing", "concurrent.futures",
 )
 

@@ -11,7 +11,7 @@ import pytest
 
 from axag.api import compile_paths
 from axag.compile.validate import check_structure, self_check
-from axag.schemas_path import load_schema
+from axag.files.shipped_schemas import load_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 ACTION = ('axag-action-type="write" axag-risk-level="low" axag-idempotent="true" axag-side-effects=\'[]\' '
@@ -109,7 +109,7 @@ def test_tools_schema_rejects_a_broken_binding(tmp_path: Path) -> None:
 
 def test_openapi_binding_and_drift(tmp_path: Path) -> None:
     from axag.compile.openapi import bind_openapi
-    from axag.errors import InputError
+    from axag.outcome.errors import InputError
 
     shop = ROOT / "tests" / "data" / "serve"
     doc, _ = compile_paths([shop / "site"], root=str(shop / "site"))

@@ -20,8 +20,8 @@ from axag.config import (
     run_settings,
     selected_codes,
 )
-from axag.errors import ConfigError, UsageError
-from axag.findings import Level, Severity
+from axag.outcome.errors import ConfigError, UsageError
+from axag.outcome.findings import Level, Severity
 from axag.rules.catalogue import RULES
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from axag.cli import main
-from axag.context import block
-from axag.errors import InputError
+from axag.cli.group import main
+from axag.guards.context import block
+from axag.outcome.errors import InputError
 
 DATA = Path(__file__).resolve().parent / "data" / "guards"
 BOOKING = DATA / "booking.tools.json"

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from axag import vocabulary as V
-from axag.findings import Fixable, Level, Severity
+from axag.files.spans import Span
+from axag.outcome.findings import Fixable, Level, Severity
 from axag.rules import base
 from axag.rules.catalogue import RULES, format_message
 from axag.rules.declare import DECLARED, STRICT_ENV, MessageError, Rule
-from axag.spans import Span
 
 
 @contextmanager

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-import axag.discover as discover_mod
+import axag.files.discover as discover_mod
 from axag.config import Resolver
-from axag.discover import Discovered, discover, file_kind
+from axag.files.discover import Discovered, discover, file_kind
 
 
 def touch(root: Path, *names: str) -> None:

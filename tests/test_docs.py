@@ -32,7 +32,7 @@ ROW_FORMS = {
 
 def test_vocabulary_page_is_up_to_date() -> None:
     """Regenerate with `python scripts/generate_docs.py`."""
-    from axag.vocabulary_export import markdown
+    from axag.vocabulary.export import markdown
 
     assert DOC.read_text(encoding="utf-8") == markdown()
 

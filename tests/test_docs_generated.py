@@ -51,7 +51,7 @@ def test_check_names_a_stale_page_and_the_command(tmp_path: Path) -> None:
 
 
 def test_cli_page_lists_every_command_and_option() -> None:
-    from axag.cli import main
+    from axag.cli.group import main
 
     text = (ROOT / "docs" / "reference" / "cli.md").read_text(encoding="utf-8")
     ctx = click.Context(main, info_name="axag")
@@ -78,7 +78,7 @@ def test_rules_page_has_every_rule_with_its_examples() -> None:
 
 
 def test_envelope_page_lists_the_statuses_of_the_schema() -> None:
-    from axag.schemas_path import load_schema
+    from axag.files.shipped_schemas import load_schema
 
     statuses = load_schema("envelope.schema.json")["properties"]["permission"]["enum"]
     text = (ROOT / "docs" / "reference" / "envelope.md").read_text(encoding="utf-8")
@@ -93,7 +93,7 @@ def test_an_undocumented_status_stops_the_generator(monkeypatch: pytest.MonkeyPa
 
 
 def test_schemas_page_has_every_shipped_schema() -> None:
-    from axag.schemas_path import SCHEMA_FILES
+    from axag.files.shipped_schemas import SCHEMA_FILES
 
     text = (ROOT / "docs" / "reference" / "schemas.md").read_text(encoding="utf-8")
     assert [line[3:] for line in text.splitlines() if line.startswith("## ")] == sorted(SCHEMA_FILES)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from axag.commands.common import exit_status, unreadable_file
-from axag.exit_codes import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
-from axag.findings import Finding, Severity, fingerprint
+from axag.cli.common import exit_status, unreadable_file
+from axag.outcome.exit_codes import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
+from axag.outcome.findings import Finding, Severity, fingerprint
 from tests.conftest import chdir, lint_json, run_axag
 
 

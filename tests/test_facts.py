@@ -1,10 +1,10 @@
-"""The model records facts (`axag.facts`); the rules judge them (`axag.rules.facts`). The model's own uses
+"""The model records facts (`axag.model.facts`); the rules judge them (`axag.rules.facts`). The model's own uses
 of the facts (which make a parameter unusable) agree with the rules that judge them."""
 
 from __future__ import annotations
 
-from axag.facts import HARMLESS, VALUE_DEFECTS, Kind
-from axag.findings import Severity
+from axag.model.facts import HARMLESS, VALUE_DEFECTS, Kind
+from axag.outcome.findings import Severity
 from axag.rules import load_rules
 from axag.rules.catalogue import RULES
 from axag.rules.facts import FACT_RULES

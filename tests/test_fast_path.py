@@ -1,4 +1,4 @@
-"""The cache-hit fast path of the console script (`axag.commands.entry`): a repeated `axag lint
+"""The cache-hit fast path of the console script (`axag.cli.entry`): a repeated `axag lint
 FILE...` with unchanged inputs prints and writes exactly what the click CLI does, without importing click, lxml,
 rich, jsonschema, the model or the rules; any changed input, and any invocation it does not fully understand,
 goes to the CLI."""
@@ -15,24 +15,24 @@ from typing import Any
 
 import pytest
 
-from axag.cache_secret import secret
-from axag.commands import entry, records
-from axag.commands.run_record import prune
+from axag.batch.cache.secret import secret
+from axag.cli import entry, records
+from axag.cli.run_record import prune
 from axag.report import FORMATS
 from tests.conftest import FIXTURES, REPO, shared_or_skip
 
 # what a replayed run must not import
 HEAVY = ("click", "lxml", "rich", "jsonschema", "jinja2", "tomllib", "axag.model", "axag.rules", "axag.lint",
-         "axag.parse", "axag.findings", "axag.report", "axag.config", "axag.cli", "axag.cache")
+         "axag.parse", "axag.outcome.findings", "axag.report", "axag.config", "axag.cli.group", "axag.batch.cache.store")
 
 RUNNER = """
 import json, sys
 side, how = sys.argv.pop(1), sys.argv.pop(1)
 sys.argv[0] = "axag"
 if how == "cli":
-    from axag.cli import main
+    from axag.cli.group import main
 else:
-    from axag.commands.entry import main
+    from axag.cli.entry import main
 try:
     code = main()
 except SystemExit as exc:
@@ -115,7 +115,7 @@ def test_every_format_is_replayed_byte_for_byte(project: tuple[Path, list[str]])
         first_files = _outputs(root)
         again = _run("entry", args, root)  # served from the record
         again_files = _outputs(root)
-        assert "axag.commands.lint_run" in first["modules"] and "click" not in first["modules"], combo
+        assert "axag.cli.lint_run" in first["modules"] and "click" not in first["modules"], combo
         # every page's result cache entry is valid (the reference run made them): no parser, model or click
         assert not [m for m in first["modules"] if m.split(".")[0] in ("lxml", "click", "jsonschema")
                     or m.startswith(("axag.model", "axag.parse"))
@@ -143,7 +143,7 @@ def test_a_changed_input_is_never_replayed(project: tuple[Path, list[str]]) -> N
     for change in changes:
         change()
         got = _run("entry", args, root)
-        assert "axag.commands.lint_run" in got["modules"]
+        assert "axag.cli.lint_run" in got["modules"]
         reference = _run("cli", args, root)
         assert (got["code"], got["out"], got["err"]) == (reference["code"], reference["out"], reference["err"])
         assert _heavy(_run("entry", args, root)["modules"]) == []  # the new record is used next time
@@ -159,7 +159,7 @@ def test_a_changed_baseline_is_not_replayed(tmp_path: Path) -> None:
     assert _heavy(served["modules"]) == [] and served["code"] == 0
     baseline.write_text('{"version": 1, "findings": []}\n')
     got = _run("entry", args, tmp_path)
-    assert "axag.commands.lint_run" in got["modules"]
+    assert "axag.cli.lint_run" in got["modules"]
     reference = _run("cli", args, tmp_path)
     assert (got["code"], got["out"]) == (reference["code"], reference["out"])
 
@@ -191,7 +191,7 @@ def test_a_damaged_record_is_ignored_and_rewritten(project: tuple[Path, list[str
     for damaged in (good[:-1], good[:20], good[:-9] + bytes([good[-9] ^ 1]) + good[-8:], b""):
         record.write_bytes(damaged)
         got = _run("entry", args, root)
-        assert "axag.commands.lint_run" in got["modules"] and got["out"] == first["out"]
+        assert "axag.cli.lint_run" in got["modules"] and got["out"] == first["out"]
         assert record.read_bytes() == good
     assert _heavy(_run("entry", args, root)["modules"]) == []
 
@@ -268,9 +268,9 @@ def test_the_run_without_click_prints_what_the_cli_prints(tmp_path: Path, args: 
 
 
 def test_records_live_where_the_result_cache_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The console script finds the cache folder without importing `axag.cache`: where `cache.cache_dir` puts
+    """The console script finds the cache folder without importing `axag.batch.cache.store`: where `cache.cache_dir` puts
     it, for ``--cache-dir``, ``AXAG_CACHE_DIR`` and the default ``.axag_cache``."""
-    from axag import cache
+    from axag.batch.cache import store as cache
     from axag.config import CONFIG_NAMES
 
     monkeypatch.delenv("AXAG_CACHE_DIR", raising=False)
@@ -289,7 +289,7 @@ def test_records_live_where_the_result_cache_does(tmp_path: Path, monkeypatch: p
 def test_a_record_of_another_shape_is_ignored(tmp_path: Path) -> None:
     import marshal
 
-    from axag.cache_secret import key_id, tag
+    from axag.batch.cache.secret import key_id, tag
 
     key, secret = bytes(16), bytes(range(32))
     good = records.encode_record(key, secret, [("a", "-")], [(records.STDOUT, "x", "")], 1)
@@ -310,7 +310,7 @@ def test_a_failed_run_leaves_no_record(tmp_path: Path) -> None:
         first = _run("entry", args, tmp_path)
         again = _run("entry", args, tmp_path)
         assert first["code"] == again["code"] == 2 and first["err"] == again["err"] != b"", args
-        assert "axag.commands.lint_run" in again["modules"], args
+        assert "axag.cli.lint_run" in again["modules"], args
     assert not list(Path(os.environ["AXAG_CACHE_DIR"]).glob("runs/*"))
 
 
@@ -332,9 +332,9 @@ def test_installing_a_package_changes_the_key(tmp_path: Path, monkeypatch: pytes
 def test_what_a_recorded_run_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The record holds the run's stdout and stderr text in order and its report files; a run that drew a
     progress bar, wrote bytes past the text streams or failed leaves none."""
-    from axag.commands import common
-    from axag.commands.progress import Progress
-    from axag.commands.run_record import record_run
+    from axag.cli import common
+    from axag.cli.progress import Progress
+    from axag.cli.run_record import record_run
 
     monkeypatch.chdir(tmp_path)
     opts = {"config": None, "isolated": True, "cache_dir": "cache", "no_cache": False, "baseline": None,
@@ -363,10 +363,10 @@ def test_what_a_recorded_run_leaves(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert not record.exists()
     assert record_run(key, opts, lambda _: 2) == 2
     assert not record.exists()
-    monkeypatch.setattr("axag.commands.run_record.MAX_TEXT", 7)  # "warn\nab\n{}" is 10 characters
+    monkeypatch.setattr("axag.cli.run_record.MAX_TEXT", 7)  # "warn\nab\n{}" is 10 characters
     assert record_run(key, opts, run(lambda: None)) == 1
     assert not record.exists() and (tmp_path / "out" / "r.json").read_text() == "{}"
-    monkeypatch.setattr("axag.commands.run_record.MAX_TEXT", 10)
+    monkeypatch.setattr("axag.cli.run_record.MAX_TEXT", 10)
     assert record_run(key, opts, run(lambda: None)) == 1
     assert record.exists()
 
@@ -380,7 +380,7 @@ def test_a_changed_manifest_named_by_the_configuration_is_not_replayed(tmp_path:
     assert _heavy(_run("entry", args, tmp_path)["modules"]) == []
     (tmp_path / "m.json").write_text('{"intents": ["x.y"]}\n', encoding="utf-8")
     got = _run("entry", args, tmp_path)
-    assert "axag.commands.lint_run" in got["modules"]
+    assert "axag.cli.lint_run" in got["modules"]
     reference = _run("cli", args, tmp_path)
     assert (got["code"], got["out"], got["err"]) == (reference["code"], reference["out"], reference["err"])
     assert _heavy(_run("entry", args, tmp_path)["modules"]) == []
@@ -389,7 +389,7 @@ def test_a_changed_manifest_named_by_the_configuration_is_not_replayed(tmp_path:
 def test_the_pre_parser_knows_the_lint_options_as_click_does() -> None:
     """The console script's argument reader mirrors the click command: the same keyword arguments, each served
     flag a click flag and each served valued option a click option taking a value."""
-    from axag.commands.lint import lint
+    from axag.cli.lint import lint
 
     opts = entry.lint_options(["lint", "x.html"])
     assert opts is not None

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from axag.cli import main
+from axag.cli.group import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "fix"
@@ -343,9 +343,9 @@ def test_verification_rejects_an_edit_of_another_attribute(tmp_path: Path) -> No
     """Library level: a fix that would rewrite a non-annotation attribute is refused (199, nothing written)."""
     from axag.api import check_files
     from axag.config import Resolver
-    from axag.findings import Edit, Fix
     from axag.lint.engine import Request
     from axag.lint.fix import apply_fixes
+    from axag.outcome.findings import Edit, Fix
 
     data = '<button class="big" axag-intent="a.b" axag-action-type="Read">x</button>\n'
     path = tmp_path / "p.html"
@@ -370,9 +370,9 @@ def test_verification_rejects_an_edit_of_another_attribute(tmp_path: Path) -> No
 def test_verification_rejects_an_edit_outside_start_tags(tmp_path: Path) -> None:
     from axag.api import check_files
     from axag.config import Resolver
-    from axag.findings import Edit, Fix
     from axag.lint.engine import Request
     from axag.lint.fix import apply_fixes
+    from axag.outcome.findings import Edit, Fix
 
     data = '<p>hello</p><button axag-intent="a.b" axag-action-type="Read">x</button>\n'
     path = tmp_path / "p.html"

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from axag.cli import main
-from axag.errors import InputError
+from axag.cli.group import main
 from axag.guards import naming
 from axag.guards.render import render_guards, write_guards
+from axag.outcome.errors import InputError
 
 
 def test_stub_names_basic_and_reserved() -> None:

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from axag.errors import InputError
 from axag.guards import naming, render, typescript
+from axag.outcome.errors import InputError
 from axag.values import pyruntime
 
 ROOT = Path(__file__).resolve().parents[1]

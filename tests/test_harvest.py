@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from axag.findings import Severity
+from axag.files.source import SourceText, load
 from axag.model.actions import build_model
 from axag.model.types import FileModel
+from axag.outcome.findings import Severity
 from axag.parse.document import parse_source
-from axag.source import SourceText, load
 from tests.conftest import build_model_from, model_problems, problems_at
 
 DATA = Path(__file__).parent / "data" / "params"

@@ -86,7 +86,7 @@ def test_shipped_schemas_write_no_boolean_schema() -> None:
 
 @pytest.mark.parametrize("target", ["mcp", "openai", "openai-responses", "anthropic"])
 def test_shipped_schemas_refuse_a_boolean_parameter_schema(target: str) -> None:
-    from axag.schemas_path import load_schema
+    from axag.files.shipped_schemas import load_schema
 
     doc = compiled(FIXTURES / "spec" / "site", FIXTURES / "spec", target)
     validator = jsonschema.Draft202012Validator(load_schema(SCHEMA_FILES[target]))

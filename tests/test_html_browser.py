@@ -214,7 +214,7 @@ def catalogue_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, 
     # page is rendered from the library, with what the command would pass it
     assert run_axag(["catalogue", "tools.json", "-o", "catalogue.html"], cwd=root).exit_code == 2
     from axag.catalogue.render import catalogue_pieces
-    from axag.commands.catalogue import source_base
+    from axag.cli.catalogue import source_base
 
     pieces = catalogue_pieces(doc, source="tools.json",
                               base=source_base(str(root / "tools.json"), str(root / "catalogue.html"), None),

@@ -114,7 +114,7 @@ def test_script_json_cannot_end_its_script_element() -> None:
 
 
 def test_html_report_without_findings() -> None:
-    from axag.findings import RunReport
+    from axag.outcome.findings import RunReport
 
     tree = lxml_html.fromstring(render("html", RunReport(files=3)))
     assert tree.xpath("//p[@id='status']")[0].text_content() == "No findings."

@@ -37,8 +37,8 @@ def test_reference_component_tsx(tmp_path: Path) -> None:
     res = run_axag(["lint", "--isolated", "--ignore", "unbound-action", "--output-format", "json", "component.tsx"],
                    cwd=tmp_path)
     assert res.exit_code == 0 and json.loads(res.stdout)["findings"] == []
+    from axag.files.source import load
     from axag.parse.jsx import parse_jsx
-    from axag.source import load
 
     loaded = load(tmp_path / "component.tsx", (tmp_path / "component.tsx").read_bytes())
     assert not isinstance(loaded, str)
@@ -218,7 +218,7 @@ def test_named_file_with_unread_extension_is_skipped_with_a_warning() -> None:
 
 
 def test_html_run_never_loads_tree_sitter() -> None:
-    code = ("import sys; from axag.cli import main\n"
+    code = ("import sys; from axag.cli.group import main\n"
             "try:\n    main(['lint', '--isolated', '--quiet', 'fixtures/site'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if m.startswith('tree_sitter')))")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120,
@@ -228,7 +228,7 @@ def test_html_run_never_loads_tree_sitter() -> None:
 
 def test_missing_grammars_give_a_clear_warning(tmp_path: Path) -> None:
     (tmp_path / "a.tsx").write_text('export const A = () => <button axag-intent="a.b">x</button>;\n')
-    code = ("import sys; sys.modules['tree_sitter'] = None\nfrom axag.cli import main\n"
+    code = ("import sys; sys.modules['tree_sitter'] = None\nfrom axag.cli.group import main\n"
             "main(['lint', '--isolated', '--output-format', 'concise', 'a.tsx'])")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,

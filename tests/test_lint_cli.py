@@ -85,7 +85,7 @@ def test_version() -> None:
 
 def _position_kinds(text: str) -> dict[tuple[int, int], str]:
     """Every (line, column) where a finding may point: tag names, annotation names and values."""
-    from axag.spans import LineIndex
+    from axag.files.spans import LineIndex
 
     lines = LineIndex(text)
     out: dict[tuple[int, int], str] = {}

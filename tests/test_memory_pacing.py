@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from axag import memory
+from axag.batch import memory
 from axag.config import Settings
 from axag.lint.engine import Request, check_file
 
@@ -122,7 +122,7 @@ def test_cache_hits_are_out_of_the_young_generation_when_a_file_is_checked(tmp_p
     """A run with one page changed: the outcomes of the cache hits live to its end, so the collection that may
     follow the checked page does not scan them (they are frozen when they are added)."""
     from axag import api
-    from axag.findings import Finding
+    from axag.outcome.findings import Finding
     from tests.conftest import run_axag
 
     site = tmp_path / "site"

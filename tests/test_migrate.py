@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from axag.cli import main
+from axag.cli.group import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "fix"
@@ -256,8 +256,8 @@ def test_new_preconditions_take_the_place_of_a_double_quoted_attribute(tmp_path:
 
 
 def _legacy_attr(value: str) -> Any:
+    from axag.files.spans import Span
     from axag.parse.document import Attr
-    from axag.spans import Span
 
     return Attr("axag-constraints", "axag-constraints", value, value, "'", Span(0, 16), Span(18, 18 + len(value)))
 
@@ -288,12 +288,12 @@ def test_building_the_model_plans_no_migration() -> None:
     """The model records the fact of the attribute (M, its number of entries); it neither counts migratable
     entries nor attaches a fix: that is the fix provider's, after the rules. Rule 101 judges the fact with N = 0
     until the provider sets it."""
-    from axag.facts import Kind
+    from axag.files.source import load
     from axag.model.actions import build_model
+    from axag.model.facts import Kind
     from axag.parse.document import parse_source
     from axag.rules import load_rules
     from axag.rules.base import RuleCtx, run_rules
-    from axag.source import load
 
     src = load(Path("p.html"), PROVIDED.encode())
     assert not isinstance(src, str)
@@ -309,13 +309,13 @@ def test_building_the_model_plans_no_migration() -> None:
 def test_the_fix_provider_sets_the_count_and_the_fix() -> None:
     """`provide` runs on the problems after the rules: N is what its verified fix migrates (one bound of three:
     "s" is a string parameter, "x" is no expression), and each entry left gets its own 101 problem (made by rule 101's module)."""
+    from axag.files.source import load
     from axag.lint.migrate import provide
     from axag.model.actions import build_model
     from axag.parse.document import parse_source
     from axag.rules import load_rules
     from axag.rules.base import RuleCtx, run_rules
     from axag.rules.catalogue import RULES, format_message
-    from axag.source import load
 
     load_rules()
     src = load(Path("p.html"), PROVIDED.encode())

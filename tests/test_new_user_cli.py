@@ -193,7 +193,7 @@ def test_check_with_a_configured_target_that_differs(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------ 13: plurals
 def test_plural_helper() -> None:
-    from axag.plural import plural
+    from axag.outcome.plural import plural
 
     assert [plural(n, "error") for n in (0, 1, 2)] == ["0 errors", "1 error", "2 errors"]
     assert plural(1, "entry", "entries") == "1 entry"
@@ -220,7 +220,7 @@ def test_migration_count_in_the_singular(tmp_path: Path) -> None:
 def test_every_option_has_help_text() -> None:
     import click
 
-    from axag.cli import COMMANDS, main
+    from axag.cli.group import COMMANDS, main
 
     ctx = click.Context(main)
     missing = []

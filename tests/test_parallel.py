@@ -3,7 +3,7 @@ of work (the CLI tests compare whole outputs for --jobs 1 and 2)."""
 
 from __future__ import annotations
 
-from axag.parallel import biggest_first
+from axag.batch.workers import biggest_first
 
 
 def test_biggest_first_keeps_file_order_among_equals() -> None:
@@ -19,7 +19,7 @@ def test_the_checking_modules_are_imported_before_the_workers_are_forked() -> No
     code = (
         "import gc, sys\n"
         "from axag.lint.engine import Request\n"
-        "from axag.parallel import preload\n"
+        "from axag.batch.workers import preload\n"
         "names = ('axag.parse.document', 'axag.model.actions', 'axag.compile.build')\n"
         "assert not any(n in sys.modules for n in names), [n for n in names if n in sys.modules]\n"
         "names += ('axag.rules.identity',)  # the rule declarations come with the engine (the catalogue indexes them)\n"

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from axag.files.source import load
 from axag.parse.document import parse_source
 from axag.parse.entities import decode_attribute
 from axag.parse.templates import unbound_name
 from axag.parse.tokenizer import ascii_lower
-from axag.source import load
 from axag.vocabulary import is_annotation_name
 from tests.conftest import shared_or_skip
 

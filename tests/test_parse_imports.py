@@ -13,7 +13,7 @@ def test_named_references_are_imported_on_first_use() -> None:
         "from pathlib import Path\n"
         "from axag.parse.document import parse_source\n"
         "from axag.parse.entities import decode_attribute\n"
-        "from axag.source import load\n"
+        "from axag.files.source import load\n"
         "page = b'<button axag-intent=\"a.b\" axag-description=\"x &#38; y\" title=\"&copy;\">b</button>'\n"
         "pf = parse_source(load(Path('p.html'), page))\n"
         "assert pf.elements[0].first['axag-description'].value == 'x & y'\n"

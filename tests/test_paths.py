@@ -7,7 +7,7 @@ import os
 from hypothesis import given
 from hypothesis import strategies as st
 
-from axag.paths import relpath_posix
+from axag.files.paths import relpath_posix
 
 SEGMENT = st.sampled_from(["a", "b", "ab", ".", "..", "", ".git", "a.html", "é", "x y"])
 PATH = st.lists(SEGMENT, min_size=0, max_size=5).map(lambda parts: "/" + "/".join(parts))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import time
 
-from axag.commands import progress as progress_mod
+from axag.cli import progress as progress_mod
 
 
 class _Tty(io.StringIO):

@@ -14,7 +14,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from axag.findings import Edit, Finding, Fix, Fixable, Level, RuleInfo, RunReport, Severity, fingerprint
+from axag.outcome.findings import (
+    Edit,
+    Finding,
+    Fix,
+    Fixable,
+    Level,
+    RuleInfo,
+    RunReport,
+    Severity,
+    fingerprint,
+)
 from axag.report import FORMATS, HUMAN_FORMATS, escape_text, render
 from axag.report.github import escape_data, escape_property
 
@@ -322,7 +332,7 @@ def test_non_colour_rendering_does_not_import_rich() -> None:
 
     code = (
         "import sys\n"
-        "from axag.findings import RunReport\n"
+        "from axag.outcome.findings import RunReport\n"
         "from axag.report import FORMATS, render\n"
         "for fmt in [*FORMATS, 'statistics']:\n"
         "    if fmt != 'html':  # the page is rendered by jinja2\n"

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from axag.cli import main
+from axag.cli.group import main
 from axag.config import Settings
 from axag.lint.engine import FileOutcome, Request, check_file
 
@@ -322,7 +322,7 @@ def test_worker_crash_is_one_finding(tmp_path: Path, monkeypatch: pytest.MonkeyP
     other file's findings are those of a --jobs 1 run."""
     import os
 
-    import axag.parallel as par
+    import axag.batch.workers as par
 
     for i in range(12):
         (tmp_path / f"f{i:02d}.html").write_bytes(BOOKING if i % 2 else BAD_FILES[2])

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from axag.cli import main
+from axag.cli.group import main
 from axag.vocabulary import ATTRIBUTES
 
 REPO = Path(__file__).resolve().parents[1]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from axag.jsonfile import MAX_DEPTH, nesting_error
+from axag.files.read_json import MAX_DEPTH, nesting_error
 from tests.conftest import run_axag
 
 _PAGE = '<button axag-intent="a.b" axag-action-type="read">x</button>\n'

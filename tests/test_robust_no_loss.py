@@ -15,7 +15,7 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 from click.testing import CliRunner
 
-from axag.cli import main
+from axag.cli.group import main
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"

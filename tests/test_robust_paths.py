@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from axag.cli import main
+from axag.cli.group import main
 
 REPO = Path(__file__).resolve().parents[1]
 GOOD = ('<form axag-intent="{i}.go" axag-action-type="read" axag-risk-level="none" axag-description="Go">'
@@ -135,7 +135,7 @@ def test_file_vanishes_mid_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     site = _site(tmp_path)
     for i in range(5):
         (site / f"v{i}.html").write_text(GOOD.format(i=f"v{i}"), encoding="utf-8")
-    import axag.discover as disc
+    import axag.files.discover as disc
 
     real = disc.discover
 

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from axag.cli import main
+from axag.cli.group import main
 from axag.config import Settings
-from axag.errors import InputError
 from axag.guards.render import write_guards
 from axag.lint.engine import Request, check_file
+from axag.outcome.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 BOOKING = json.loads((REPO / "tests" / "data" / "guards" / "booking.tools.json").read_text("utf-8"))

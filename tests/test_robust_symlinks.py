@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from axag.errors import InputError
-from axag.fsio import create_only, write_atomic
+from axag.files.write import create_only, write_atomic
+from axag.outcome.errors import InputError
 from tests.conftest import run_axag
 
 _PAGE = ('<button axag-intent="cart.view" axag-action-type="read" axag-risk-level="none" '

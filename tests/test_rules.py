@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from axag.cli import main
+from axag.cli.group import main
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
 CODES = sorted(int(p.name) for p in FIXTURES.iterdir() if p.name.isdigit()) if FIXTURES.is_dir() else []

@@ -1,4 +1,4 @@
-"""Shipped schemas and self-validation (self-validation and shipped schemas): schemas/, axag.schemas_path, axag.compile.validate."""
+"""Shipped schemas and self-validation (self-validation and shipped schemas): schemas/, axag.files.shipped_schemas, axag.compile.validate."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from jsonschema_specifications import REGISTRY
 from axag.compile.contract import ToolContract
 from axag.compile.targets import LEGACY_SCHEMA_IDS, SCHEMA_FILES, SCHEMA_IDS, TARGETS, render
 from axag.compile.validate import META_KEYS, check_structure, emitted_schemas, self_check
-from axag.schemas_path import SCHEMA_FILES as SHIPPED
-from axag.schemas_path import load_schema, schema_dir, schema_path
+from axag.files.shipped_schemas import SCHEMA_FILES as SHIPPED
+from axag.files.shipped_schemas import load_schema, schema_dir, schema_path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "compile"
@@ -145,7 +145,7 @@ def test_schema_path_and_load() -> None:
 
 
 def test_installed_copy_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import axag.schemas_path as sp
+    import axag.files.shipped_schemas as sp
 
     (tmp_path / "schemas").mkdir()
     monkeypatch.setattr(sp, "_PACKAGE_DIR", tmp_path)
@@ -174,7 +174,7 @@ def test_wheel_carries_identical_schemas(wheel: Path, tmp_path: Path) -> None:
             assert zf.read(f"axag/schemas/{name}") == (ROOT / "schemas" / name).read_bytes(), name
         zf.extractall(tmp_path)
     # the installed package reads its own copy
-    code = "import axag.schemas_path as s; print(s.schema_dir()); print(s.load_schema('tools.schema.json')['$id'])"
+    code = "import axag.files.shipped_schemas as s; print(s.schema_dir()); print(s.load_schema('tools.schema.json')['$id'])"
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True,
                             env={"PYTHONPATH": str(tmp_path), "PATH": ""})
     assert result.stdout.splitlines() == [str(tmp_path / "axag" / "schemas"), SCHEMA_IDS["mcp"]]
@@ -199,7 +199,7 @@ def test_documents_validate(target: str, strict: bool) -> None:
 def test_validate_does_not_import_jsonschema() -> None:
     code = (
         "import sys, axag.compile.validate, axag.compile.targets.openai, axag.compile.targets.manifest, "
-        "axag.compile.targets.mcp, axag.compile.targets.anthropic, axag.schemas_path\n"
+        "axag.compile.targets.mcp, axag.compile.targets.anthropic, axag.files.shipped_schemas\n"
         "print(sorted(m for m in ('jsonschema', 'referencing', 'jsonschema_specifications', 'rich', 'jinja2', 'bs4')"
         " if m in sys.modules))"
     )

@@ -581,7 +581,7 @@ def test_state_store_buckets_by_actor_and_is_shared_between_processes(tmp_path: 
 
 # ---------------------------------------------------------------------------------------------- light imports
 def test_lint_never_imports_the_serve_dependencies() -> None:
-    code = ("import sys\nfrom axag.cli import main\n"
+    code = ("import sys\nfrom axag.cli.group import main\n"
             "try:\n    main(['lint', '--isolated', '--output-format', 'json', 'fixtures/site'])\n"
             "except SystemExit:\n    pass\n"
             "print(sorted(m for m in ('mcp', 'httpx', 'uvicorn', 'starlette', 'anyio') if m in sys.modules))")
@@ -594,7 +594,7 @@ def test_serve_settings_come_from_the_configuration(tmp_path: Path) -> None:
     from conftest import run_axag
 
     from axag.config import Resolver, load_raw
-    from axag.errors import ConfigError
+    from axag.outcome.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(
         '[tool.axag.serve]\nbase-url = "ftp://configured"\nactor = "ann"\nroles = ["staff", "guest"]\n'

@@ -25,10 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from axag.api import compile_paths
-from axag.errors import InputError
 from axag.guards import naming
 from axag.guards.in_process import build_guards, literal_value
 from axag.guards.render import write_guards
+from axag.outcome.errors import InputError
 from axag.values import pyruntime
 from tests.conftest import REPO
 from tests.test_guards_suite import CASES, _wrap

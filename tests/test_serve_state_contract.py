@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from axag.errors import InputError
+from axag.outcome.errors import InputError
 from axag.serve.approvals import ApprovalDesk, DeskRefusal
 from axag.serve.state import SCHEMA_VERSION, SqlStore
 from axag.serve.stores import open_state

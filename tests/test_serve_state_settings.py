@@ -57,8 +57,8 @@ def test_public_url_must_be_an_origin(url: str, tmp_path: Path) -> None:
 def test_public_url_makes_the_links_of_axag_approvals_link(tmp_path: Path) -> None:
     """Serve stores the page's origin for `axag approvals link`; behind a proxy that is --public-url (or
     [tool.axag.serve] public-url), not the listening address."""
-    from axag.commands.approvals import make_server
-    from axag.commands.serve_settings import serve_settings
+    from axag.cli.approvals import make_server
+    from axag.cli.serve_settings import serve_settings
     from axag.serve.app import ServeConfig
     from axag.serve.stores import open_state
 

@@ -6,7 +6,7 @@ from itertools import pairwise
 
 import pytest
 
-from axag.findings import Finding, Severity
+from axag.files.spans import LineIndex
 from axag.lint.suppress import (
     DISABLE,
     DISABLE_FILE,
@@ -20,7 +20,7 @@ from axag.lint.suppress import (
     parse,
     removal_edit,
 )
-from axag.spans import LineIndex
+from axag.outcome.findings import Finding, Severity
 
 
 def finding(text: str, code: int, needle: str, nth: int = 0) -> Finding:

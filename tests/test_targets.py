@@ -19,7 +19,7 @@ from axag.compile.targets import manifest as manifest_target
 from axag.compile.targets import openai as openai_target
 from axag.compile.targets.manifest import DynamicAction, conformance, generated_at
 from axag.compile.validate import check_structure, self_check
-from axag.facts import Kind
+from axag.model.facts import Kind
 from axag.vocabulary import SCHEMA_KEY_ORDER
 
 DATA = Path(__file__).resolve().parent / "data" / "compile"

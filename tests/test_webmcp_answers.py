@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from axag.cli import main
+from axag.cli.group import main
 from axag.serve.binding import run_form
 from tests.serve_backend import Backend, Recorded, running_backend, serving
 from tests.test_webmcp_browser import Page, browser, compile_with_module, playwright

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from axag.cli import main
+from axag.cli.group import main
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, missing, need
 from tests.conftest import REPO
 from tests.serve_backend import Backend, Recorded, running_backend

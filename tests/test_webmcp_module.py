@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from axag.cli import main
+from axag.cli.group import main
 from axag.compile.validate import check_structure, self_check
 from tests.conftest import REPO
 

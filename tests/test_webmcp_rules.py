@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from axag.cli import main
+from axag.cli.group import main
 from axag.config import resolve_codes
 
 PAGE = """<form action="/bookings" method="post" axag-intent="booking.create" axag-action-type="write"

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from axag.catalogue.words import constraints, precondition_text, type_text, value_text
-from axag.errors import InputError
+from axag.outcome.errors import InputError
 from axag.vocabulary import RISK_LEVELS
 
 ACTION = "org.axag/action"

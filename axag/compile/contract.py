@@ -15,7 +15,7 @@ def output_schema() -> dict[str, Any]:
     `$id`, `title` and `description`; no boolean subschemas), one shared object (compile.merge leaves it
     out of packed contracts)."""
     from axag.compile.subschemas import object_subschemas
-    from axag.schemas_path import load_schema
+    from axag.files.shipped_schemas import load_schema
 
     doc = load_schema("envelope.schema.json")
     schema: dict[str, Any] = object_subschemas({k: v for k, v in doc.items() if k not in ("$id", "title", "description")})

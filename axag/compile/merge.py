@@ -11,9 +11,9 @@ from functools import lru_cache
 from typing import Any
 
 from axag.compile.contract import ToolContract
-from axag.findings import Finding
+from axag.files.spans import LineIndex, context_rows
+from axag.outcome.findings import Finding
 from axag.rules.run import conflicting_contract, tool_name_collision
-from axag.spans import LineIndex, context_rows
 
 
 def _without_sources(tool: dict[str, Any]) -> dict[str, Any]:
@@ -196,7 +196,7 @@ class PackedContract:
         import pickle
         import zlib
 
-        from axag.pickles import loads_only
+        from axag.files.restricted_pickle import loads_only
 
         try:  # squeezed (zlib data starts with 0x78) or a plain pickle (protocol 2 and later start with 0x80)
             data = unsqueeze(self.blob) if self.blob[:1] == b"x" else self.blob
@@ -518,7 +518,7 @@ def declaration_spans(findings: list[Finding]) -> list[Finding]:
 def _line_index(path: str) -> LineIndex | None:
     from pathlib import Path
 
-    from axag.source import load
+    from axag.files.source import load
 
     try:
         src = load(Path(path), Path(path).read_bytes())

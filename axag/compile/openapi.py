@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from axag.errors import InputError
+from axag.outcome.errors import InputError
 
 __all__ = ["bind_openapi", "bind_operations", "load_openapi", "load_operations", "operations"]
 
@@ -33,7 +33,7 @@ def _parse(p: Path, what: str) -> Any:
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {what} {p}: {exc}") from exc
-    from axag.depends import note
+    from axag.files.depends import note
 
     note(p, data)  # the operations bound depend on it, and so on every file its refs name
     try:

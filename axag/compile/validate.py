@@ -608,7 +608,7 @@ def self_check(doc: Any, target: str) -> list[str]:
 
     from axag.compile.serialize import dumps
     from axag.compile.targets import declared, get
-    from axag.schemas_path import load_schema
+    from axag.files.shipped_schemas import load_schema
 
     shipped = get(target)  # ValueError for an unknown target
     try:
@@ -636,7 +636,7 @@ def self_check(doc: Any, target: str) -> list[str]:
 def check_tools_file(doc: Any, path: object) -> dict[str, Any]:
     """``doc`` read from ``path`` when it is a valid MCP tools document (every command that reads a tools file
     checks it this way: guards, serve, catalogue); ``InputError`` naming the first problem otherwise."""
-    from axag.errors import InputError
+    from axag.outcome.errors import InputError
 
     try:
         problems = check_structure(doc, "mcp", ordered=False)  # key order is not part of the input contract

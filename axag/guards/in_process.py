@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from axag.errors import InputError
 from axag.guards import naming
 from axag.guards.naming import GuardSpecError
 from axag.guards.views import guard_view, stub_views
+from axag.outcome.errors import InputError
 from axag.values import pyruntime as rt
 
 __all__ = ["build_guards", "literal_value"]

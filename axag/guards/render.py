@@ -1,4 +1,4 @@
-"""RENDER guards: tools.json -> generated guard files; writing through ``axag.fsio``.
+"""RENDER guards: tools.json -> generated guard files; writing through ``axag.files.write``.
 
 Public entry points: :func:`render_guards` (pure, text in, text out) and :func:`write_guards`.
 jinja2 is imported lazily, inside :func:`axag.guards.views.environment`.
@@ -12,11 +12,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from axag import __version__, fsio
-from axag.errors import InputError
+from axag import __version__
+from axag.files import write as fsio
 from axag.guards import LANGS, naming
 from axag.guards.naming import GuardSpec, GuardSpecError, Stub
 from axag.guards.views import RenderedGuards, environment, guard_view, stub_views
+from axag.outcome.errors import InputError
 
 __all__ = ["LANGS", "PY_FILES", "RenderedGuards", "render_guards", "user_module_names", "write_guards"]
 

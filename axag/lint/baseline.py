@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from axag.depends import note
-from axag.errors import InputError
-from axag.findings import Finding
+from axag.files.depends import note
+from axag.outcome.errors import InputError
+from axag.outcome.findings import Finding
 
 JUSTIFICATION = "recorded in the baseline"
 _CODE_RE = re.compile(r"AXAG-LINT-[0-9]{3}")
@@ -47,7 +47,7 @@ def load(path: str | os.PathLike[str], *, missing_ok: bool = False) -> set[Entry
         raise InputError(f"baseline file {target} does not exist (create it with --update-baseline)") from None
     except OSError as exc:
         raise InputError(f"cannot read baseline file {target}: {exc.strerror or exc}") from exc
-    from axag.jsonfile import loads
+    from axag.files.read_json import loads
 
     note(target, raw)
     return parse(loads(raw, target, "malformed baseline file"), str(target))

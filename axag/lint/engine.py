@@ -14,21 +14,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from axag import regular
-from axag.findings import Edit, Finding, Fix, Severity, fingerprint
-from axag.paths import relpath_posix
+from axag.files import read_whole
+from axag.files.paths import relpath_posix
+from axag.files.spans import LineIndex, context_rows
+from axag.outcome.findings import Edit, Finding, Fix, Severity, fingerprint
 from axag.rules import run
 from axag.rules.catalogue import RULES
 from axag.rules.declare import MessageError, strict
-from axag.spans import LineIndex, context_rows
 
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
     from axag.config import Settings
+    from axag.files.source import SourceText
     from axag.lint.suppress import Unused
     from axag.model.types import Action, FileModel
     from axag.parse.document import Element, ParsedFile
     from axag.rules.problem import Problem
-    from axag.source import SourceText
 
 C_RULES = frozenset(code for code, m in RULES.items() if m.info.compile_check)
 # the C rules whose errors an inline suppression with a reason lifts in compile as well (150)
@@ -157,12 +157,12 @@ def _at_least_warning(sev: Severity) -> Severity:
 
 
 def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes | None) -> None:
-    from axag.source import load
+    from axag.files.source import load
 
     path = out.path
     if data is None:
         try:
-            data = regular.read_regular(path)
+            data = read_whole.read_regular(path)
         except OSError as exc:
             out.read_error = True
             out.findings.append(run.unreadable_file(f"cannot read the file: {exc.strerror or exc}", out.display,
@@ -174,7 +174,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
                 out.findings.append(run.skipped_file("not a regular file", out.display, out.repo_path, sev))
             return
     out.size = len(data)
-    from axag.source import is_read
+    from axag.files.source import is_read
 
     if not is_read(path):  # file discovery: a named file of another kind is skipped with a warning
         sev = _severity(run.SKIPPED, settings, request)
@@ -282,7 +282,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
 def release_model(model: Any) -> None:
     """Break the reference cycles of a file's model once the file is done (each action and its annotated
     element refer to each other; the harvest's per-file state refers to the model), so that reference counting
-    frees the page, its lxml tree first, at once: no garbage collection has to find it (`axag.memory`)."""
+    frees the page, its lxml tree first, at once: no garbage collection has to find it (`axag.batch.memory`)."""
     for ann in model.annotated:
         ann.action = None
     model.__dict__.clear()
@@ -323,11 +323,11 @@ def _provided(model: FileModel, problems: list[Problem], enabled: frozenset[int]
 def _suppression_problems(model: FileModel, enabled: frozenset[int], sup: Any, unused: list[Unused]) -> list[Problem]:
     """What the rules make of the file's suppression comments: the malformed ones, and those that suppress
     nothing (with the edit that removes them)."""
-    from axag.facts import Fact, Kind
+    from axag.files.spans import Span
     from axag.lint import suppress
+    from axag.model.facts import Fact, Kind
     from axag.rules.base import RuleCtx
     from axag.rules.facts import judge_facts
-    from axag.spans import Span
 
     facts = [Fact(Kind.BAD_DIRECTIVE, Span(sp.start, sp.end), None, None, {"problem": sp.problem})
              for sp in sup.problems]

@@ -21,9 +21,9 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from axag.edits import apply_text
-from axag.findings import Edit, Finding, Fix
 from axag.lint.engine import FileOutcome, Request, RunOutcomes, check_file
+from axag.outcome.findings import Edit, Finding, Fix
+from axag.parse.edits import apply_text
 from axag.parse.tokenizer import RawTag, scan_tag
 
 if TYPE_CHECKING:
@@ -344,7 +344,7 @@ def fix_file(outcome: FileOutcome, settings: Settings, request: Request, data: b
             data = Path(outcome.path).read_bytes()
         except OSError:
             return result
-    from axag.source import file_kind, load
+    from axag.files.source import file_kind, load
 
     src = load(outcome.path, data)
     if isinstance(src, str) or src.replaced or src.text != outcome.text:
@@ -433,8 +433,8 @@ def apply_fixes(run: R, resolver: Resolver, request: Request, *, write: bool, cw
         if result.changed and result.fixed is not None:
             diffs.append((outcome.display, _diff(outcome.display, result.old_text, result.new_text)))
             if write and not is_stdin:
-                from axag.errors import InputError
-                from axag.fsio import write_atomic
+                from axag.files.write import write_atomic
+                from axag.outcome.errors import InputError
 
                 try:
                     write_atomic(outcome.path, result.fixed)

@@ -27,22 +27,29 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.edits import apply_text, fix, insert_attribute_after, remove_attribute, render_json, replace_value
-from axag.findings import Edit, Fix
+from axag.files.spans import Span
 from axag.model.legacy import entries as _entries
 from axag.model.legacy import parse_expression
+from axag.outcome.findings import Edit, Fix
+from axag.outcome.plural import plural
 from axag.parse.document import Attr, Element
-from axag.plural import plural
-from axag.spans import Span
+from axag.parse.edits import (
+    apply_text,
+    fix,
+    insert_attribute_after,
+    remove_attribute,
+    render_json,
+    replace_value,
+)
 from axag.values.jsonspan import JsonDoc
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from axag.files.source import SourceText
     from axag.model.types import Annotated, FileModel
     from axag.parse.document import ParsedFile
     from axag.rules.problem import Problem
-    from axag.source import SourceText
 
     Parser = Callable[[SourceText], ParsedFile]
 
@@ -256,7 +263,7 @@ def _control_attribute(key: str) -> str | None:
 
 def _control_edit(text: str, control: Element, attrs: dict[str, str]) -> Edit:
     """One insertion of ``attrs`` after the control's last attribute (after its tag name when it has none)."""
-    from axag.edits import quote_value
+    from axag.parse.edits import quote_value
 
     raw = control.raw
     pos = max((a.value_end + (1 if a.quote else 0) for a in raw.attrs), default=control.tag_span.end) \
@@ -423,7 +430,7 @@ def _build_fix(model: FileModel, ann: Annotated, attr: Attr, state: _State, migr
                                                 model.pf.lines.line_ending()))
     elif new_pre and not pre_val.declared:
         # the new attribute takes the place of the removed one
-        from axag.edits import attribute_extent, quote_value
+        from axag.parse.edits import attribute_extent, quote_value
 
         start, end = attribute_extent(attr)
         edits.append(Edit(start, end, f"{PRECONDITIONS}={quote_value(_compact(new_pre), None)}"))
@@ -500,8 +507,8 @@ class _Rebuild:
 
 
 def _rebuild(model: FileModel, edits: tuple[Edit, ...], how: _Rebuild) -> FileModel | None:
+    from axag.files.source import SourceText, vue_window
     from axag.model.actions import build_model
-    from axag.source import SourceText, vue_window
 
     src = model.pf.src
     new_text = apply_text(src.text, sorted(edits, key=lambda e: (e.start, e.end)))

@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from axag.findings import Fix
+from axag.files.spans import LineIndex
+from axag.outcome.findings import Fix
 from axag.rules.problem import Problem
-from axag.spans import LineIndex
 
 
 def touches(fx: Fix, frozen: list[tuple[int, int]], rewritable: list[tuple[int, int]] | None = None) -> bool:
@@ -45,7 +45,7 @@ def _origin(p: Problem) -> Any:
 
 
 def _beside(path: Path, shown: str, other: Path) -> str:
-    from axag.paths import relpath_posix
+    from axag.files.paths import relpath_posix
 
     try:
         rel = relpath_posix(other, path.parent)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from axag.findings import Finding
 from axag.lint.engine import Request, RunOutcomes
+from axag.outcome.findings import Finding
 
 
 def sitewide_findings(run: RunOutcomes, request: Request) -> list[Finding]:

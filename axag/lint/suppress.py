@@ -24,9 +24,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from axag.findings import Finding
+from axag.files.spans import LineIndex
+from axag.outcome.findings import Finding
 from axag.rules.catalogue import RULES, lookup
-from axag.spans import LineIndex
 from axag.vocabulary import did_you_mean
 
 NEXT_LINE: Final = "axag-disable-next-line"

@@ -1,5 +1,5 @@
 """Completion and hover of the server, in plain data (the server turns them into protocol types): what to
-offer at a cursor and what to show over it, from the vocabulary (`axag.vocabulary`, `axag.vocabulary_export`)
+offer at a cursor and what to show over it, from the vocabulary (`axag.vocabulary`, `axag.vocabulary.export`)
 and the rule catalogue."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from axag import vocabulary as V
 from axag.lsp import context as C
-from axag.vocabulary_export import attribute_doc
+from axag.vocabulary.export import attribute_doc
 
 PARAM_LISTS = frozenset({"axag-required-parameters", "axag-optional-parameters"})
 INTENT_KINDS = frozenset({"intent", "intent_ref"})

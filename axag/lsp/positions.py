@@ -1,10 +1,10 @@
 """Positions: lint's 1-based (line, code-point column) and code-point offsets <-> LSP's 0-based (line, character)
 in the negotiated unit (UTF-16 code units unless the client offers UTF-8 or UTF-32). Lines break at LF, CRLF
-and lone CR, for lint (`axag.spans.LineIndex`) as for LSP."""
+and lone CR, for lint (`axag.files.spans.LineIndex`) as for LSP."""
 
 from __future__ import annotations
 
-from axag.spans import LineIndex
+from axag.files.spans import LineIndex
 
 
 def units(text: str, encoding: str) -> int:

@@ -21,10 +21,10 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from axag import __version__
-from axag.findings import Finding, Severity
 from axag.lsp import features
 from axag.lsp.positions import Positions
 from axag.lsp.workspace import DocumentLint, Workspace
+from axag.outcome.findings import Finding, Severity
 
 log = logging.getLogger("axag.lsp")
 R = TypeVar("R")
@@ -324,7 +324,7 @@ def _edit(pos: Positions, start: int, end: int, content: str) -> T.TextEdit:
 
 def suppression_edit(f: Finding, text: str, path: Path, pos: Positions) -> T.TextEdit:
     """A line above the finding's: ``axag-disable-next-line CODE -- reason`` in the file's comment syntax."""
-    from axag.source import file_kind
+    from axag.files.source import file_kind
 
     line_start = pos.lines.starts[f.line - 1]
     line = pos.lines.line_text(f.line)

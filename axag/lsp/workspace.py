@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from axag.findings import Finding
 from axag.lint.engine import FileOutcome, Request
+from axag.outcome.findings import Finding
 
 # `axag-intent="…"` and the `intent: "…"` of spec objects; a literal first, which the regex engine scans for fast
 _INTENT_VALUE = re.compile(r"""intent(?:\s*=\s*\{?\s*|\s*:\s*)["']([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)["']""")
@@ -65,7 +65,7 @@ class Workspace:
     def reload(self) -> None:
         """(Re)read the configuration; the next `scan` reads the files again."""
         from axag.config import Resolver
-        from axag.errors import AxagError
+        from axag.outcome.errors import AxagError
 
         with self._lock:
             self._generation += 1
@@ -90,8 +90,8 @@ class Workspace:
     def _options(self, settings: Any) -> None:
         """The files the configuration names (manifest, enforced intents, baseline), read as `axag lint` reads
         them; a file that cannot be read is a configuration error (shown once), the rest still applies."""
-        from axag.errors import AxagError
-        from axag.jsonfile import read_json
+        from axag.files.read_json import read_json
+        from axag.outcome.errors import AxagError
 
         problems = []
         if settings.manifest is not None:
@@ -129,7 +129,7 @@ class Workspace:
     def scan(self) -> None:
         """Read every file of the workspace (within the configured paths and excludes) for the run-wide checks
         and the intents it uses; documents open in the editor count with their text instead."""
-        from axag.discover import discover
+        from axag.files.discover import discover
 
         generation = self._generation
         try:
@@ -146,7 +146,7 @@ class Workspace:
 
     def file_changed(self, path: Path) -> None:
         """A file changed on disk (or was created or deleted): read it again unless it is open."""
-        from axag.source import is_read
+        from axag.files.source import is_read
 
         if is_read(path):
             self._read(path, self._generation, {})
@@ -154,7 +154,7 @@ class Workspace:
     def _read(self, path: Path, generation: int, repo_cache: dict[Path, Path]) -> None:
         """Check a file of the workspace as it is on disk (unless it is open); one that is gone is forgotten."""
         from axag.api import check_document
-        from axag.regular import read_regular
+        from axag.files.read_whole import read_regular
 
         with self._lock:
             if path in self._open:
@@ -209,9 +209,9 @@ class Workspace:
         """Every file of the workspace that is not open in the editor, as `axag lint` run in the folder reports
         it (its findings, the run-wide ones located in it, the baseline applied), with its text as on disk (for
         the positions), in path order: what `workspace/diagnostic` reports beside the open documents."""
+        from axag.files.read_whole import read_regular
+        from axag.files.source import load
         from axag.lint.sitewide import sitewide_findings
-        from axag.regular import read_regular
-        from axag.source import load
 
         with self._lock:
             files, opened, found = dict(self._files), dict(self._open), dict(self._findings)
@@ -271,7 +271,7 @@ def _tag_spans(findings: list[Finding], text: str) -> list[Finding]:
     the file from disk): here from the document's text, which the editor may not have saved."""
     from dataclasses import replace
 
-    from axag.spans import LineIndex, context_rows
+    from axag.files.spans import LineIndex, context_rows
 
     lines = LineIndex(text)
     out = []

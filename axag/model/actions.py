@@ -6,18 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from axag import vocabulary as V
-from axag.edits import fix, remove_attribute, replace_value
-from axag.facts import Fact, Kind
+from axag.files.spans import Span
 from axag.model import forms
+from axag.model.facts import Fact, Kind
 from axag.model.legacy import entry_count
 from axag.model.macro import expand
 from axag.model.parameter import Parameter
 from axag.model.relational import Relation, looks_relational, parse_relation
 from axag.model.types import Action, Annotated, FileModel, Precondition
 from axag.model.values import Status, Value, ValueReader
+from axag.outcome.plural import plural
 from axag.parse.document import Attr, Element, ParsedFile
-from axag.plural import plural
-from axag.spans import Span
+from axag.parse.edits import fix, remove_attribute, replace_value
 from axag.values.jsonspan import JsonError
 from axag.values.jsonspan import parse as parse_json
 
@@ -126,7 +126,7 @@ def _misspelt_count_as_declared(ann: Annotated) -> None:
 
 
 def _rename(attr: Attr, new_name: str) -> Any:
-    from axag.findings import Edit
+    from axag.outcome.findings import Edit
 
     return Edit(attr.name_span.start, attr.name_span.end, new_name)
 
@@ -177,7 +177,7 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
             parse_json(decoded)
         except JsonError:
             continue
-        from axag.findings import Edit
+        from axag.outcome.findings import Edit
         from axag.values.jsontext import dumps_compact
 
         # the JSON goes inside single quotes, as the message says (unless it holds a single quote)
@@ -389,8 +389,8 @@ def _unparsed_relation(model: FileModel, act: Action, pv: Value, index: int, ite
     p.help = f'write "{new}"'
     attr = pv.attr
     if attr is not None and attr.quote in ('"', "'") and not pv.from_macro and span != pv.value_span():
-        from axag.edits import escape_in_value
-        from axag.findings import Edit
+        from axag.outcome.findings import Edit
+        from axag.parse.edits import escape_in_value
         from axag.values.jsontext import dumps_compact
 
         p.fix = fix(f'Rewrite as "{new}"', Edit(span.start, span.end, escape_in_value(dumps_compact(new), attr.quote)))

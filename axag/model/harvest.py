@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 from lxml import etree
 
 from axag import vocabulary as V
-from axag.facts import Kind
+from axag.model.facts import Kind
 from axag.model.harvest_state import HarvestState, LxmlElement
 from axag.model.params import Loc, Sink, Spec, SpecCtx
 from axag.model.spec_read import read_object

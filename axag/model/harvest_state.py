@@ -8,7 +8,7 @@ from typing import Any
 from lxml import etree
 
 from axag import vocabulary as V
-from axag.facts import VALUE_DEFECTS, Fact
+from axag.model.facts import VALUE_DEFECTS, Fact
 from axag.parse.document import Element, ParsedFile
 
 __all__ = ["HarvestState", "LxmlElement"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from axag.files.spans import Span
 from axag.parse.document import Element
-from axag.spans import Span
 
 
 @dataclass

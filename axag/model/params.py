@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.facts import HARMLESS, Fact, Kind
-from axag.findings import Fix
+from axag.files.spans import Span
+from axag.model.facts import HARMLESS, Fact, Kind
 from axag.model.values import Value
+from axag.outcome.findings import Fix
 from axag.parse.document import Element
-from axag.spans import Span
 from axag.values.jsontext import is_number as _is_number
 
 if TYPE_CHECKING:

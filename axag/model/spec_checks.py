@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from axag import vocabulary as V
-from axag.facts import Kind
+from axag.model.facts import Kind
 from axag.model.params import (
     APPLIES,
     DATE_FORMATS,

@@ -9,10 +9,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.edits import fix, insert_attribute_after, render_json, replace_value
-from axag.facts import Kind
-from axag.findings import Edit, Fix
 from axag.model import forms
+from axag.model.facts import Kind
 from axag.model.params import (
     COUNT_KEYS,
     FRAGMENT_KEYS,
@@ -27,6 +25,8 @@ from axag.model.params import (
     is_integral,
 )
 from axag.model.values import Value
+from axag.outcome.findings import Edit, Fix
+from axag.parse.edits import fix, insert_attribute_after, render_json, replace_value
 from axag.values.jsonspan import JsonError
 from axag.values.jsonspan import parse as parse_json
 from axag.values.jsontext import is_number as _is_number

@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from axag.facts import Fact
+from axag.files.spans import Span
+from axag.model.facts import Fact
 from axag.model.macro import MacroResult
 from axag.model.parameter import Parameter
 from axag.model.relational import Relation
 from axag.model.values import ABSENT, Status, Value
 from axag.parse.document import Attr, Element, ParsedFile
-from axag.spans import Span
 
 if TYPE_CHECKING:
     from axag.model.harvest_state import HarvestState

@@ -13,11 +13,11 @@ from enum import Enum
 from typing import Any
 
 from axag import vocabulary as V
-from axag.edits import fix, replace_value
-from axag.facts import Fact, Kind
+from axag.files.spans import Span
 from axag.model import forms
+from axag.model.facts import Fact, Kind
 from axag.parse.document import Attr, Element
-from axag.spans import Span
+from axag.parse.edits import fix, replace_value
 from axag.values.jsonspan import JsonDoc, JsonError
 from axag.values.jsonspan import parse as parse_json
 

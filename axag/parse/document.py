@@ -13,6 +13,8 @@ from typing import Any
 
 from lxml import etree
 
+from axag.files.source import SourceText
+from axag.files.spans import LineIndex, Span
 from axag.parse.entities import decode_attribute
 from axag.parse.markers import (
     annotated_or_interactive,
@@ -32,8 +34,6 @@ from axag.parse.tokenizer import (
     scan_tag,
     utf8_size,
 )
-from axag.source import SourceText
-from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
 
 _PARSER = etree.HTMLParser(recover=True, remove_comments=False, huge_tree=True, default_doctype=False)

@@ -17,12 +17,12 @@ from typing import Any
 
 from lxml import etree
 
+from axag.files.source import SourceText
+from axag.files.spans import LineIndex, Span
 from axag.parse import jsxspec
 from axag.parse import jsxtree as T
 from axag.parse.document import Attr, Element, ParsedFile
 from axag.parse.entities import decode_attribute
-from axag.source import SourceText
-from axag.spans import LineIndex, Span
 from axag.vocabulary import is_annotation_name
 
 # byte hits (in the lower-cased source) that start an element or an attribute rules look at

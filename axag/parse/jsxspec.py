@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from axag.depends import note
+from axag.files.depends import note
 from axag.parse import jsxtree as T
 
 Node = Any
@@ -157,7 +157,7 @@ class Loader:
         self._cache: dict[Path, Module | None] = {}
 
     def load(self, directory: Path, spec: str) -> Module | None:
-        """The module ``spec`` names from ``directory``; each candidate looked at is noted (`axag.depends`),
+        """The module ``spec`` names from ``directory``; each candidate looked at is noted (`axag.files.depends`),
         found or not, so that a result made from it is a cache miss once it changes or appears."""
         for cand in candidates(directory, spec):
             if cand in self._cache:

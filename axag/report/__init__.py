@@ -15,8 +15,8 @@ from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 from axag import __version__
-from axag.findings import Finding, RunReport, full_code
-from axag.plural import plural
+from axag.outcome.findings import Finding, RunReport, full_code
+from axag.outcome.plural import plural
 
 # --output-format name -> module (imported on use)
 FORMATS: dict[str, str] = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from axag.findings import Finding, RunReport
+from axag.outcome.findings import Finding, RunReport
 from axag.report import SEVERITY_STYLE, Line, emit, escape_text, sorted_findings, summary_lines
 
 

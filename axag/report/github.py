@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from axag.findings import Finding, RunReport
+from axag.outcome.findings import Finding, RunReport
 from axag.report import machine_path, sorted_findings
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from axag.findings import Finding, RunReport
+from axag.outcome.findings import Finding, RunReport
 from axag.report import machine_path, sorted_findings
 from axag.report.json_ import dumps
 

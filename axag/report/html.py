@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from axag.findings import Finding, RunReport
+from axag.outcome.findings import Finding, RunReport
 from axag.report import escape_text, machine_path, rule_name, sorted_findings, summary_lines, tool_version
 from axag.report.full import finding_block
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from axag.compile.serialize import dumps_indented, indented_fragment
-from axag.findings import Finding, RunReport
+from axag.outcome.findings import Finding, RunReport
 from axag.report import machine_path, rule_name, rule_url, sorted_findings, tool_version
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from axag.findings import RunReport
+from axag.outcome.findings import RunReport
 from axag.report import sorted_findings
 from axag.report.json_ import finding_object
 

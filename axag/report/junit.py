@@ -11,7 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from itertools import groupby
 
-from axag.findings import RunReport
+from axag.outcome.findings import RunReport
 from axag.report import escape_char, machine_path, sorted_findings
 
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from axag.findings import Edit, Finding, RuleInfo, RunReport
+from axag.outcome.findings import Edit, Finding, RuleInfo, RunReport
 from axag.report import INFORMATION_URI, all_findings, machine_path, rule_url, tool_version
 from axag.report.json_ import dumps
 from axag.rules.catalogue import RULES

@@ -3,7 +3,7 @@ sorted by count descending, then code; then the summary."""
 
 from __future__ import annotations
 
-from axag.findings import RunReport, full_code
+from axag.outcome.findings import RunReport, full_code
 from axag.report import Line, emit, rule_name, summary_lines
 
 

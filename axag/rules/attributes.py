@@ -8,19 +8,19 @@ import re
 from typing import TYPE_CHECKING
 
 from axag import vocabulary as V
-from axag.facts import Fact, Kind
-from axag.findings import Fixable, Level, Severity
+from axag.model.facts import Fact, Kind
+from axag.outcome.findings import Fixable, Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
 from axag.rules.facts import emit, judge, judges
 from axag.rules.problem import Problem
 
 if TYPE_CHECKING:
+    from axag.files.spans import Span
     from axag.parse.document import Element
-    from axag.spans import Span
 
 # ------------------------------------------------------------------------------------------------
-# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+# The model records what it observes as facts (`axag.model.facts`); the checks below judge them.
 
 
 UNKNOWN_ATTRIBUTE = Rule(
@@ -227,7 +227,7 @@ def comment_in_start_tag(ctx: RuleCtx) -> None:
         if not lost:
             continue
         element = next((e for e in _elements_at(pf, tag.start)), None)
-        from axag.spans import Span
+        from axag.files.spans import Span
 
         COMMENT_IN_START_TAG.report(ctx, Span(opener.name_start, close + 3), element, None, tag=tag.tag,
                                     attrs=", ".join(lost))

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from axag.facts import Kind
-from axag.findings import Level, Severity
+from axag.model.facts import Kind
+from axag.outcome.findings import Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
 from axag.rules.facts import judge
@@ -235,7 +235,7 @@ def openapi_drift(ctx: RuleCtx, act: Action) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+# The model records what it observes as facts (`axag.model.facts`); the checks below judge them.
 
 INVALID_PARAMS_FROM = Rule(
     code=140,

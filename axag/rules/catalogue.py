@@ -17,14 +17,14 @@ and indexes what they declare (no per-rule data lives here). Where each code is 
 - `webmcp`: 160, 161, 162, 163, 164 (the group `webmcp`: declarative WebMCP attributes on annotated forms)
 - `run`: 121, 122, 133, 143, 145, 146, 190, 191, 192, 193, 199 (raised by compile, lint and the commands)
 
-Every finding is made by these modules: the model records facts (`axag.facts`) that the rules judge
+Every finding is made by these modules: the model records facts (`axag.model.facts`) that the rules judge
 (`axag.rules.facts`), and the run rules' findings are made by `run` for the engine, compile and the commands.
 `tests/test_catalogue.py` compares the declarations with the SPEC tables.
 """
 
 from __future__ import annotations
 
-from axag.findings import RuleInfo
+from axag.outcome.findings import RuleInfo
 from axag.rules import (  # noqa: F401 - each module declares its rules on import
     attributes,
     binding,

@@ -23,13 +23,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from axag.findings import Fix, Fixable, Level, RuleInfo, Severity, full_code
+from axag.outcome.findings import Fix, Fixable, Level, RuleInfo, Severity, full_code
 from axag.rules.base import rule
 
 if TYPE_CHECKING:
+    from axag.files.spans import Span
     from axag.parse.document import Element
     from axag.rules.base import RuleCtx
-    from axag.spans import Span
 
 __all__ = ["DECLARED", "MATCHES", "MessageError", "Rule", "or_list", "strict", "template_names"]
 

@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.findings import Level, Severity
+from axag.outcome.findings import Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
 

@@ -1,4 +1,4 @@
-"""Rules that judge what building the model observed (`axag.facts`).
+"""Rules that judge what building the model observed (`axag.model.facts`).
 
 A rule judges facts next to its declaration: ``@judges(RULE, Kind.X, …)`` on a function ``fn(ctx, fact)``, or
 ``judge(RULE, Kind.X, msg=…)`` for a rule that reports each fact of that kind as it is (with its message
@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from axag.facts import Fact, Kind
+from axag.model.facts import Fact, Kind
 
 if TYPE_CHECKING:
-    from axag.findings import Fix, Severity
+    from axag.files.spans import Span
+    from axag.outcome.findings import Fix, Severity
     from axag.parse.document import Element
-    from axag.spans import Span
 
 
 # The runner sees a rule and its context through these two small interfaces (`axag.rules.declare.Rule` and

@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.facts import Kind
-from axag.findings import Level, Severity
+from axag.model.facts import Kind
+from axag.outcome.findings import Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
 from axag.rules.facts import judge
@@ -380,7 +380,7 @@ def missing_accessible_name(ctx: RuleCtx, act: Action) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+# The model records what it observes as facts (`axag.model.facts`); the checks below judge them.
 
 INVALID_INTENT = Rule(
     code=34,

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from axag.facts import Kind
-from axag.findings import Level, Severity
+from axag.model.facts import Kind
+from axag.outcome.findings import Level, Severity
 from axag.rules.declare import Rule
 from axag.rules.facts import judge
 
 # ------------------------------------------------------------------------------------------------
-# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+# The model records what it observes as facts (`axag.model.facts`); the checks below judge them.
 
 
 INVALID_MACRO = Rule(

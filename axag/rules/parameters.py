@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from axag import vocabulary as V
-from axag.facts import Fact, Kind
-from axag.findings import Fixable, Level, Severity
+from axag.model.facts import Fact, Kind
+from axag.outcome.findings import Fixable, Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
 from axag.rules.facts import emit, judge, judges
 
 # ------------------------------------------------------------------------------------------------
-# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+# The model records what it observes as facts (`axag.model.facts`); the checks below judge them.
 
 
 PARAMETER_IN_BOTH_LISTS = Rule(

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from axag.findings import Fix, Severity
-from axag.spans import Span
+from axag.files.spans import Span
+from axag.outcome.findings import Fix, Severity
 
 if TYPE_CHECKING:
     from axag.parse.document import Element

@@ -1,11 +1,11 @@
 """Run-level rules: compile merge and targets (121, 122, 145, 146), suppression comments (133, 143) and run
-diagnostics (190-199), raised by `axag/compile`, `axag/lint` and `axag/commands`.
+diagnostics (190-199), raised by `axag/compile`, `axag/lint` and `axag/cli`.
 """
 
 from __future__ import annotations
 
-from axag.facts import Kind
-from axag.findings import Finding, Fixable, Level, Severity, fingerprint
+from axag.model.facts import Kind
+from axag.outcome.findings import Finding, Fixable, Level, Severity, fingerprint
 from axag.rules.declare import Rule
 from axag.rules.facts import judge
 

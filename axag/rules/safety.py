@@ -11,8 +11,8 @@ import re
 from typing import TYPE_CHECKING
 
 from axag import vocabulary as V
-from axag.facts import Fact, Kind
-from axag.findings import Fix, Fixable, Level, Severity
+from axag.model.facts import Fact, Kind
+from axag.outcome.findings import Fix, Fixable, Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
 from axag.rules.facts import emit, judge, judges
@@ -146,7 +146,7 @@ def _add_confirmation(ctx: RuleCtx, act: Action) -> Fix | None:
     """The fix of 006 and 150: add axag-confirmation-required="true" after the risk level, when it is absent."""
     if act.v("axag-confirmation-required").declared:
         return None
-    from axag.edits import fix, insert_attribute_after  # (the rules are declared without the parser)
+    from axag.parse.edits import fix, insert_attribute_after  # (the rules are declared without the parser)
 
     rv = act.v("axag-risk-level")
     after = act.ann.macro_attr if rv.from_macro else rv.attr
@@ -564,7 +564,7 @@ def dependent_attribute_without_flag(ctx: RuleCtx, act: Action) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+# The model records what it observes as facts (`axag.model.facts`); the checks below judge them.
 
 UNKNOWN_CONFIRMATION_PLACEHOLDER = Rule(
     code=129,

@@ -12,16 +12,16 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from axag import vocabulary as V
-from axag.facts import Kind
-from axag.findings import Level, Severity
+from axag.model.facts import Kind
+from axag.outcome.findings import Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule, or_list
 from axag.rules.facts import judge
 
 if TYPE_CHECKING:
+    from axag.files.spans import Span
     from axag.model.types import Action, Annotated
     from axag.parse.document import Element
-    from axag.spans import Span
 
 
 def _scope_unknown(act: Action) -> bool:
@@ -464,7 +464,7 @@ def missing_description(ctx: RuleCtx, act: Action) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# The model records what it observes as facts (`axag.facts`); the checks below judge them.
+# The model records what it observes as facts (`axag.model.facts`); the checks below judge them.
 
 INHERITANCE_VIOLATION = Rule(
     code=130,

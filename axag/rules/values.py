@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from axag import vocabulary as V
-from axag.facts import Fact, Kind
-from axag.findings import Fixable, Level, Severity
+from axag.model.facts import Fact, Kind
+from axag.outcome.findings import Fixable, Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule, or_list
 from axag.rules.facts import emit, judge, judges
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from axag.model.types import Annotated
 
 # ------------------------------------------------------------------------------------------------
-# The model records what it observes as facts (`axag.facts`) and the dynamic attributes of each element; the
+# The model records what it observes as facts (`axag.model.facts`) and the dynamic attributes of each element; the
 # checks below judge them.
 
 

@@ -17,15 +17,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from axag import vocabulary as V
-from axag.findings import Fixable, Level, Severity
+from axag.outcome.findings import Fixable, Level, Severity
 from axag.rules.base import RuleCtx
 from axag.rules.declare import Rule
 
 if TYPE_CHECKING:
-    from axag.findings import Edit
+    from axag.files.spans import Span
     from axag.model.types import Action
+    from axag.outcome.findings import Edit
     from axag.parse.document import Attr, Element
-    from axag.spans import Span
 
 __all__ = ["GROUP", "GROUP_CODES"]
 
@@ -213,9 +213,9 @@ def _form_element(ctx: RuleCtx, act: Action) -> Element | None:
 
 def _plain_attr(ctx: RuleCtx, element: Element, name: str) -> Attr | None:
     """The first ``name`` attribute of ``element`` as written (WebMCP's attributes are not annotations)."""
+    from axag.files.spans import Span
     from axag.parse.document import Attr
     from axag.parse.entities import decode_attribute
-    from axag.spans import Span
 
     if element.raw is None:
         return None
@@ -292,7 +292,7 @@ def toolname_checks(ctx: RuleCtx, act: Action) -> None:
         return
     if ctx.compiled is None:
         return
-    from axag.edits import fix, replace_value
+    from axag.parse.edits import fix, replace_value
 
     name = ctx.compiled(act)[0]
     if attr.value != name:
@@ -321,7 +321,7 @@ def autosubmit_gated(ctx: RuleCtx, act: Action) -> None:
     why = _gated(act) if attr is not None else None
     if form is None or attr is None or why is None:
         return
-    from axag.edits import fix, remove_attribute
+    from axag.parse.edits import fix, remove_attribute
 
     AUTOSUBMIT_GATED.report(ctx, attr.name_span, form, "toolautosubmit", intent=act.intent, why=why,
                             fix=fix("Remove toolautosubmit", remove_attribute(attr, _text(ctx))))
@@ -331,7 +331,7 @@ def autosubmit_gated(ctx: RuleCtx, act: Action) -> None:
 def param_description_mismatch(ctx: RuleCtx, act: Action) -> None:
     if act.intent is None or act.action_type is None or _form_element(ctx, act) is None:
         return
-    from axag.edits import fix, replace_value
+    from axag.parse.edits import fix, replace_value
 
     for p in act.parameters:
         declared = p.schema.get("description")
@@ -352,7 +352,7 @@ def declarative_missing(ctx: RuleCtx, act: Action) -> None:
         return  # only a form that is itself the action: a form holding several actions has no one name
     if ctx.compiled is None:
         return
-    from axag.edits import fix, insert_attribute_after
+    from axag.parse.edits import fix, insert_attribute_after
 
     name, description = ctx.compiled(act)
     text = _text(ctx)

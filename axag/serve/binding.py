@@ -209,7 +209,7 @@ def live_values(html: str, binding: Mapping[str, Any], page: str) -> dict[int, s
 # ---------------------------------------------------------------------------------------------- answers
 def _json_body(raw: bytes) -> object:
     """The parsed JSON answer, or None when it is not plain, shallow JSON (then it is returned as text)."""
-    from axag.jsonfile import nesting_error
+    from axag.files.read_json import nesting_error
 
     try:
         text = raw.decode("utf-8")

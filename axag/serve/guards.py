@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from axag.errors import InputError
+from axag.outcome.errors import InputError
 
 __all__ = ["load_guards"]
 

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import anyio
 import httpx
 
-from axag.errors import InputError
+from axag.outcome.errors import InputError
 
 __all__ = ["ALGORITHMS", "DEFAULT_ROLES_CLAIM", "JwtVerifier", "KeySet", "OAuthSettings", "discover_jwks_uri",
            "scope_tokens"]

@@ -23,7 +23,7 @@ import httpx
 import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from axag.errors import InputError
+from axag.outcome.errors import InputError
 from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result, listed_tool, nulls_as_absent
 from axag.serve.approvals import ApprovalDesk, ApprovalRequest
 from axag.serve.state import SqlStore

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from axag.errors import InputError
+from axag.outcome.errors import InputError
 from axag.serve.state import SCHEMA_VERSION, WRITER, SqlStore
 
 __all__ = ["PostgresStore", "shown_url"]

@@ -36,7 +36,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
-from axag.errors import InputError
+from axag.outcome.errors import InputError
 
 __all__ = ["WRITER", "SqlStore", "SqliteStore", "StateStore", "hash_token"]
 

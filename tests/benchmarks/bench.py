@@ -513,8 +513,8 @@ def _stage_main(root: str) -> int:
     """axag's parse stage alone over the same files, timed like the floor: read, decode, the raw start-tag pass
     and the one lxml parse of each file (axag.parse.parse_source), no model, rules or output. It shows how much of
     the single-process budget the parse stage itself takes."""
+    from axag.files.source import load
     from axag.parse.document import parse_source
-    from axag.source import load
 
     paths: list[str] = []
     for base, dirs, files in os.walk(root):

@@ -64,7 +64,7 @@ def patched(self, *a, **k):
     init(self, *a, **k)
     self.guards = {n: PassThrough(g, self.guard_module) for n, g in self.guards.items()}
 app.ToolServer.__init__ = patched
-from axag.cli import main
+from axag.cli.group import main
 sys.exit(main(sys.argv[1:]))
 """
 

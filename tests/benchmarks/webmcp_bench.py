@@ -42,7 +42,7 @@ END = ('import "/{module}";\nwindow.__t1 = performance.now();\n'
 def webmcp(inputs: list[str], out: Path) -> Path:
     from click.testing import CliRunner
 
-    from axag.cli import main
+    from axag.cli.group import main
 
     done = CliRunner().invoke(main, ["webmcp", *inputs, "-o", str(out)])
     if done.exit_code != 0:
@@ -53,7 +53,7 @@ def webmcp(inputs: list[str], out: Path) -> Path:
 def compile_webmcp(site: Path, out: Path) -> None:
     from click.testing import CliRunner
 
-    from axag.cli import main
+    from axag.cli.group import main
 
     done = CliRunner().invoke(main, ["compile", str(site), "--root", str(site), "--target", "webmcp", "-o", str(out)])
     if done.exit_code != 0:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
-from axag.facts import Kind
+from axag.model.facts import Kind
 
 if TYPE_CHECKING:
     from axag.compile.contract import ToolContract

@@ -29,7 +29,7 @@ from axag.compile.validate import (
     matches,
     one_of,
 )
-from axag.facts import Kind
+from axag.model.facts import Kind
 from axag.vocabulary import (
     ACTION_TYPES,
     ENTITY_RE,

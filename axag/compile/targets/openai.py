@@ -26,7 +26,7 @@ from axag.compile.serialize import dumps_compact
 from axag.compile.targets import Options, Rendered, Target, tool_schemas
 from axag.compile.targets.mcp import envelope, sorted_contracts
 from axag.compile.validate import Checker, Path, is_bool, is_text, matches
-from axag.facts import Kind
+from axag.model.facts import Kind
 from axag.vocabulary import SCHEMA_KEY_ORDER as PROPERTY_KEYS
 from axag.vocabulary import TOOL_NAME_RE
 
