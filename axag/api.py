@@ -183,7 +183,7 @@ def lint_report(run: Run, rules: Iterable[Any], version: str) -> RunReport:
 def lint_text(html: str | bytes, path: str = "page.html", *, select: str | None = None,
               harvest: bool = True) -> list[Finding]:
     """Lint one document given as text (no configuration files are read). Returns its findings."""
-    from axag.config import Settings
+    from axag.config.settings import Settings
 
     cwd = Path.cwd()
     data = html.encode("utf-8") if isinstance(html, str) else html
@@ -195,7 +195,7 @@ def lint_text(html: str | bytes, path: str = "page.html", *, select: str | None 
 def lint_paths(paths: Sequence[str | os.PathLike[str]], *, select: str | None = None, isolated: bool = True,
                jobs: int = 1) -> list[Finding]:
     """Lint files and folders as `axag lint` does (configuration honoured unless ``isolated``)."""
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
     from axag.files.discover import discover
     from axag.lint.sitewide import sitewide_findings
 
@@ -215,7 +215,7 @@ def compile_paths(paths: Sequence[str | os.PathLike[str]], *, target: str = "mcp
     from axag import __version__
     from axag.compile.merge import merge_contracts
     from axag.compile.targets import render
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
     from axag.files.discover import discover
 
     cwd = Path.cwd()

@@ -246,7 +246,7 @@ def test_no_pruning_scan_when_nothing_was_written(tmp_path: Path, monkeypatch: p
 
 def test_the_key_covers_paths_settings_and_request(tmp_path: Path) -> None:
     from axag.batch.cache.store import ResultCache
-    from axag.config import Settings
+    from axag.config.settings import Settings
     from axag.lint.engine import Request
 
     cache = ResultCache(tmp_path / "c", SECRET)

@@ -6,23 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from axag.config import (
-    DEFAULT_EXCLUDE,
-    DEFAULT_INCLUDE,
-    Resolver,
-    Settings,
-    compile_glob,
-    default_selection,
-    effective_severity,
-    load_raw,
-    project_root,
-    resolve_codes,
-    run_settings,
-    selected_codes,
-)
+from axag.config.resolve import Resolver, project_root, run_settings
+from axag.config.settings import Settings
+from axag.config.toml import load_raw
+from axag.files.globs import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, compile_glob
+from axag.lint.selection import default_selection, effective_severity, selected_codes
 from axag.outcome.errors import ConfigError, UsageError
 from axag.outcome.findings import Level, Severity
 from axag.rules.catalogue import RULES
+from axag.rules.codes import resolve_codes
 
 
 def write(path: Path, text: str) -> Path:

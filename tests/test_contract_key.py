@@ -53,7 +53,7 @@ def test_the_tool_text_is_the_whole_tool_written_once(tmp_path: Path) -> None:
 
     from axag.compile.merge import _SOURCES_HOLE, _TOOL_NEWLINE, mcp_fragment
     from axag.compile.serialize import indented_fragment
-    from axag.config import Settings
+    from axag.config.settings import Settings
     from axag.lint.engine import Request, check_file
 
     page = tmp_path / "page.html"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import axag.files.discover as discover_mod
-from axag.config import Resolver
+from axag.config.resolve import Resolver
 from axag.files.discover import Discovered, discover, file_kind
 
 

@@ -272,7 +272,7 @@ def test_records_live_where_the_result_cache_does(tmp_path: Path, monkeypatch: p
     """The console script finds the cache folder without importing `axag.batch.cache.store`: where `cache.cache_dir` puts
     it, for ``--cache-dir``, ``AXAG_CACHE_DIR`` and the default ``.axag_cache``."""
     from axag.batch.cache import store as cache
-    from axag.config import CONFIG_NAMES
+    from axag.config.toml import CONFIG_NAMES
 
     monkeypatch.delenv("AXAG_CACHE_DIR", raising=False)
     cwd = str(tmp_path)

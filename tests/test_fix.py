@@ -342,7 +342,7 @@ def test_fix_keeps_a_template_construct_next_to_a_removed_attribute(tmp_path: Pa
 def test_verification_rejects_an_edit_of_another_attribute(tmp_path: Path) -> None:
     """Library level: a fix that would rewrite a non-annotation attribute is refused (199, nothing written)."""
     from axag.api import check_files
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
     from axag.lint.engine import Request
     from axag.lint.fix import apply_fixes
     from axag.outcome.findings import Edit, Fix
@@ -369,7 +369,7 @@ def test_verification_rejects_an_edit_of_another_attribute(tmp_path: Path) -> No
 
 def test_verification_rejects_an_edit_outside_start_tags(tmp_path: Path) -> None:
     from axag.api import check_files
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
     from axag.lint.engine import Request
     from axag.lint.fix import apply_fixes
     from axag.outcome.findings import Edit, Fix
@@ -441,7 +441,7 @@ def test_fix_property(attrs: list[str], layout: str, dup: bool) -> None:
     import tempfile
 
     from axag.api import check_files
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
     from axag.lint.engine import Request
     from axag.lint.fix import fix_file
 

@@ -286,7 +286,7 @@ def test_odd_jsx_never_crashes(tmp_path: Path) -> None:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from axag.config import Settings
+    from axag.config.settings import Settings
     from axag.lint.engine import Request, check_file
 
     @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)

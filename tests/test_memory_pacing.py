@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from axag.batch import memory
-from axag.config import Settings
+from axag.config.settings import Settings
 from axag.lint.engine import Request, check_file
 
 PAGE = b"""<!doctype html><html><body>

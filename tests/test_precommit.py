@@ -61,7 +61,7 @@ def test_manifest_shape() -> None:
 
 def test_types_or_cover_the_default_include() -> None:
     identify = pytest.importorskip("identify.identify")
-    from axag.config import DEFAULT_INCLUDE
+    from axag.files.globs import DEFAULT_INCLUDE
 
     lint_types = set(hook("axag-lint")["types_or"])
     check_types = set(hook("axag-compile-check")["types_or"])

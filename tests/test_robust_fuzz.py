@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from axag.cli.group import main
-from axag.config import Settings
+from axag.config.settings import Settings
 from axag.lint.engine import FileOutcome, Request, check_file
 
 REPO = Path(__file__).resolve().parents[1]

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from axag.cli.group import main
-from axag.config import Settings
+from axag.config.settings import Settings
 from axag.guards.render import write_guards
 from axag.lint.engine import Request, check_file
 from axag.outcome.errors import InputError

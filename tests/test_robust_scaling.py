@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from axag.config import Settings
+from axag.config.settings import Settings
 from axag.lint.engine import Request, check_file
 
 

@@ -593,7 +593,8 @@ def test_lint_never_imports_the_serve_dependencies() -> None:
 def test_serve_settings_come_from_the_configuration(tmp_path: Path) -> None:
     from conftest import run_axag
 
-    from axag.config import Resolver, load_raw
+    from axag.config.resolve import Resolver
+    from axag.config.toml import load_raw
     from axag.outcome.errors import ConfigError
 
     (tmp_path / "pyproject.toml").write_text(

@@ -20,7 +20,7 @@ import pytest
 
 from axag.compile import targets
 from axag.compile.validate import check_structure, self_check
-from axag.config import enum_choices
+from axag.config.toml import enum_choices
 from tests.conftest import REPO
 
 TARGETS_MD = REPO / "docs" / "targets.md"

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from axag.cli.group import main
-from axag.config import resolve_codes
+from axag.rules.codes import resolve_codes
 
 PAGE = """<form action="/bookings" method="post" axag-intent="booking.create" axag-action-type="write"
       axag-risk-level="medium" axag-description="Book a room" toolname="book" toolautosubmit>

@@ -39,7 +39,8 @@ if TYPE_CHECKING:  # imported when a compile runs (the command's options load wi
     from axag.compile.contract import ToolContract
     from axag.compile.merge import MergedTool
     from axag.compile.targets import Rendered
-    from axag.config import Resolver, Settings
+    from axag.config.resolve import Resolver
+    from axag.config.settings import Settings
 
 
 def _strict_names() -> str:
@@ -128,7 +129,7 @@ class _Tools:
 def run_compile(opts: dict[str, Any]) -> int:
     """Options -> the library (check every file, merge, render the target) -> the report and the files
     written; the exit status comes from `exit_status` alone."""
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
 
     cwd = Path.cwd()
     resolver = Resolver(cwd, config=opts["config"], isolated=opts["isolated"])

@@ -47,7 +47,7 @@ def guards(tools_json: Path, output: Path, lang: str | None, null_as_absent: boo
 
     try:
         if lang is None:
-            from axag.config import Resolver
+            from axag.config.resolve import Resolver
 
             lang = Resolver(Path.cwd(), config=config, isolated=isolated).run_settings().compile_guards_lang
         doc = load_tools_document(tools_json)

@@ -44,7 +44,7 @@ def _repository_root(cwd: Path) -> Path:
 
 def _annotated_folders(root: Path) -> list[str]:
     """The top-level folders (or ".") of the files axag would lint that hold an `axag-` attribute."""
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
     from axag.files.discover import discover
 
     folders: set[str] = set()
@@ -100,7 +100,7 @@ fail-on = "error"
 @guard_errors
 def init(no_pre_commit: bool) -> None:
     """Write a commented axag.toml and the pre-commit hooks for the current repository (never overwriting)."""
-    from axag.config import find_config
+    from axag.config.resolve import find_config
 
     cwd = Path.cwd()
     root = _repository_root(cwd)

@@ -98,7 +98,7 @@ def _load_enforced(path: str | None) -> frozenset[str] | None:
 
 def run_lint(opts: dict[str, Any]) -> int:
     from axag.api import Run, check_files, lint_report
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
     from axag.files.discover import discover, missing_paths
     from axag.lint.engine import Request
     from axag.rules.catalogue import RULES
@@ -229,8 +229,8 @@ def _show(opts: dict[str, Any], files: Any, paths: list[str], resolver: Any, req
 
 def _check_cli_codes(opts: dict[str, Any]) -> None:
     """Unknown codes in --select/--ignore/--extend-select: one usage error, before any file is read."""
-    from axag.config import resolve_codes
     from axag.outcome.errors import UsageError
+    from axag.rules.codes import resolve_codes
 
     for option in ("select", "ignore", "extend_select"):
         if opts[option] is not None:

@@ -140,7 +140,7 @@ def plan_of(argv: list[str]) -> tuple[bytes, tuple[str, ...]] | None:
 
 
 def cache_folders(cwd: str, values: dict[str, list[str]], pyprojects: dict[str, bytes]) -> tuple[str, ...]:
-    """Where the run's result cache may be (`cache.cache_dir` over `config.Resolver.project_root`), without
+    """Where the run's result cache may be (`cache.cache_dir` over `config.resolve.Resolver.project_root`), without
     reading TOML: a pyproject.toml that mentions axag may hold ``[tool.axag]``, so its folder is a candidate
     before those above it. The record is checked whatever folder it is found in."""
     named = named_folder((values.get("--cache-dir") or [""])[-1], cwd)

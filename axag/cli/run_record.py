@@ -127,7 +127,7 @@ def _where_and_inputs(opts: dict[str, Any]) -> tuple[Path | None, list[tuple[str
     """The cache folder of the run (None with --no-cache) and the state of the files the configuration and
     the options name (beside the named files and the configuration files, which are in the key)."""
     from axag.batch.cache.store import cache_dir
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
 
     cwd = Path.cwd()
     resolver = Resolver(cwd, config=opts["config"], isolated=opts["isolated"])

@@ -103,7 +103,7 @@ def load_handlers(spec: str | None) -> Mapping[str, Any]:
 
 def operator_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """What `axag serve` exposes and how it reports; each defaults to its [tool.axag.serve] key."""
-    from axag.config import LOG_FORMATS
+    from axag.config.toml import LOG_FORMATS
     from axag.vocabulary import RISK_LEVELS
 
     options = [

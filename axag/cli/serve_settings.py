@@ -12,7 +12,7 @@ import click
 from axag.cli.common import fail
 
 if TYPE_CHECKING:
-    from axag.config import Settings
+    from axag.config.settings import Settings
     from axag.serve.oauth import OAuthSettings
     from axag.serve.state import SqlStore
 
@@ -25,7 +25,7 @@ STATE_HELP = (f"State database: an SQLite file, or postgresql://… shared by se
 
 
 def serve_settings(config: str | None, isolated: bool) -> Settings:
-    from axag.config import Resolver
+    from axag.config.resolve import Resolver
 
     return Resolver(Path.cwd(), config=config, isolated=isolated).run_settings()
 

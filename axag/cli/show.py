@@ -14,7 +14,7 @@ from axag.cli.common import echo
 from axag.outcome.findings import full_code
 
 if TYPE_CHECKING:
-    from axag.config import Settings
+    from axag.config.settings import Settings
 
 __all__ = ["show_files", "show_settings"]
 

@@ -14,7 +14,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
-from axag.config import Resolver, Settings, match_any, relative_posix
+from axag.config.resolve import Resolver
+from axag.config.settings import Settings
+from axag.files.globs import match_any, relative_posix
 
 KINDS: Final[dict[str, str]] = {
     ".html": "html",

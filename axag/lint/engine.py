@@ -23,7 +23,7 @@ from axag.rules.catalogue import RULES
 from axag.rules.declare import MessageError, strict
 
 if TYPE_CHECKING:  # the model is imported when a file is checked: a run served by the result cache needs none of it
-    from axag.config import Settings
+    from axag.config.settings import Settings
     from axag.files.source import SourceText
     from axag.lint.suppress import Unused
     from axag.model.types import Action, FileModel
@@ -100,7 +100,7 @@ _ENABLED: dict[tuple[object, ...], tuple[Settings, frozenset[int]]] = {}
 def enabled_codes(settings: Settings, request: Request, path: Path) -> frozenset[int]:
     if request.mode == "compile":
         return C_RULES
-    from axag.config import per_file_ignored, selected_codes
+    from axag.lint.selection import per_file_ignored, selected_codes
 
     key = (id(settings), request.cli_select, request.cli_ignore, request.cli_extend_select, request.cli_level,
            request.manifest is None, request.enforced_intents is None, request.openapi is None,
@@ -255,7 +255,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         suppressed = [f for f in suppressed if f.code not in REASONED or f.justification]
         if settings is not None and settings.per_file_ignores:
             # per-file ignores hide C-rule warnings and infos from compile's report, never errors
-            from axag.config import per_file_ignored
+            from axag.lint.selection import per_file_ignored
 
             hidden = per_file_ignored(settings, path)
             kept = [f for f in kept if f.severity is Severity.ERROR or f.code not in hidden]

@@ -27,7 +27,8 @@ from axag.parse.edits import apply_text
 from axag.parse.tokenizer import RawTag, scan_tag
 
 if TYPE_CHECKING:
-    from axag.config import Resolver, Settings
+    from axag.config.resolve import Resolver
+    from axag.config.settings import Settings
 
 R = TypeVar("R", bound=RunOutcomes)
 

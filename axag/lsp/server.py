@@ -194,7 +194,7 @@ async def initialized(ls: AxagServer, params: T.InitializedParams) -> None:
     caps = ls.client_capabilities.workspace
     if caps is not None and caps.did_change_watched_files is not None and \
             caps.did_change_watched_files.dynamic_registration:
-        from axag.config import CONFIG_NAMES
+        from axag.config.toml import CONFIG_NAMES
 
         sources = "**/*.{html,htm,jinja,jinja2,j2,njk,hbs,liquid,vue,svelte,astro,jsx,tsx,js,ts,mjs,mts}"
         globs = [f"**/{n}" for n in CONFIG_NAMES] + [sources]

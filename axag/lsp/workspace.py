@@ -64,7 +64,7 @@ class Workspace:
     # ------------------------------------------------------------------------------------------ configuration
     def reload(self) -> None:
         """(Re)read the configuration; the next `scan` reads the files again."""
-        from axag.config import Resolver
+        from axag.config.resolve import Resolver
         from axag.outcome.errors import AxagError
 
         with self._lock:
@@ -121,7 +121,7 @@ class Workspace:
             self.config_error = "; ".join(problems)
 
     def is_config(self, path: Path) -> bool:
-        from axag.config import CONFIG_NAMES
+        from axag.config.toml import CONFIG_NAMES
 
         return path.name in CONFIG_NAMES
 

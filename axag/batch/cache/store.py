@@ -164,7 +164,7 @@ class ResultCache:
             codes = self._codes[enabled] = ",".join(map(str, sorted(enabled)))
         ignored = ""
         if settings is not None and settings.per_file_ignores:
-            from axag.config import per_file_ignored
+            from axag.lint.selection import per_file_ignored
 
             ignored = ",".join(map(str, sorted(per_file_ignored(settings, path))))
         text = "\x1f".join((os.fspath(path), display, repo_path, codes, ignored))
