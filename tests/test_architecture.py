@@ -264,7 +264,7 @@ def test_the_model_has_no_import_fallbacks() -> None:
 
 def test_no_function_is_over_the_complexity_limit_by_exemption() -> None:
     """ruff's C901 (max-complexity in pyproject) holds without `noqa: C901`: the functions once marked for
-    splitting are split (model/params.py into params, spec_read and spec_checks)."""
+    splitting are split (model/param_spec.py into param_spec, spec_read and spec_checks)."""
     marked = sorted(str(p.relative_to(REPO)) for p in (REPO / "axag").rglob("*.py")
                     if "noqa: C901" in p.read_text(encoding="utf-8"))
     assert marked == []
@@ -330,5 +330,5 @@ def test_every_fact_kind_is_judged() -> None:
 
     load_rules()
     judged = {kind for entries in FACT_RULES.values() for kind, _ in entries}
-    worded = {Kind.LOSSY_MAPPING, Kind.STRICT_MODE_INCOMPATIBLE}  # by `rules.run.target_problem`
+    worded = {Kind.LOSSY_MAPPING, Kind.STRICT_MODE_INCOMPATIBLE}  # by `rules.run_level.target_problem`
     assert [k.name for k in Kind if k not in judged | worded] == []

@@ -115,7 +115,7 @@ def test_every_format_is_replayed_byte_for_byte(project: tuple[Path, list[str]])
         first_files = _outputs(root)
         again = _run("entry", args, root)  # served from the record
         again_files = _outputs(root)
-        assert "axag.cli.lint_run" in first["modules"] and "click" not in first["modules"], combo
+        assert "axag.cli.lint_standalone" in first["modules"] and "click" not in first["modules"], combo
         # every page's result cache entry is valid (the reference run made them): no parser, model or click
         assert not [m for m in first["modules"] if m.split(".")[0] in ("lxml", "click", "jsonschema")
                     or (m.startswith(("axag.model", "axag.parse"))
@@ -144,7 +144,7 @@ def test_a_changed_input_is_never_replayed(project: tuple[Path, list[str]]) -> N
     for change in changes:
         change()
         got = _run("entry", args, root)
-        assert "axag.cli.lint_run" in got["modules"]
+        assert "axag.cli.lint_standalone" in got["modules"]
         reference = _run("cli", args, root)
         assert (got["code"], got["out"], got["err"]) == (reference["code"], reference["out"], reference["err"])
         assert _heavy(_run("entry", args, root)["modules"]) == []  # the new record is used next time
@@ -160,7 +160,7 @@ def test_a_changed_baseline_is_not_replayed(tmp_path: Path) -> None:
     assert _heavy(served["modules"]) == [] and served["code"] == 0
     baseline.write_text('{"version": 1, "findings": []}\n')
     got = _run("entry", args, tmp_path)
-    assert "axag.cli.lint_run" in got["modules"]
+    assert "axag.cli.lint_standalone" in got["modules"]
     reference = _run("cli", args, tmp_path)
     assert (got["code"], got["out"]) == (reference["code"], reference["out"])
 
@@ -192,7 +192,7 @@ def test_a_damaged_record_is_ignored_and_rewritten(project: tuple[Path, list[str
     for damaged in (good[:-1], good[:20], good[:-9] + bytes([good[-9] ^ 1]) + good[-8:], b""):
         record.write_bytes(damaged)
         got = _run("entry", args, root)
-        assert "axag.cli.lint_run" in got["modules"] and got["out"] == first["out"]
+        assert "axag.cli.lint_standalone" in got["modules"] and got["out"] == first["out"]
         assert record.read_bytes() == good
     assert _heavy(_run("entry", args, root)["modules"]) == []
 
@@ -311,7 +311,7 @@ def test_a_failed_run_leaves_no_record(tmp_path: Path) -> None:
         first = _run("entry", args, tmp_path)
         again = _run("entry", args, tmp_path)
         assert first["code"] == again["code"] == 2 and first["err"] == again["err"] != b"", args
-        assert "axag.cli.lint_run" in again["modules"], args
+        assert "axag.cli.lint_standalone" in again["modules"], args
     assert not list(Path(os.environ["AXAG_CACHE_DIR"]).glob("runs/*"))
 
 
@@ -381,7 +381,7 @@ def test_a_changed_manifest_named_by_the_configuration_is_not_replayed(tmp_path:
     assert _heavy(_run("entry", args, tmp_path)["modules"]) == []
     (tmp_path / "m.json").write_text('{"intents": ["x.y"]}\n', encoding="utf-8")
     got = _run("entry", args, tmp_path)
-    assert "axag.cli.lint_run" in got["modules"]
+    assert "axag.cli.lint_standalone" in got["modules"]
     reference = _run("cli", args, tmp_path)
     assert (got["code"], got["out"], got["err"]) == (reference["code"], reference["out"], reference["err"])
     assert _heavy(_run("entry", args, tmp_path)["modules"]) == []

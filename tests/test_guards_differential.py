@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 
 from axag.compile.serialize import normalise
-from axag.guards import naming
+from axag.guards import guard_spec as naming
 from axag.guards.render import write_guards
 from axag.values import pyruntime
 from axag.vocabulary import SCHEMA_KEY_ORDER

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from axag.compile.serialize import normalise
-from axag.guards import naming
+from axag.guards import guard_spec as naming
 from axag.guards.render import render_guards, write_guards
 from axag.guards.views import environment
 

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from axag.cli.group import main
-from axag.guards import naming
+from axag.guards import guard_spec as naming
 from axag.guards.render import render_guards, write_guards
 from axag.outcome.errors import InputError
 

@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from axag.guards import naming, render, typescript
+from axag.guards import guard_spec as naming
+from axag.guards import render, typescript
 from axag.outcome.errors import InputError
 from axag.values import pyruntime
 

@@ -77,7 +77,7 @@ def token_server(backend: Backend, guards_dir: Path, tmp: Path) -> Iterator[tupl
 
 
 def permission_listed(gated: list[str]) -> dict[str, Any]:
-    from axag.serve.permission import permission_tool
+    from axag.serve.approval_loop import permission_tool
 
     return permission_tool(gated)
 

@@ -70,7 +70,7 @@ def test_watch_relints_on_change_and_ctrl_c_exits_130(tmp_path: Path) -> None:
 
 
 def test_only_changed_files_are_checked_again(tmp_path: Path, monkeypatch: Any) -> None:
-    from axag.cli.lint_run import run_lint
+    from axag.cli.lint_standalone import run_lint
     from axag.cli.lint_watch import Incremental
 
     files = {name: tmp_path / name for name in ("a.html", "b.html", "c.html")}

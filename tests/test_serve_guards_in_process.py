@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from axag.api import compile_paths
-from axag.guards import naming
+from axag.guards import guard_spec as naming
 from axag.guards.in_process import build_guards, literal_value
 from axag.guards.render import write_guards
 from axag.outcome.errors import InputError

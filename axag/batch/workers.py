@@ -143,7 +143,7 @@ def _isolated(ctx: Any, task: tuple[Any, ...], resolver: Any, request: Request, 
     proc.join()
     if outcome is not None:
         return outcome
-    from axag.rules.run import internal_error
+    from axag.rules.run_level import internal_error
 
     path, disp, rel = task[:3]
     out = FileOutcome(path=path, display=disp, repo_path=rel, internal_error=True)

@@ -105,7 +105,7 @@ def make_server(config: Any, store: Any, approval: dict[str, Any], hostport: tup
     max_pending = approval.get("max_pending") or getattr(settings, "serve_max_pending", None) or 5
     if not approval.get("desk") and not _needs_approval(config.tools_doc):
         return ToolServer(config, store)
-    from axag.serve.permission import DeskConfig, DeskToolServer
+    from axag.serve.approval_loop import DeskConfig, DeskToolServer
 
     page = hostport if hostport is not None else host_port(desk_http) if desk_http is not None else None
     page_url = public_origin(approval.get("public_url") or getattr(settings, "serve_public_url", None))

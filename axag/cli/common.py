@@ -1,5 +1,5 @@
 """Options and helpers shared by the lint and compile commands (the CLI layer only). Importing this module does
-not import click (the console script's click-free lint run, `cli.lint_run`, uses its helpers)."""
+not import click (the console script's click-free lint run, `cli.lint_standalone`, uses its helpers)."""
 
 from __future__ import annotations
 
@@ -160,20 +160,20 @@ def missing_paths_report(missing: list[str]) -> RunReport:
     `unreadable-file` error per missing path and exit code 2 (consumers never read an empty file)."""
     from axag import __version__
     from axag.outcome.findings import RunReport
-    from axag.rules import run
+    from axag.rules import run_level
     from axag.rules.catalogue import RULES
 
     findings = [unreadable_file(name, f'path "{name}" does not exist', Path(name).as_posix()) for name in missing]
-    return RunReport(findings=findings, rules=[RULES[run.UNREADABLE].info], exit_code=EXIT_ERROR,
+    return RunReport(findings=findings, rules=[RULES[run_level.UNREADABLE].info], exit_code=EXIT_ERROR,
                      tool_version=__version__)
 
 
 def unreadable_file(path: str, message: str, repo_path: str | None = None) -> Finding:
     """The run-level `191 unreadable-file` finding for a named path that cannot be read (or does not exist),
     at line 1, column 1 of ``path`` (``repo_path``, the fingerprint's path, defaults to ``path``)."""
-    from axag.rules import run
+    from axag.rules import run_level
 
-    return run.unreadable_file(message, path, repo_path)
+    return run_level.unreadable_file(message, path, repo_path)
 
 
 

@@ -490,7 +490,7 @@ def _outside_message(first: Path, paths: list[Path], root: Path, cwd: Path) -> s
 
 
 def _target_finding(kind: Kind, subject: str, text: str, contract: ToolContract | None) -> Finding:
-    from axag.rules.run import target_problem
+    from axag.rules.run_level import target_problem
 
     if contract is None:
         return target_problem(kind, subject, text, None, None)

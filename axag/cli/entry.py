@@ -1,7 +1,7 @@
 """The console script's entry point: a repeated ``axag lint FILE...`` whose inputs are all
 unchanged is answered from its run record (`cli.records`) without importing click, lxml, rich, jsonschema,
 the model or the rules. An invocation the pre-parser understands but cannot answer (a changed file,
-``--no-cache``, a folder) is run by `lint_run.run_standalone` without click when click would accept every value
+``--no-cache``, a folder) is run by `lint_standalone.run_standalone` without click when click would accept every value
 as given, and leaves the record for next time; ``--fix``, ``--diff``, ``--update-baseline``, ``--help``, other
 commands or anything unknown take the click CLI (`axag.cli.group.main`).
 This module imports only the standard library's built-in modules and ``xxhash``.
@@ -49,7 +49,7 @@ def main() -> Any:
         return code
     opts = lint_options(argv)
     if opts is not None:
-        from axag.cli.lint_run import run_standalone
+        from axag.cli.lint_standalone import run_standalone
 
         return run_standalone(opts)
     from axag.cli.group import main as cli

@@ -10,7 +10,7 @@ import click
 from axag.cli.cache_options import cache_options
 from axag.cli.choices import FAIL_ON, LEVEL
 from axag.cli.common import common_options, guard_errors
-from axag.cli.lint_run import run_lint, run_recorded
+from axag.cli.lint_standalone import run_lint, run_recorded
 from axag.report import FORMATS
 
 __all__ = ["lint", "run_lint"]

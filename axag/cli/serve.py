@@ -239,8 +239,8 @@ def run_cmd(inputs: tuple[str, ...], base_url: str | None, http: str | None, gua
                            oauth_roles_claim, allow_static_tokens)
     import anyio
 
-    from axag.serve.run import serve_http, serve_stdio
     from axag.serve.stores import open_state
+    from axag.serve.transports import serve_http, serve_stdio
 
     store = open_state(state)
     exposed = store.exposure()

@@ -25,7 +25,7 @@ def webmcp(inputs: tuple[str, ...], output: Path, max_result_bytes: int) -> None
     from axag.cli.serve import load_tools
     from axag.compile.targets.webmcp import from_mcp
     from axag.files import write as fsio
-    from axag.guards.naming import GuardSpecError
+    from axag.guards.guard_spec import GuardSpecError
     from axag.webmcp.module import MODULE_NAME, render_module
 
     try:

@@ -13,7 +13,7 @@ from typing import Any
 from axag.compile.contract import ToolContract
 from axag.files.spans import LineIndex, context_rows
 from axag.outcome.findings import Finding
-from axag.rules.run import conflicting_contract, tool_name_collision
+from axag.rules.run_level import conflicting_contract, tool_name_collision
 
 
 def _without_sources(tool: dict[str, Any]) -> dict[str, Any]:

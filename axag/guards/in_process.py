@@ -2,7 +2,7 @@
 same arguments, that the generated Python package's ``make_guards`` returns, without writing or importing code.
 `axag serve` runs these unless ``--guards DIR`` names a generated package (with the user's `preconditions.py`).
 
-Both read the same `axag.guards.naming.GuardSpec` and the same views (`axag.guards.views`); every value the
+Both read the same `axag.guards.guard_spec.GuardSpec` and the same views (`axag.guards.views`); every value the
 generated package writes as a Python literal is passed here as the value that literal evaluates to
 (`literal_value`), and an opaque precondition is its unimplemented stub (it refuses the call), as in a package
 whose `preconditions.py` axag has just created."""
@@ -12,19 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from axag.guards import naming
-from axag.guards.naming import GuardSpecError
+from axag.guards import guard_spec
+from axag.guards.guard_spec import GuardSpecError
 from axag.guards.views import guard_view, stub_views
 from axag.outcome.errors import InputError
 from axag.values import pyruntime as rt
 
 __all__ = ["build_guards", "literal_value"]
 
-_EXACT = 2**53  # `naming.number_text`: integral floats below this are written without a fraction
+_EXACT = 2**53  # `guard_spec.number_text`: integral floats below this are written without a fraction
 
 
 def literal_value(value: object) -> Any:
-    """The value that `naming.py_literal(value)` evaluates to (tuples become lists, integral floats below 2^53
+    """The value that `guard_spec.py_literal(value)` evaluates to (tuples become lists, integral floats below 2^53
     ints); the same values are refused (`GuardSpecError`)."""
     if value is None or value is True or value is False:
         return value
@@ -33,7 +33,7 @@ def literal_value(value: object) -> Any:
     if isinstance(value, int):
         return int(value)
     if isinstance(value, float):
-        naming.number_text(value)  # a non-finite number is refused, as by the literal encoder
+        guard_spec.number_text(value)  # a non-finite number is refused, as by the literal encoder
         return int(value) if value.is_integer() and abs(value) < _EXACT else float(value)
     if isinstance(value, (list, tuple)):
         return [literal_value(v) for v in value]
@@ -52,7 +52,7 @@ Call = Callable[[list[rt.Violation], Mapping[str, object], frozenset[str]], None
 
 def _relation_call(view: Mapping[str, Any]) -> Call:
     """One line of the generated ``_relations_<tool>``: the runtime function and its literal arguments."""
-    name = naming.identifier(view["fn"])
+    name = guard_spec.identifier(view["fn"])
     fn: Callable[..., None] = getattr(rt, name)
     text, a, b = literal_value(view["text"]), literal_value(view["a"]), literal_value(view["b"])
     if name == "rel_compare":
@@ -89,8 +89,8 @@ def _stub(message: str) -> Callable[[Mapping[str, object], rt.GuardContext, str]
     return stub
 
 
-def _preconditions(opaque: list[naming.Opaque], stubs: Mapping[str, Callable[..., object]]) -> rt.PreconditionsFn:
-    checks: list[tuple[Callable[..., object], str]] = [(stubs[naming.identifier(p.stub)], literal_value(p.text))
+def _preconditions(opaque: list[guard_spec.Opaque], stubs: Mapping[str, Callable[..., object]]) -> rt.PreconditionsFn:
+    checks: list[tuple[Callable[..., object], str]] = [(stubs[guard_spec.identifier(p.stub)], literal_value(p.text))
                                                         for p in opaque]
 
     def preconditions(arguments: Mapping[str, object], context: rt.GuardContext, tool: str) -> str | None:
@@ -128,11 +128,11 @@ def build_guards(doc: Mapping[str, Any], store: rt.GuardStore | None = None, *,
     ``make_guards(store)`` of the package `axag guards` writes for ``doc`` returns. Raises ``InputError`` on a
     document guards cannot be made from, with the message `axag guards` gives."""
     try:
-        specs = naming.extract_specs(doc)
-        stubs = {naming.identifier(s["name"]): _stub(s["message"]) for s in stub_views(naming.collect_stubs(doc))}
+        specs = guard_spec.extract_specs(doc)
+        stubs = {guard_spec.identifier(s["name"]): _stub(s["message"]) for s in stub_views(guard_spec.collect_stubs(doc))}
         views = [guard_view(s) for s in specs]
         for view in views:
-            naming.identifier(view["ident"])
+            guard_spec.identifier(view["ident"])
         shared: rt.GuardStore = store if store is not None else rt.InMemoryStore()
         return {literal_value(v["tool"]): _guard(v, stubs, shared, null_as_absent) for v in views}
     except GuardSpecError as exc:

@@ -14,8 +14,8 @@ from typing import Any
 
 from axag import __version__
 from axag.files import write as fsio
-from axag.guards import LANGS, naming
-from axag.guards.naming import GuardSpec, GuardSpecError, Stub
+from axag.guards import LANGS, guard_spec
+from axag.guards.guard_spec import GuardSpec, GuardSpecError, Stub
 from axag.guards.views import RenderedGuards, environment, guard_view, stub_views
 from axag.outcome.errors import InputError
 
@@ -82,8 +82,8 @@ def render_guards(
     if lang not in LANGS:
         raise InputError(f"unknown guard language {lang!r} (expected {' or '.join(LANGS)})")
     try:
-        specs = naming.extract_specs(doc)
-        stubs = naming.collect_stubs(doc)
+        specs = guard_spec.extract_specs(doc)
+        stubs = guard_spec.collect_stubs(doc)
         if lang == "python":
             return _render_python(specs, stubs, existing_user_module, null_as_absent)
         return _render_typescript(specs, stubs, existing_user_module, null_as_absent)

@@ -1,9 +1,9 @@
 """TypeScript guards (TypeScript guards, code-generation guarantees): the TS literal encoder, user-module reading, rendering.
 
-Rendered from the same :class:`~axag.guards.naming.GuardSpec` list as the Python guards. Annotation-derived
+Rendered from the same :class:`~axag.guards.guard_spec.GuardSpec` list as the Python guards. Annotation-derived
 text and values reach generated code only through :func:`ts_literal` (strings and numbers as JSON literals with
 ASCII escaping; arrays and objects as ``JSON.parse(<ASCII-escaped string literal>)``), identifiers only through
-:func:`axag.guards.naming.identifier`. ``runtime.ts`` is copied verbatim (only its first line, the header, is
+:func:`axag.guards.guard_spec.identifier`. ``runtime.ts`` is copied verbatim (only its first line, the header, is
 rewritten with the generator version).
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from axag import __version__
-from axag.guards import naming
-from axag.guards.naming import GuardSpec, GuardSpecError, Stub
+from axag.guards import guard_spec
+from axag.guards.guard_spec import GuardSpec, GuardSpecError, Stub
 from axag.guards.views import (
     Code,
     RenderedGuards,
@@ -81,7 +81,7 @@ def ts_literal(value: object) -> str:
     if isinstance(value, str):
         return ts_str(value)
     if isinstance(value, (int, float)):
-        return naming.number_text(value)
+        return guard_spec.number_text(value)
     if isinstance(value, (list, tuple, dict)):
         return f"JSON.parse({ts_str(json_text(value))})"
     raise GuardSpecError(f"cannot encode {type(value).__name__} as a literal")
@@ -89,8 +89,8 @@ def ts_literal(value: object) -> str:
 
 def check_stub_name(name: str) -> str:
     """A stub name usable as a TypeScript export: a safe identifier and not an ECMAScript reserved word."""
-    naming.identifier(name)
-    if name in naming.ECMASCRIPT_RESERVED:
+    guard_spec.identifier(name)
+    if name in guard_spec.ECMASCRIPT_RESERVED:
         raise GuardSpecError(f"stub name {name!r} is an ECMAScript reserved word")
     return name
 
@@ -134,7 +134,7 @@ _TS_RELATION_FN: Final = {
 }
 
 
-def _relation_view(spec: GuardSpec, rel: naming.Relation) -> dict[str, Any]:
+def _relation_view(spec: GuardSpec, rel: guard_spec.Relation) -> dict[str, Any]:
     """The Python renderer's relation view (shape checks included), with the TypeScript function name."""
     view = relation_view(spec, rel)
     if view["fn"] == "rel_compare":

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from axag.guards import naming
-from axag.guards.naming import GuardSpec, GuardSpecError, Stub
+from axag.guards import guard_spec
+from axag.guards.guard_spec import GuardSpec, GuardSpecError, Stub
 
 if TYPE_CHECKING:
     import jinja2
@@ -54,14 +54,14 @@ def defined(value: object) -> object:
 
 
 def _lit(value: object) -> Code:
-    return Code(naming.py_literal(defined(value)))
+    return Code(guard_spec.py_literal(defined(value)))
 
 
 def _ident(value: object) -> Code:
     name = defined(value)
     if not isinstance(name, str):
         raise GuardSpecError(f"not a safe identifier: {name!r}")
-    return Code(naming.identifier(name))
+    return Code(guard_spec.identifier(name))
 
 
 def _version(value: object) -> Code:
@@ -88,7 +88,7 @@ def environment(lang: str) -> jinja2.Environment:
     return env
 
 
-def relation_view(spec: GuardSpec, rel: naming.Relation) -> dict[str, Any]:
+def relation_view(spec: GuardSpec, rel: guard_spec.Relation) -> dict[str, Any]:
     form, params = rel.form, rel.params
 
     def need(count: int) -> None:
@@ -97,7 +97,7 @@ def relation_view(spec: GuardSpec, rel: naming.Relation) -> dict[str, Any]:
 
     view: dict[str, Any] = {"form": form, "text": rel.text, "kind": rel.kind, "has_value": rel.has_value,
                             "value": rel.value, "a": params[0], "b": None, "names": list(params)}
-    if form in naming.COMPARISON_FORMS:
+    if form in guard_spec.COMPARISON_FORMS:
         need(1 if rel.has_value else 2)
         view["fn"] = "rel_compare"
         view["b"] = None if rel.has_value else params[1]

@@ -18,7 +18,7 @@ from axag.files import read_whole
 from axag.files.paths import relpath_posix
 from axag.files.spans import LineIndex, context_rows
 from axag.outcome.findings import Edit, Finding, Fix, Severity, fingerprint
-from axag.rules import run
+from axag.rules import run_level
 from axag.rules.catalogue import RULES
 from axag.rules.declare import MessageError, strict
 
@@ -145,8 +145,8 @@ def check_file(path: Path, display: str, repo_path: str, settings: Settings, req
         import traceback
 
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        out.findings = [f for f in out.findings if f.code in run.FILE_DIAGNOSTICS]
-        out.findings.append(run.internal_error(detail, out.display, out.repo_path))
+        out.findings = [f for f in out.findings if f.code in run_level.FILE_DIAGNOSTICS]
+        out.findings.append(run_level.internal_error(detail, out.display, out.repo_path))
         out.contracts = []
     return out
 
@@ -165,28 +165,28 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
             data = read_whole.read_regular(path)
         except OSError as exc:
             out.read_error = True
-            out.findings.append(run.unreadable_file(f"cannot read the file: {exc.strerror or exc}", out.display,
+            out.findings.append(run_level.unreadable_file(f"cannot read the file: {exc.strerror or exc}", out.display,
                                                     out.repo_path))
             return
         if data is None:  # a FIFO, device or socket named on the command line: reading could block forever
-            sev = _severity(run.SKIPPED, settings, request)
+            sev = _severity(run_level.SKIPPED, settings, request)
             if sev is not None:
-                out.findings.append(run.skipped_file("not a regular file", out.display, out.repo_path, sev))
+                out.findings.append(run_level.skipped_file("not a regular file", out.display, out.repo_path, sev))
             return
     out.size = len(data)
     from axag.files.source import is_read
 
     if not is_read(path):  # file discovery: a named file of another kind is skipped with a warning
-        sev = _severity(run.SKIPPED, settings, request)
+        sev = _severity(run_level.SKIPPED, settings, request)
         if sev is not None:
-            out.findings.append(run.skipped_file(f"axag does not read {path.suffix or 'extension-less'} files",
+            out.findings.append(run_level.skipped_file(f"axag does not read {path.suffix or 'extension-less'} files",
                                                  out.display, out.repo_path, _at_least_warning(sev)))
         return
     src = load(path, data)
     if isinstance(src, str):
-        sev = _severity(run.SKIPPED, settings, request)
+        sev = _severity(run_level.SKIPPED, settings, request)
         if sev is not None:
-            out.findings.append(run.skipped_file("not a text file (it contains NUL bytes)", out.display,
+            out.findings.append(run_level.skipped_file("not a text file (it contains NUL bytes)", out.display,
                                                  out.repo_path, sev))
         return
     out.encoding = src.encoding
@@ -202,19 +202,19 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         try:
             pf = parse(src)
         except GrammarMissing as exc:
-            sev = _severity(run.SKIPPED, settings, request)
+            sev = _severity(run_level.SKIPPED, settings, request)
             if sev is not None:
-                out.findings.append(run.skipped_file(str(exc), out.display, out.repo_path, _at_least_warning(sev)))
+                out.findings.append(run_level.skipped_file(str(exc), out.display, out.repo_path, _at_least_warning(sev)))
             return
     else:
         pf = parse(src)
     if pf.root is None and pf.text.strip():
         out.read_error = True
-        out.findings.append(run.unparsable_file(out.display, out.repo_path))
+        out.findings.append(run_level.unparsable_file(out.display, out.repo_path))
         return
     findings: list[Finding] = []
-    if src.replaced and (sev := _severity(run.REPLACED, settings, request)) is not None:
-        findings.append(run.replaced_bytes(src.encoding, out.display, out.repo_path, sev))
+    if src.replaced and (sev := _severity(run_level.REPLACED, settings, request)) is not None:
+        findings.append(run_level.replaced_bytes(src.encoding, out.display, out.repo_path, sev))
     if pf.root is None:
         out.findings = findings
         return

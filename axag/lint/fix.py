@@ -323,7 +323,7 @@ def verify(old: str, new: str, kind: str, taken: list[tuple[Finding, Fix]], path
 
 # ---------------------------------------------------------------------------------------------- one file
 def _internal(outcome: FileOutcome, message: str) -> FileOutcome:
-    from axag.rules.run import internal_error
+    from axag.rules.run_level import internal_error
 
     f = internal_error("", outcome.display, outcome.repo_path, message=message)
     out = replace(outcome, findings=sorted([*outcome.findings, f], key=Finding.sort_key))

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from axag import vocabulary as V
 from axag.files.spans import Span
 from axag.model.facts import Kind
+from axag.model.param_spec import APPLIES, LISTS, Loc, Sink, Spec, SpecCtx
 from axag.model.parameter import Parameter
-from axag.model.params import APPLIES, LISTS, Loc, Sink, Spec, SpecCtx
 from axag.model.spec_checks import coherence, compile_schema, kind_of, pattern_costs, value_checks
 from axag.model.spec_read import read_object
 

@@ -2,7 +2,7 @@
 required-ness and `axag-parameter-*` overrides. Rules 029, 032, 113 (long names), 117 (warning), 119, 120.
 
 `harvest_action(model, act, sink)` returns one `Harvested` per parameter group in document order; merging with
-declared parameters, coherence and schemas are done by `axag.model.params`.
+declared parameters, coherence and schemas are done by `axag.model.param_spec`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from lxml import etree
 from axag import vocabulary as V
 from axag.model.facts import Kind
 from axag.model.harvest_state import HarvestState, LxmlElement
-from axag.model.params import Loc, Sink, Spec, SpecCtx
+from axag.model.param_spec import Loc, Sink, Spec, SpecCtx
 from axag.model.spec_read import read_object
 from axag.model.submit import form_owner, is_submit_control
 from axag.model.values import ABSENT, Value

@@ -8,7 +8,7 @@ from typing import Any
 
 from axag import vocabulary as V
 from axag.model.facts import Kind
-from axag.model.params import (
+from axag.model.param_spec import (
     APPLIES,
     DATE_FORMATS,
     HARVEST_KINDS,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from axag import vocabulary as V
 from axag.model import forms
 from axag.model.facts import Kind
-from axag.model.params import (
+from axag.model.param_spec import (
     COUNT_KEYS,
     FRAGMENT_KEYS,
     LISTS,

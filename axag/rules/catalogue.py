@@ -15,10 +15,10 @@ and indexes what they declare (no per-rule data lives here). Where each code is 
 - `harvest`: 029, 032, 119
 - `preconditions`: 124, 135, 136
 - `webmcp`: 160, 161, 162, 163, 164 (the group `webmcp`: declarative WebMCP attributes on annotated forms)
-- `run`: 121, 122, 133, 143, 145, 146, 190, 191, 192, 193, 199 (raised by compile, lint and the commands)
+- `run_level`: 121, 122, 133, 143, 145, 146, 190, 191, 192, 193, 199 (raised by compile, lint and the commands)
 
 Every finding is made by these modules: the model records facts (`axag.model.facts`) that the rules judge
-(`axag.rules.facts`), and the run rules' findings are made by `run` for the engine, compile and the commands.
+(`axag.rules.facts`), and the run rules' findings are made by `run_level` for the engine, compile and the commands.
 `tests/test_catalogue.py` compares the declarations with the SPEC tables.
 """
 
@@ -34,7 +34,7 @@ from axag.rules import (  # noqa: F401 - each module declares its rules on impor
     macro,
     parameters,
     preconditions,
-    run,
+    run_level,
     safety,
     scope,
     values,

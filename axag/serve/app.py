@@ -314,7 +314,7 @@ class ToolServer:
                                               **extra)
 
     def _approval_context(self, guard: Any, arguments: dict[str, Any], caller: Caller) -> dict[str, Any]:
-        """Approvals and the approval hook of a call (none here; `axag.serve.permission` has a workflow)."""
+        """Approvals and the approval hook of a call (none here; `axag.serve.approval_loop` has a workflow)."""
         return {}
 
     # ------------------------------------------------------------------ confirmation

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from axag import __version__
-from axag.guards import naming
-from axag.guards.naming import GuardSpec
+from axag.guards import guard_spec
+from axag.guards.guard_spec import GuardSpec
 from axag.guards.typescript import json_text, relation_calls, ts_str
 
 __all__ = ["MODULE_NAME", "guard_data", "render_module", "runtime_js"]
@@ -80,7 +80,7 @@ _GUARD_DEFAULTS: Final[Mapping[str, Any]] = {
 
 def _compact_guard(guard: Mapping[str, Any], tool: Mapping[str, Any]) -> dict[str, Any]:
     """``guard`` without the members the driver derives: the defaults, the tool's name and intent, and the input
-    schema when it is the tool's own without ``$schema`` (as `naming` builds it)."""
+    schema when it is the tool's own without ``$schema`` (as `guard_spec` builds it)."""
     derived = {"tool": tool["name"], "intent": tool["_meta"]["org.axag/element"]["intent"],
                "inputSchema": {k: v for k, v in tool["inputSchema"].items() if k != "$schema"}, **_GUARD_DEFAULTS}
     return {k: v for k, v in guard.items() if k not in derived or derived[k] != v}
@@ -88,8 +88,8 @@ def _compact_guard(guard: Mapping[str, Any], tool: Mapping[str, Any]) -> dict[st
 
 def render_module(doc: Mapping[str, Any], *, max_result_bytes: int = 65536, version: str = __version__) -> str:
     """The text of ``axag-webmcp.js`` for a webmcp document (``axag compile --target webmcp``'s shape). Raises
-    `axag.guards.naming.GuardSpecError` when a tool cannot be guarded."""
-    specs = {s.tool: s for s in naming.extract_specs(doc)}
+    `axag.guards.guard_spec.GuardSpecError` when a tool cannot be guarded."""
+    specs = {s.tool: s for s in guard_spec.extract_specs(doc)}
     tools: Sequence[Mapping[str, Any]] = doc["tools"]
     data = [_tool_data(t, specs[str(t["name"])]) for t in tools]
     return (

@@ -10,7 +10,7 @@ docs/targets.md all read the declarations. Nothing else names a target (docs/dev
 
 `render` returns the document together with the compile-only problems the target found as facts
 (`Kind.LOSSY_MAPPING` for ``manifest``, `Kind.STRICT_MODE_INCOMPATIBLE` for ``openai``/``openai-responses`` with
-``--strict``; rules 145 and 146 judge them, `axag.rules.run.target_problem`). Writing is the caller's job
+``--strict``; rules 145 and 146 judge them, `axag.rules.run_level.target_problem`). Writing is the caller's job
 (`axag.compile.serialize.dumps`).
 """
 

@@ -81,7 +81,7 @@ async def serve_stdio(tools: ToolServer) -> None:
         tg.start_soon(on_signal)
         desk_http = getattr(tools, "desk_http", None)  # the approval page beside stdio (`--desk-http`)
         if desk_http is not None:
-            from axag.serve.desk import serve_desk
+            from axag.serve.approval_page import serve_desk
 
             tg.start_soon(serve_desk, tools, *desk_http)
         _start_metrics_listener(tools, tg)
@@ -193,7 +193,7 @@ def _start_metrics_listener(tools: ToolServer, tg: Any) -> None:
     only the scraper reaches)."""
     if tools.metrics is None or tools.metrics_listen is None:
         return
-    from axag.serve.desk import serve_beside
+    from axag.serve.approval_page import serve_beside
 
     host, port = tools.metrics_listen
     _announce(f"axag serve: metrics http://{f'[{host}]' if ':' in host else host}:{port}/metrics")

@@ -25,7 +25,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from axag.serve.approvals import ApprovalDesk, ApprovalRequest, DeskRefusal
 from axag.serve.escape import shown
 
-__all__ = ["DeskServer", "DeskTimes", "desk_app", "serve_beside", "serve_desk", "with_desk"]
+__all__ = ["ApprovalPageServer", "DeskTimes", "desk_app", "serve_beside", "serve_desk", "with_desk"]
 
 
 class DeskTimes(Protocol):
@@ -39,8 +39,8 @@ class DeskTimes(Protocol):
     def page_url(self) -> str | None: ...  # the page's public origin (`--public-url`), None: no page
 
 
-class DeskServer(Protocol):
-    """What the approval page reads of the server (`axag.serve.permission.DeskToolServer` fits): its approval
+class ApprovalPageServer(Protocol):
+    """What the approval page reads of the server (`axag.serve.approval_loop.DeskToolServer` fits): its approval
     desk, the served tools by name and the desk's times."""
 
     @property
@@ -108,7 +108,7 @@ def _arguments(req: ApprovalRequest) -> list[tuple[str, str, str | None]]:
     return out
 
 
-def desk_app(server: DeskServer) -> Any:
+def desk_app(server: ApprovalPageServer) -> Any:
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, RedirectResponse, Response

@@ -124,7 +124,7 @@ class DeskToolServer(ToolServer):
 
     def wrap_asgi(self, app: Any) -> Any:
         """HTTP mode: the approval page on the server's own port."""
-        from axag.serve.desk import desk_app, with_desk
+        from axag.serve.approval_page import desk_app, with_desk
 
         return with_desk(app, desk_app(self))
 

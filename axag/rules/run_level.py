@@ -12,7 +12,7 @@ from axag.rules.facts import judge
 # ------------------------------------------------------------------------------------------------
 # Declared here; found where the run knows them (121, 122 by `compile/merge.py`; 145, 146 by the compile targets;
 # 133, 143 from the suppression comments and 190-199 by `lint/engine.py`, 199 also by `lint/fix.py` and
-# `parallel.py`). The findings are made below (the checks section), from the declarations.
+# `batch/workers.py`). The findings are made below (the checks section), from the declarations.
 
 
 CONFLICTING_DUPLICATE_INTENT = Rule(
