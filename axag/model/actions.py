@@ -60,7 +60,7 @@ def _read_element(pf: ParsedFile, element: Element, facts: list[Fact]) -> Annota
             fx = None
             if attr.value == first.value and (attr.quote is not None) == (first.quote is not None):
                 fx = fix(f"Remove the repeated {attr.name}", remove_attribute(attr, pf.src.text))
-            reader.note(Kind.REPEATED_ATTRIBUTE, attr.name_span, attr.name, attr=attr.name, v=first.value, fix=fx)
+            reader.note(Kind.REPEATED_ATTRIBUTE, attr.name_span, attr.name, attr=attr.name, written=first.value, fix=fx)
             continue
         if attr.written != written_low and not written_low.startswith((":", "v-bind:")):
             reader.note(Kind.ATTRIBUTE_CASE, attr.name_span, attr.name, lower=attr.name,
@@ -89,7 +89,7 @@ def _read_element(pf: ParsedFile, element: Element, facts: list[Fact]) -> Annota
             fx = None
             if sugg is not None and sugg not in element.first and attr.written.lower() == name:
                 fx = fix(f'Rename to "{sugg}"', _rename(attr, sugg), unsafe=True)
-            reader.note(Kind.UNKNOWN_ATTRIBUTE, attr.name_span, name, name=attr.written, s=sugg,
+            reader.note(Kind.UNKNOWN_ATTRIBUTE, attr.name_span, name, name=attr.written, suggestion=sugg,
                         help=f'did you mean "{sugg}"?' if sugg else None, fix=fx)
             continue
         if attr.dynamic:
@@ -204,7 +204,7 @@ def _expand_macro(ann: Annotated, reader: ValueReader) -> None:
     res = expand(attr.value)
     ann.macro = res
     for (column, detail), width in zip(res.errors, res.widths, strict=True):
-        reader.note(Kind.MACRO_SYNTAX, attr.value_sub_span(column - 1, column - 1 + width), "axag", c=column, detail=detail)
+        reader.note(Kind.MACRO_SYNTAX, attr.value_sub_span(column - 1, column - 1 + width), "axag", column=column, detail=detail)
     if res.stopped:
         return
     for name, mvalue in res.attrs.items():
@@ -219,7 +219,7 @@ def _expand_macro(ann: Annotated, reader: ValueReader) -> None:
                 except JsonError:
                     same = False
             if not same:
-                reader.note(Kind.MACRO_CONFLICT, longhand.value_span(), name, attr=name, m=mvalue, l=longhand.raw)
+                reader.note(Kind.MACRO_CONFLICT, longhand.value_span(), name, attr=name, shorthand=mvalue, longhand=longhand.raw)
             continue
         synthetic = Attr(name=name, written=name, value=mvalue, raw=mvalue, quote='"', name_span=span,
                          value_span=span, offsets=None)
@@ -272,13 +272,13 @@ def _context_of(model: FileModel, cache: dict[int, _Context], ann: Annotated) ->
         if scope is not None and V.SCOPES.index(own_scope.value) < V.SCOPES.index(scope[0]):
             line = model.pf.lines.position(scope[1].element.start)[0]
             note(model, ann, Kind.SCOPE_WIDER_THAN_ANCESTOR, own_scope.value_span(), "axag-scope",
-                 s=own_scope.value, a=scope[0], n=line)
+                 scope=own_scope.value, ancestor_scope=scope[0], ancestor_line=line)
         scope = (own_scope.value, ann)
     own_tb = ann.v("axag-tenant-boundary")
     if own_tb.ok:
         if tb is not None and tb[0] == "strict" and own_tb.value == "relaxed":
             line = model.pf.lines.position(tb[1].element.start)[0]
-            note(model, ann, Kind.TENANT_BOUNDARY_RELAXED, own_tb.value_span(), "axag-tenant-boundary", n=line)
+            note(model, ann, Kind.TENANT_BOUNDARY_RELAXED, own_tb.value_span(), "axag-tenant-boundary", ancestor_line=line)
         else:
             tb = (own_tb.value, ann)
     own_roles = ann.v("axag-required-roles")
@@ -310,7 +310,7 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
         prefix = act.intent.split(".", 1)[0]
         act.derived_entity = prefix
         if ent.ok and ent.value != prefix:
-            note(model, ann, Kind.ENTITY_NOT_INTENT_PREFIX, ent.value_span(), "axag-entity", e=ent.value, p=prefix)
+            note(model, ann, Kind.ENTITY_NOT_INTENT_PREFIX, ent.value_span(), "axag-entity", entity=ent.value, prefix=prefix)
         op = ann.v("axag-operation-id")
         if not op.declared:
             name = act.intent.replace(".", "_")
@@ -319,7 +319,7 @@ def _finish_action(model: FileModel, act: Action, harvest: bool) -> None:
     step, total = ann.v("axag-workflow-step"), ann.v("axag-workflow-total-steps")
     if step.ok and total.ok and step.value > total.value:
         note(model, ann, Kind.UNEXPECTED_VALUE, step.value_span(), "axag-workflow-step", attr="axag-workflow-step",
-                    v=step.raw, expectation=f"at most axag-workflow-total-steps ({total.value})")
+                    written=step.raw, expectation=f"at most axag-workflow-total-steps ({total.value})")
     act.dynamic = any(not n.startswith("axag-x-") for n in ann.dynamic_attrs)
     # parameters (declared + harvested, merged) — parameters, form harvesting
     from axag.model.declared import build_parameters
@@ -347,7 +347,7 @@ def _params_from(model: FileModel, act: Action) -> None:
         root.xpath("//*[@id=$id]", id=v[1:])
     )
     if not found:
-        note(model, act.ann, Kind.PARAMS_FROM_NOT_FOUND, pv.value_span(), "axag-params-from", v=v)
+        note(model, act.ann, Kind.PARAMS_FROM_NOT_FOUND, pv.value_span(), "axag-params-from", written=v)
         pv.status = Status.INVALID
         pv.value = None
 
@@ -365,7 +365,7 @@ def _preconditions(model: FileModel, act: Action) -> None:
         if rel is not None and any(n in names for n in rel.names):
             missing = [n for n in rel.names if n not in names]
             for n in missing:
-                note(model, act.ann, Kind.PRECONDITION_UNKNOWN_PARAMETER, span, "axag-preconditions", text=item, x=n,
+                note(model, act.ann, Kind.PRECONDITION_UNKNOWN_PARAMETER, span, "axag-preconditions", text=item, unknown_name=n,
                             intent=act.intent or "")
             if not missing:
                 _check_operands(model, act, rel, item, span, kinds)
@@ -409,7 +409,7 @@ def _check_operands(model: FileModel, act: Action, rel: Relation, item: str, spa
         return p.kind
 
     def bad(a: str, ta: str, b: str, tb: str) -> None:
-        note(model, act.ann, Kind.OPERAND_MISMATCH, span, "axag-preconditions", text=item, a=a, ta=ta, b=b, tb=tb)
+        note(model, act.ann, Kind.OPERAND_MISMATCH, span, "axag-preconditions", text=item, left=a, left_type=ta, right=b, right_type=tb)
 
     form = rel.form
     is_order = form in _ORDERING and rel.template != "R12"
@@ -472,7 +472,7 @@ def _placeholders(model: FileModel, act: Action) -> None:
     for name, (start, end) in found:
         if name not in names:
             span = mv.attr.value_sub_span(start, end) if not mv.from_macro else mv.value_span()
-            p = note(model, act.ann, Kind.UNKNOWN_PLACEHOLDER, span, "axag-confirmation-message", x=name,
+            p = note(model, act.ann, Kind.UNKNOWN_PLACEHOLDER, span, "axag-confirmation-message", unknown_name=name,
                      intent=act.intent or "")
             why = act.unharvested.get(name)
             if why is not None:  # why the control of that name is no parameter
@@ -481,4 +481,4 @@ def _placeholders(model: FileModel, act: Action) -> None:
                           "caller sets it, or remove the placeholder")
     for col in malformed:
         note(model, act.ann, Kind.MALFORMED_PLACEHOLDER, mv.attr.value_sub_span(col - 1, col + 1),
-             "axag-confirmation-message", c=col)
+             "axag-confirmation-message", column=col)

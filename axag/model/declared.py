@@ -60,13 +60,13 @@ def _read_lists(model: FileModel, act: Action, sink: Sink) -> list[_Declared]:
             if name in by_exact:
                 first_list, _ = by_exact[name]
                 if first_list != attr_name:
-                    sink.add(Kind.IN_BOTH_LISTS, span, attr_name, p=name)
+                    sink.add(Kind.IN_BOTH_LISTS, span, attr_name, parameter=name)
                 else:
-                    sink.add(Kind.REPEATED_PARAMETER, span, attr_name, p=name, q=None)
+                    sink.add(Kind.REPEATED_PARAMETER, span, attr_name, parameter=name, variant=None)
                 continue
             snake = V.snake_case(name)
             if snake in by_snake:
-                sink.add(Kind.REPEATED_PARAMETER, span, attr_name, p=by_snake[snake], q=name)
+                sink.add(Kind.REPEATED_PARAMETER, span, attr_name, parameter=by_snake[snake], variant=name)
                 continue
             by_exact[name] = (attr_name, len(out))
             by_snake[snake] = name
@@ -77,7 +77,7 @@ def _read_lists(model: FileModel, act: Action, sink: Sink) -> list[_Declared]:
 def _read_item(model: FileModel, item: Any, loc: Loc, i: int, attr_name: str, sink: Sink
                ) -> tuple[str | None, Spec | None]:
     def bad_name(span: Span, problem: str) -> tuple[None, None]:
-        sink.add(Kind.BAD_LIST_ITEM_NAME, span, attr_name, i=i + 1, attr=attr_name, problem=problem)
+        sink.add(Kind.BAD_LIST_ITEM_NAME, span, attr_name, position=i + 1, attr=attr_name, problem=problem)
         return None, None
 
     if isinstance(item, str):
@@ -137,7 +137,7 @@ def _merge(model: FileModel, d: _Declared, h: Any, sink: Sink) -> tuple[Spec, st
     if "description" in hspec.keys and "description" not in merged.keys:
         merged.keys["description"] = hspec.keys["description"]
         merged.locs["description"] = hspec.key_loc("description")
-    sink.add(Kind.TYPE_CONFLICT, d.spec.key_loc("type").span(), d.list_attr, p=d.name, t1=dt, t2=ht)
+    sink.add(Kind.TYPE_CONFLICT, d.spec.key_loc("type").span(), d.list_attr, parameter=d.name, declared_type=dt, harvested_type=ht)
     return merged, None, None
 
 
@@ -196,7 +196,7 @@ def _described_by_declaration(model: FileModel, declared: list[Any], by_snake: d
                  for h in [by_snake.get(V.snake_case(d.name))] if h is not None}
     if described:
         model.facts[:] = [f for f in model.facts if not (f.kind is Kind.HARVESTED_WITHOUT_DESCRIPTION
-                                                         and (f.args.get("p"), f.span.start) in described)]
+                                                         and (f.args.get("parameter"), f.span.start) in described)]
 
 
 def _bounds_apply(spec: Spec, hkind: str | None) -> bool:

@@ -18,65 +18,69 @@ if TYPE_CHECKING:  # the rule modules import this one: a run served by the resul
 
 
 class Kind(Enum):
-    """The kinds of observation. Details (``Fact.args``) are named as the placeholders of the finding's message."""
+    """The kinds of observation. The comment of each names its details (``Fact.args``), in words: ``written`` is a
+    value as written, ``parameter`` the name of the parameter it is about, ``suggestion`` the closest allowed value,
+    ``position`` a 1-based place in a list, ``*_line`` the line of the other element involved. The rules word them
+    with the placeholders of their messages (`axag.rules.facts.PLACEHOLDERS`)."""
 
     # attribute names and the annotation as written (model.actions)
-    REPEATED_ATTRIBUTE = auto()  # attr, v: the first value
+    REPEATED_ATTRIBUTE = auto()  # attr, written: the first value
     ATTRIBUTE_CASE = auto()  # lower
-    UNKNOWN_ATTRIBUTE = auto()  # name, s: a suggestion
+    UNKNOWN_ATTRIBUTE = auto()  # name, suggestion: the closest attribute name
     REMOVED_ATTRIBUTE = auto()  # attr
     SKIP_ATTRIBUTE = auto()
-    LEGACY_CONSTRAINTS = auto()  # entries: the worded count M (N is set by rule 101's fix provider, lint.migrate)
+    LEGACY_CONSTRAINTS = auto()  # entries: the worded count (rule 101's fix provider, lint.migrate, sets the
+    # finding's counts)
     DAMAGED_JSON = auto()  # attr: a JSON value cut at a quote or space
-    MACRO_SYNTAX = auto()  # c, detail
-    MACRO_CONFLICT = auto()  # attr, m, l: the shorthand and the longhand differ
+    MACRO_SYNTAX = auto()  # column, detail
+    MACRO_CONFLICT = auto()  # attr, shorthand, longhand: the shorthand and the longhand differ
     # attribute values (model.values)
-    LEGACY_ACTION_TYPE = auto()  # v
-    NOT_IN_VOCABULARY = auto()  # v (+ p, s); ``Fact.vocabulary`` names the enum
-    NOT_BOOLEAN = auto()  # attr, v
-    UNEXPECTED_VALUE = auto()  # attr, v, expectation
-    BAD_INTENT = auto()  # i
-    BAD_ENTITY = auto()  # e
+    LEGACY_ACTION_TYPE = auto()  # written
+    NOT_IN_VOCABULARY = auto()  # written (+ parameter, suggestion); ``Fact.vocabulary`` names the enum
+    NOT_BOOLEAN = auto()  # attr, written
+    UNEXPECTED_VALUE = auto()  # attr, written, expectation
+    BAD_INTENT = auto()  # intent_value: the axag-intent as written
+    BAD_ENTITY = auto()  # entity
     BAD_TOOL_NAME = auto()  # name
-    BAD_CONTROL_PARAMETER_NAME = auto()  # n, ctl, problem
+    BAD_CONTROL_PARAMETER_NAME = auto()  # parameter_name, control, problem
     PARAMETER_LIST_SYNTAX = auto()  # attr, detail
     PARAMETER_LIST_NOT_ARRAY = auto()  # attr
-    PARAMETER_LIST_ITEM = auto()  # attr, i
+    PARAMETER_LIST_ITEM = auto()  # attr, position
     JSON_SYNTAX = auto()  # attr, detail
     JSON_SHAPE = auto()  # attr, shape
     REPEATED_ITEM = auto()  # attr, item
-    BAD_KEY_VALUE = auto()  # p, k, expectation
-    BAD_APPROVAL_COUNT = auto()  # v
-    BAD_PATTERN = auto()  # p, problem
-    BAD_RATE = auto()  # v
-    BAD_DURATION = auto()  # v
-    BAD_SCHEMA_REF = auto()  # v
+    BAD_KEY_VALUE = auto()  # parameter, parameter_key, expectation
+    BAD_APPROVAL_COUNT = auto()  # written
+    BAD_PATTERN = auto()  # parameter, problem
+    BAD_RATE = auto()  # written
+    BAD_DURATION = auto()  # written
+    BAD_SCHEMA_REF = auto()  # written
     # context and actions (model.actions)
-    SCOPE_WIDER_THAN_ANCESTOR = auto()  # s, a, n
-    TENANT_BOUNDARY_RELAXED = auto()  # n
-    ENTITY_NOT_INTENT_PREFIX = auto()  # e, p
-    PARAMS_FROM_NOT_FOUND = auto()  # v
-    PRECONDITION_UNKNOWN_PARAMETER = auto()  # text, x, intent
+    SCOPE_WIDER_THAN_ANCESTOR = auto()  # scope, ancestor_scope, ancestor_line
+    TENANT_BOUNDARY_RELAXED = auto()  # ancestor_line
+    ENTITY_NOT_INTENT_PREFIX = auto()  # entity, prefix
+    PARAMS_FROM_NOT_FOUND = auto()  # written
+    PRECONDITION_UNKNOWN_PARAMETER = auto()  # text, unknown_name, intent
     UNPARSED_RELATION = auto()  # text
-    OPERAND_MISMATCH = auto()  # text, a, ta, b, tb
-    UNKNOWN_PLACEHOLDER = auto()  # x, intent, _why: why the control of that name is no parameter
-    MALFORMED_PLACEHOLDER = auto()  # c
-    # parameters (model.params, model.declared, model.harvest)
-    IN_BOTH_LISTS = auto()  # p
-    REPEATED_PARAMETER = auto()  # p, q
-    BAD_LIST_ITEM_NAME = auto()  # i, attr, problem
-    BAD_PARAMETER_KEY = auto()  # p, k, s
-    UNKNOWN_TYPE = auto()  # p, v
-    UNKNOWN_FORMAT = auto()  # p, v, s
-    INCOHERENT = auto()  # p, problem
-    VALUE_OUTSIDE_SCHEMA = auto()  # p, key, value, keyword, limit
-    TYPE_CONFLICT = auto()  # p, t1, t2
+    OPERAND_MISMATCH = auto()  # text, left, left_type, right, right_type: the operands and their types
+    UNKNOWN_PLACEHOLDER = auto()  # unknown_name, intent, _why: why the control of that name is no parameter
+    MALFORMED_PLACEHOLDER = auto()  # column
+    # parameters (model.param_spec, model.declared, model.harvest)
+    IN_BOTH_LISTS = auto()  # parameter
+    REPEATED_PARAMETER = auto()  # parameter, variant: the same name in another case or form
+    BAD_LIST_ITEM_NAME = auto()  # position, attr, problem
+    BAD_PARAMETER_KEY = auto()  # parameter, parameter_key, suggestion
+    UNKNOWN_TYPE = auto()  # parameter, written
+    UNKNOWN_FORMAT = auto()  # parameter, written, suggestion
+    INCOHERENT = auto()  # parameter, problem
+    VALUE_OUTSIDE_SCHEMA = auto()  # parameter, key, value, keyword, limit
+    TYPE_CONFLICT = auto()  # parameter, declared_type, harvested_type
     UNUSED_CONTROL_ATTRIBUTE = auto()  # attr, reason
-    CONTROL_NAMED_BY_ID = auto()  # ctl
-    CONTROL_WITHOUT_NAME = auto()  # ctl, intent
-    CONTROL_NAME_CONFLICT = auto()  # ctl, p, ctl2, n
-    HARVESTED_WITHOUT_DESCRIPTION = auto()  # p
-    HARVESTED_BAD_PATTERN = auto()  # p, problem
+    CONTROL_NAMED_BY_ID = auto()  # control
+    CONTROL_WITHOUT_NAME = auto()  # control, intent
+    CONTROL_NAME_CONFLICT = auto()  # control, parameter, other_control, other_line
+    HARVESTED_WITHOUT_DESCRIPTION = auto()  # parameter
+    HARVESTED_BAD_PATTERN = auto()  # parameter, problem
     # suppression comments (lint.suppress, read after the rules ran)
     BAD_DIRECTIVE = auto()  # problem
     UNUSED_SUPPRESSION = auto()  # code: the rule id it names

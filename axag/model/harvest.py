@@ -524,7 +524,7 @@ def _text_keys(model: FileModel, c: _Control, sink: Sink, pname: str, keys: dict
 
     problem = check_pattern(wrapped)
     if problem is not None:
-        sink.add(Kind.HARVESTED_BAD_PATTERN, c.element.tag_span, None, p=pname, problem=problem)
+        sink.add(Kind.HARVESTED_BAD_PATTERN, c.element.tag_span, None, parameter=pname, problem=problem)
         return
     keys["pattern"] = wrapped
 
@@ -712,12 +712,12 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
             continue  # a name produced by the template: not knowable
         elif id_attr and V.snake_case(id_attr):
             c.raw, c.name = id_attr, V.snake_case(id_attr)
-            sink.add(Kind.CONTROL_NAMED_BY_ID, element.tag_span, None, ctl=element.tag)
+            sink.add(Kind.CONTROL_NAMED_BY_ID, element.tag_span, None, control=element.tag)
         else:
-            sink.add(Kind.CONTROL_WITHOUT_NAME, element.tag_span, None, ctl=element.tag, intent=intent)
+            sink.add(Kind.CONTROL_WITHOUT_NAME, element.tag_span, None, control=element.tag, intent=intent)
             continue
         if len(c.name) > 64:
-            sink.add(Kind.BAD_CONTROL_PARAMETER_NAME, element.tag_span, None, n=c.name, ctl=element.tag,
+            sink.add(Kind.BAD_CONTROL_PARAMETER_NAME, element.tag_span, None, parameter_name=c.name, control=element.tag,
                      problem="is longer than 64 characters")
             continue
         if _state(model).has_control_errors(element):
@@ -733,7 +733,7 @@ def harvest_action(model: FileModel, act: Action, sink: Sink) -> list[Harvested]
         for c in members[1:]:
             if c.raw != first.raw or c.group_kind != first.group_kind:
                 line = pf.lines.position(first.element.tag_span.start)[0]
-                sink.add(Kind.CONTROL_NAME_CONFLICT, c.element.tag_span, None, ctl=c.element.tag, p=name, ctl2=first.element.tag, n=line)
+                sink.add(Kind.CONTROL_NAME_CONFLICT, c.element.tag_span, None, control=c.element.tag, parameter=name, other_control=first.element.tag, other_line=line)
                 continue
             kept.append(c)
         out.append(_harvest_group(model, act, sink, name, kept))
@@ -848,7 +848,7 @@ def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: 
                              reason=f"it differs from the override on <{decider.element.tag}> at line {line};"
                                     " the first control with overrides decides")
     if "description" not in spec.keys:
-        sink.add(Kind.HARVESTED_WITHOUT_DESCRIPTION, span, None, p=name)
+        sink.add(Kind.HARVESTED_WITHOUT_DESCRIPTION, span, None, parameter=name)
     return Harvested(name, spec, required, harvested_kind or spec.type, bounds, first.element,
                      [c.element for c in group])
 

@@ -43,7 +43,7 @@ class _Coherence:
     def bad(self, loc: Loc, problem: str, key_span: bool = False) -> None:
         self.ok = False
         self.ctx.sink.add(Kind.INCOHERENT, loc.key_span() if key_span else loc.span(),
-                          self.ctx.list_attr or loc.attribute, p=self.ctx.pname, problem=problem)
+                          self.ctx.list_attr or loc.attribute, parameter=self.ctx.pname, problem=problem)
 
     def has(self, k: str) -> bool:
         return k in self.keys and k not in self.spec.dropped
@@ -232,7 +232,7 @@ def value_checks(spec: Spec, ctx: SpecCtx) -> None:
                 cut = max(where.rfind("."), where.rfind("["))
                 where = where[:cut] if cut > 0 else ""
             shown = compact(value) if not where else f"{compact(value)} (at {where})"
-            ctx.sink.add(Kind.VALUE_OUTSIDE_SCHEMA, loc.span(), ctx.list_attr or loc.attribute, p=ctx.pname, key=label, value=shown, keyword=keyword,
+            ctx.sink.add(Kind.VALUE_OUTSIDE_SCHEMA, loc.span(), ctx.list_attr or loc.attribute, parameter=ctx.pname, key=label, value=shown, keyword=keyword,
                          limit=compact(limit))
     if "items" in spec.keys and "items" not in spec.dropped:
         value_checks(spec.keys["items"], ctx)
@@ -264,7 +264,7 @@ def pattern_costs(spec: Spec, ctx: SpecCtx) -> None:
         problem = cost_problem(pattern, spec.keys.get("maxLength"))
         if problem is not None:
             loc = spec.key_loc("pattern")
-            ctx.sink.add(Kind.BAD_PATTERN, loc.span(), ctx.list_attr or loc.attribute, p=ctx.pname, problem=problem)
+            ctx.sink.add(Kind.BAD_PATTERN, loc.span(), ctx.list_attr or loc.attribute, parameter=ctx.pname, problem=problem)
             spec.incoherent = True
     if "items" in spec.keys and "items" not in spec.dropped:
         pattern_costs(spec.keys["items"], ctx)

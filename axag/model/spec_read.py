@@ -92,7 +92,7 @@ def read_object(obj: dict[str, Any], loc: Loc, ctx: SpecCtx, depth: int = 0, fra
     sink = ctx.sink
     p = ctx.pname
     if depth > MAX_NESTING:
-        sink.add(Kind.INCOHERENT, loc.span(), ctx.list_attr, p=p, problem=f"nesting is deeper than {MAX_NESTING} levels")
+        sink.add(Kind.INCOHERENT, loc.span(), ctx.list_attr, parameter=p, problem=f"nesting is deeper than {MAX_NESTING} levels")
         spec.incoherent = True
         return spec
     model = sink.model
@@ -102,7 +102,7 @@ def read_object(obj: dict[str, Any], loc: Loc, ctx: SpecCtx, depth: int = 0, fra
             continue
         if key == "required" and isinstance(value, bool):
             flag = bool(value)
-            sink.add(Kind.BAD_PARAMETER_KEY, kl.key_span(), ctx.list_attr, p=p, k=key, s=None,
+            sink.add(Kind.BAD_PARAMETER_KEY, kl.key_span(), ctx.list_attr, parameter=p, parameter_key=key, suggestion=None,
                      fix=_safe(lambda: _required_fix(model, ctx, loc, "required", flag, fragment)),  # noqa: B023
                      help='list the parameter in axag-required-parameters or axag-optional-parameters instead'
                      if not fragment else 'use a "required" list on the parent object')
@@ -117,7 +117,7 @@ def read_object(obj: dict[str, Any], loc: Loc, ctx: SpecCtx, depth: int = 0, fra
             elif sugg is not None and sugg not in obj:  # a did-you-mean: applied with --unsafe-fixes
                 fx = _rewrite(model, loc, f'Rename "{key}" to "{sugg}"', _renamer(loc.path, key, sugg))
                 fx = Fix(fx.description, fx.edits, unsafe=True) if fx is not None else None
-            sink.add(Kind.BAD_PARAMETER_KEY, kl.key_span(), ctx.list_attr, p=p, k=key, s=sugg, fix=fx)
+            sink.add(Kind.BAD_PARAMETER_KEY, kl.key_span(), ctx.list_attr, parameter=p, parameter_key=key, suggestion=sugg, fix=fx)
             continue
         _read_key(spec, key, value, kl, ctx, depth)
     return spec
@@ -223,7 +223,7 @@ def _bad_value(spec: Spec, key: str, value: Any, kl: Loc, ctx: SpecCtx, expectat
             usable = number > 0  # type: ignore[operator]
         if usable:
             fx = _rewrite(ctx.sink.model, kl, f"Replace with {compact(number)}", _setter(kl.path[:-1], key, number))
-    ctx.sink.add(Kind.BAD_KEY_VALUE, kl.span(), ctx.list_attr, p=ctx.pname, k=key, expectation=expectation, fix=fx)
+    ctx.sink.add(Kind.BAD_KEY_VALUE, kl.span(), ctx.list_attr, parameter=ctx.pname, parameter_key=key, expectation=expectation, fix=fx)
     spec.incoherent = True
 
 
@@ -269,7 +269,7 @@ def _read_type(spec: Spec, key: str, value: Any, kl: Loc, ctx: SpecCtx, depth: i
 
         shown = f'"type":"{t}"' + (f',"format":"{fmt}"' if fmt else "")
         fx = _rewrite(ctx.sink.model, kl, f"Replace with {shown}", mutate)
-    ctx.sink.add(Kind.UNKNOWN_TYPE, kl.span(), ctx.list_attr, p=ctx.pname, v=value, fix=fx,
+    ctx.sink.add(Kind.UNKNOWN_TYPE, kl.span(), ctx.list_attr, parameter=ctx.pname, written=value, fix=fx,
                  help="allowed values: " + ", ".join(V.PARAMETER_TYPES))
     spec.type_invalid = True
     spec.incoherent = True
@@ -297,7 +297,7 @@ def _read_format(spec: Spec, key: str, value: Any, kl: Loc, ctx: SpecCtx, depth:
     sugg = None
     if low not in V.PHONE_WORDS and new is None and value.strip():
         sugg = V.did_you_mean(low, V.FORMATS)
-    ctx.sink.add(Kind.UNKNOWN_FORMAT, kl.span(), ctx.list_attr, p=ctx.pname, v=value, s=sugg, fix=fx,
+    ctx.sink.add(Kind.UNKNOWN_FORMAT, kl.span(), ctx.list_attr, parameter=ctx.pname, written=value, suggestion=sugg, fix=fx,
                  help="allowed values: " + ", ".join(V.FORMATS))
     spec.incoherent = True
     return _SKIP
@@ -339,7 +339,7 @@ def _read_pattern(spec: Spec, key: str, value: Any, kl: Loc, ctx: SpecCtx, depth
         return _SKIP
     problem = _check_pattern(value)
     if problem is not None:
-        ctx.sink.add(Kind.BAD_PATTERN, kl.span(), ctx.list_attr, p=ctx.pname, problem=problem)
+        ctx.sink.add(Kind.BAD_PATTERN, kl.span(), ctx.list_attr, parameter=ctx.pname, problem=problem)
         spec.incoherent = True
         return _SKIP
     return value
@@ -360,12 +360,12 @@ def _read_properties(spec: Spec, key: str, value: Any, kl: Loc, ctx: SpecCtx, de
     for name, sub in value.items():
         sl = kl.sub(name)
         if not V.is_param_name(name):
-            ctx.sink.add(Kind.BAD_KEY_VALUE, sl.key_span(), ctx.list_attr, p=ctx.pname, k=key,
+            ctx.sink.add(Kind.BAD_KEY_VALUE, sl.key_span(), ctx.list_attr, parameter=ctx.pname, parameter_key=key,
                          expectation="an object whose keys are parameter names")
             spec.incoherent = True
             continue
         if not isinstance(sub, dict):
-            ctx.sink.add(Kind.BAD_KEY_VALUE, sl.span(), ctx.list_attr, p=ctx.pname, k=key,
+            ctx.sink.add(Kind.BAD_KEY_VALUE, sl.span(), ctx.list_attr, parameter=ctx.pname, parameter_key=key,
                          expectation="an object whose values are objects")
             spec.incoherent = True
             continue

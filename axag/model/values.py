@@ -136,16 +136,16 @@ class ValueReader:
             return self._ok(base, v)
         span = base.value_span()
         if spec.enum == "action_type" and v.strip().lower() in V.LEGACY_ACTION_TYPES:
-            self.note(Kind.LEGACY_ACTION_TYPE, span, attr.name, v=v, fix=self._fixable(
+            self.note(Kind.LEGACY_ACTION_TYPE, span, attr.name, written=v, fix=self._fixable(
                 base, V.LEGACY_ACTION_TYPE_REPLACEMENT, f'Replace with "{V.LEGACY_ACTION_TYPE_REPLACEMENT}"'))
             return self._invalid(base)
         new = forms.fix_enum(v, allowed)
         sugg = V.did_you_mean(v.strip().lower(), allowed) if new is None and v.strip() else None
-        args: dict[str, Any] = {"v": v, "s": sugg}
+        args: dict[str, Any] = {"written": v, "suggestion": sugg}
         if spec.enum in ("parameter_type", "parameter_format"):
-            args = {"p": self.element_param_name(), "v": v}
+            args = {"parameter": self.element_param_name(), "written": v}
             if spec.enum == "parameter_format":
-                args["s"] = sugg
+                args["suggestion"] = sugg
         fx = self._fixable(base, new, f'Replace with "{new}"')
         if fx is None and sugg is not None:  # a did-you-mean: the closest value, applied with --unsafe-fixes
             fx = self._fixable(base, sugg, f'Replace with "{sugg}"', unsafe=True)
@@ -167,14 +167,14 @@ class ValueReader:
             return self._ok(base, attr.value == "true")
         new = forms.fix_boolean(attr.value, attr.valueless)
         shown = attr.value
-        self.note(Kind.NOT_BOOLEAN, base.value_span(), attr.name, attr=attr.name, v=shown,
+        self.note(Kind.NOT_BOOLEAN, base.value_span(), attr.name, attr=attr.name, written=shown,
                      fix=self._fixable(base, new, f'Replace with "{new}"'))
         return self._invalid(base)
 
     def _text(self, attr: Attr, base: Value) -> Value:
         collapsed = V.collapse_ws(attr.value)
         if not collapsed:
-            self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+            self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, written=attr.value,
                          expectation="a non-empty text")
             return self._invalid(base)
         return self._ok(base, collapsed)
@@ -183,20 +183,20 @@ class ValueReader:
         if V.INTENT_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
         if not base.from_macro:
-            self.note(Kind.BAD_INTENT, base.value_span(), attr.name, i=attr.value)
+            self.note(Kind.BAD_INTENT, base.value_span(), attr.name, intent_value=attr.value)
         return self._invalid(base)
 
     def _intent_ref(self, attr: Attr, base: Value) -> Value:
         if V.INTENT_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
-        self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+        self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, written=attr.value,
                      expectation='an intent (entity.verb in lower case, e.g. "cart.add_item")')
         return self._invalid(base)
 
     def _entity(self, attr: Attr, base: Value) -> Value:
         if V.ENTITY_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
-        self.note(Kind.BAD_ENTITY, base.value_span(), attr.name, e=attr.value)
+        self.note(Kind.BAD_ENTITY, base.value_span(), attr.name, entity=attr.value)
         return self._invalid(base)
 
     def _tool_name(self, attr: Attr, base: Value) -> Value:
@@ -209,7 +209,7 @@ class ValueReader:
         if V.is_param_name(attr.value):
             return self._ok(base, attr.value)
         problem = "is reserved" if attr.value.startswith("_axag") else "must match ^[A-Za-z_][A-Za-z0-9_]{0,63}$"
-        self.note(Kind.BAD_CONTROL_PARAMETER_NAME, base.value_span(), attr.name, n=attr.value, ctl=self.element.tag,
+        self.note(Kind.BAD_CONTROL_PARAMETER_NAME, base.value_span(), attr.name, parameter_name=attr.value, control=self.element.tag,
                      problem=problem)
         return self._invalid(base)
 
@@ -235,7 +235,7 @@ class ValueReader:
         ok = True
         for i, item in enumerate(doc.value):
             if not isinstance(item, (str, dict)):
-                self.note(Kind.PARAMETER_LIST_ITEM, base.json_span((i,)), attr.name, attr=attr.name, i=i + 1)
+                self.note(Kind.PARAMETER_LIST_ITEM, base.json_span((i,)), attr.name, attr=attr.name, position=i + 1)
                 ok = False
         if not ok:
             return self._invalid(base)
@@ -317,7 +317,7 @@ class ValueReader:
         if ok and math.isfinite(float(doc.value)):  # type: ignore[arg-type]
             return self._ok(base, doc.value)
         key = attr.name.removeprefix("axag-parameter-")
-        self.note(Kind.BAD_KEY_VALUE, base.value_span(), attr.name, p=self.element_param_name(), k=key,
+        self.note(Kind.BAD_KEY_VALUE, base.value_span(), attr.name, parameter=self.element_param_name(), parameter_key=key,
                      expectation="a JSON number")
         return self._invalid(base)
 
@@ -325,7 +325,7 @@ class ValueReader:
         if V.NONNEG_INT_RE.fullmatch(attr.value):
             return self._ok(base, int(attr.value))
         key = attr.name.removeprefix("axag-parameter-")
-        self.note(Kind.BAD_KEY_VALUE, base.value_span(), attr.name, p=self.element_param_name(), k=key,
+        self.note(Kind.BAD_KEY_VALUE, base.value_span(), attr.name, parameter=self.element_param_name(), parameter_key=key,
                      expectation="a non-negative integer")
         return self._invalid(base)
 
@@ -333,9 +333,9 @@ class ValueReader:
         if V.POSITIVE_INT_RE.fullmatch(attr.value):
             return self._ok(base, int(attr.value))
         if attr.name == "axag-approval-count":
-            self.note(Kind.BAD_APPROVAL_COUNT, base.value_span(), attr.name, v=attr.value)
+            self.note(Kind.BAD_APPROVAL_COUNT, base.value_span(), attr.name, written=attr.value)
         else:
-            self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+            self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, written=attr.value,
                          expectation="a positive integer")
         return self._invalid(base)
 
@@ -345,7 +345,7 @@ class ValueReader:
         problem = check_pattern(attr.value)
         if problem is None:
             return self._ok(base, attr.value)
-        self.note(Kind.BAD_PATTERN, base.value_span(), attr.name, p=self.element_param_name(), problem=problem)
+        self.note(Kind.BAD_PATTERN, base.value_span(), attr.name, parameter=self.element_param_name(), problem=problem)
         return self._invalid(base)
 
     def _rate(self, attr: Attr, base: Value) -> Value:
@@ -353,7 +353,7 @@ class ValueReader:
         if parsed is not None:
             return self._ok(base, parsed)
         new = forms.fix_rate(attr.value)
-        self.note(Kind.BAD_RATE, base.value_span(), attr.name, v=attr.value,
+        self.note(Kind.BAD_RATE, base.value_span(), attr.name, written=attr.value,
                      fix=self._fixable(base, new, f'Replace with "{new}"'))
         return self._invalid(base)
 
@@ -362,7 +362,7 @@ class ValueReader:
         if parsed is not None:
             return self._ok(base, parsed)
         new = forms.fix_cooldown(attr.value)
-        self.note(Kind.BAD_DURATION, base.value_span(), attr.name, v=attr.value,
+        self.note(Kind.BAD_DURATION, base.value_span(), attr.name, written=attr.value,
                      fix=self._fixable(base, new, f'Replace with "{new}"'))
         return self._invalid(base)
 
@@ -373,19 +373,19 @@ class ValueReader:
     def _schema_ref(self, attr: Attr, base: Value) -> Value:
         if forms.check_schema_ref(attr.value):
             return self._ok(base, attr.value)
-        self.note(Kind.BAD_SCHEMA_REF, base.value_span(), attr.name, v=attr.value)
+        self.note(Kind.BAD_SCHEMA_REF, base.value_span(), attr.name, written=attr.value)
         return self._invalid(base)
 
     def _workflow_id(self, attr: Attr, base: Value) -> Value:
         if V.WORKFLOW_ID_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
-        self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+        self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, written=attr.value,
                      expectation="a token of letters, digits and _ . : -")
         return self._invalid(base)
 
     def _version(self, attr: Attr, base: Value) -> Value:
         if V.VERSION_RE.fullmatch(attr.value):
             return self._ok(base, attr.value)
-        self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, v=attr.value,
+        self.note(Kind.UNEXPECTED_VALUE, base.value_span(), attr.name, attr=attr.name, written=attr.value,
                      expectation='a version such as "1.2" or "1.2.3"')
         return self._invalid(base)

@@ -2,7 +2,7 @@
 
 A rule judges facts next to its declaration: ``@judges(RULE, Kind.X, …)`` on a function ``fn(ctx, fact)``, or
 ``judge(RULE, Kind.X, msg=…)`` for a rule that reports each fact of that kind as it is (with its message
-``msg``; the fact's details are the message's arguments). `judge_facts` (run first by `axag.rules.base.run_rules`) walks the file's
+``msg``; the fact's details are the message's arguments, under the placeholders of `PLACEHOLDERS`). `judge_facts` (run first by `axag.rules.base.run_rules`) walks the file's
 facts once, in the order they were recorded, and calls the judges of the enabled rules only: a rule that is
 not selected is not run.
 """
@@ -10,7 +10,7 @@ not selected is not run.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from axag.model.facts import Fact, Kind
 
@@ -18,6 +18,24 @@ if TYPE_CHECKING:
     from axag.files.spans import Span
     from axag.outcome.findings import Fix, Severity
     from axag.parse.document import Element
+
+
+# The model names a fact's details in words (`axag.model.facts`); the rule messages name them with the short
+# placeholders their templates show (`axag rule`, docs/rules.md), e.g. `{v}` for the value as written. Each detail
+# whose placeholder is not its own name, by name; a detail not listed (``attr``, ``detail``, ``problem`` …) is
+# passed under its own name.
+PLACEHOLDERS: Final[dict[str, str]] = {
+    "written": "v", "suggestion": "s", "parameter": "p", "parameter_key": "k", "parameter_name": "n",
+    "position": "i", "intent_value": "i", "entity": "e", "prefix": "p", "column": "c",
+    "shorthand": "m", "longhand": "l", "scope": "s", "ancestor_scope": "a", "ancestor_line": "n",
+    "unknown_name": "x", "left": "a", "left_type": "ta", "right": "b", "right_type": "tb", "variant": "q",
+    "declared_type": "t1", "harvested_type": "t2", "control": "ctl", "other_control": "ctl2", "other_line": "n",
+}
+
+
+def message_args(fact: Fact) -> dict[str, Any]:
+    """The details of ``fact`` under the placeholders of the rule messages."""
+    return {PLACEHOLDERS.get(name, name): value for name, value in fact.args.items()}
 
 
 # The runner sees a rule and its context through these two small interfaces (`axag.rules.declare.Rule` and
@@ -85,7 +103,7 @@ def emit(ctx: JudgeCtx, rule: Judged, fact: Fact, *, msg: str = "", severity: Se
          **more: Any) -> None:
     """Report ``fact`` as a finding of ``rule``: its details (and ``more``) are the message's arguments."""
     rule.report(ctx, fact.span, fact.element, fact.attribute, msg=msg, fix=fact.fix, help=fact.help,
-                severity=severity, **fact.args, **more)
+                severity=severity, **message_args(fact), **more)
 
 
 def _table(enabled: frozenset[int]) -> dict[Kind, tuple[Judge, ...]]:

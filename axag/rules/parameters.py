@@ -362,5 +362,5 @@ def unknown_format(ctx: RuleCtx, fact: Fact) -> None:
         if fact.vocabulary == "parameter_format":
             emit(ctx, INVALID_PARAMETER_FORMAT, fact)
         return
-    phone = fact.args["v"].strip().lower() in V.PHONE_WORDS
+    phone = fact.args["written"].strip().lower() in V.PHONE_WORDS
     emit(ctx, INVALID_PARAMETER_FORMAT, fact, msg="phone" if phone else "")

@@ -412,7 +412,7 @@ def not_in_vocabulary(rule: Rule, vocabulary: str) -> None:
     @judges(rule, Kind.NOT_IN_VOCABULARY)
     def check(ctx: RuleCtx, fact: Fact) -> None:
         if fact.vocabulary == vocabulary:
-            emit(ctx, rule, fact, msg="suggest" if fact.args.get("s") else "")
+            emit(ctx, rule, fact, msg="suggest" if fact.args.get("suggestion") else "")
 
 
 for _vocabulary, _rule in _VOCABULARY_RULES.items():
