@@ -49,7 +49,7 @@ def test_the_commands_set_no_exit_status_of_their_own() -> None:
     """`exit_status` is the one mapping: no command returns, exits with or raises a literal status."""
     import ast
 
-    root = Path(__file__).resolve().parents[1] / "axag" / "commands"
+    root = Path(__file__).resolve().parents[1] / "axag" / "cli"
     literal: list[str] = []
     for path in sorted(root.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -90,7 +90,7 @@ def _codes(report: str, intent_line: int) -> set[int]:
 @pytest.mark.slow  # a copy of the package and five runs of axag
 def test_a_new_mutating_action_type_gets_the_safety_rules_and_a_schema_that_accepts_it(tmp_path: Path) -> None:
     copy = _copy_of_the_package(tmp_path)
-    vocab = copy / "axag" / "vocabulary.py"
+    vocab = copy / "axag" / "vocabulary" / "__init__.py"
     text = vocab.read_text(encoding="utf-8")
     anchor = '    ActionType("write", "creates or changes data", mutating=True),\n'
     assert anchor in text

@@ -1,4 +1,4 @@
-"""Command-line entry point: a click group whose subcommands live in `axag.cli.*`,
+"""The click group of the command line: its subcommands live in the other modules of `axag.cli`,
 imported only when invoked (cold start, performance targets). Only the CLI layer touches stdout/stderr."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from axag import __version__
+from axag.outcome.exit_codes import EXIT_INTERRUPTED
 
 # command name -> "module:attribute" of a click.Command
 COMMANDS: dict[str, str] = {
@@ -53,7 +54,7 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("axag: interrupted", err=True)
-            raise click.exceptions.Exit(130) from None
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -223,7 +223,7 @@ def markdown() -> str:
         "# The AXAG 1.1 vocabulary",
         "",
         "Every attribute axag reads, what it means and the values it accepts. This page is generated from",
-        "`axag/vocabulary.py` (`python scripts/generate_docs.py`); `axag rule CODE` explains each lint rule.",
+        "`axag/vocabulary/__init__.py` (`python scripts/generate_docs.py`); `axag rule CODE` explains each lint rule.",
         "Values are case-sensitive: `High` is not a risk level (`axag lint --fix` writes `high`).",
         "",
     ]
