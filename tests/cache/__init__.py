@@ -1,0 +1,1 @@
+"""The result cache and run records: keys, bundles, reads, pruning and trust."""

@@ -1,0 +1,1 @@
+"""Generated guards (Python and TypeScript) and their value checks."""

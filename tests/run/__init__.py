@@ -1,0 +1,1 @@
+"""Running many files: worker processes, memory pacing, interruption."""
