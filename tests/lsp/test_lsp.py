@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from lsprotocol import types as T
 
-from tests.conftest import REPO, shared_or_skip
+from tests.conftest import REPO, SHARED, shared_or_skip
 from tests.lsp_client import (
     actual,
     change_doc,
@@ -27,7 +27,7 @@ from tests.lsp_client import (
 )
 
 pytestmark = pytest.mark.asyncio
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = SHARED / "corpus"
 SITE = REPO / "fixtures" / "site"
 
 PAGE = """<!doctype html>
