@@ -1,5 +1,5 @@
 """Every command that reads a tools file validates it the same way, and the e-mail format is
-HTML's valid e-mail address grammar in the Python and TypeScript runtimes (item 10)."""
+HTML's valid e-mail address grammar in the Python and TypeScript runtimes."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ docs/serve/index.md): its shell block is read from the page and run in a fresh f
 starts (on a free port instead of 8000), the guards are written with the shipped `fixtures/preconditions.py`,
 and `axag serve` with the README's arguments is driven by the MCP SDK's client: `booking_create`, the example's
 main tool, reaches the backend after the user confirms; a stay over Christmas is refused by `room_available`;
-and the README explains preconditions next to the example. The README names no `../shared` path (item 17)."""
+and the README explains preconditions next to the example. The README names no `../shared` path."""
 
 from __future__ import annotations
 

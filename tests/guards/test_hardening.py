@@ -31,7 +31,7 @@ from tests.guards.test_typescript import LOCAL_DT, PyGuards, _need_node, compile
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# ---------------------------------------------------------------- item 6: ECMA-262 patterns, checked by Node
+# ---------------------------------------------------------------------- ECMA-262 patterns, checked by Node
 NODE_REGEXP = """
 const cases = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 console.log(JSON.stringify(cases.map(([p, s]) => { try { return new RegExp(p, "u").test(s); } catch { return null; } })));
@@ -348,7 +348,7 @@ def test_python_guards_mapping_has_only_tools(strict_build: Any) -> None:
     assert all(py.module.GUARDS.get(name) is None for name in ("__class__", "__dict__", "get", "constructor"))
 
 
-# ---------------------------------------------------------------- item 7: super-linear patterns and rule 117
+# ---------------------------------------------------------------------- super-linear patterns and rule 117
 POLY = ".*a.*a.*a.*b"
 
 

@@ -1,4 +1,4 @@
-"""The AXAG docs' 1.0 drafts are flagged with their rules (issue: lint complete), and the SARIF of a real run
+"""The AXAG docs' 1.0 drafts are flagged with their rules, and the SARIF of a real run
 validates against the SARIF 2.1.0 schema."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Run-wide 121 findings are the same in `axag lint` and `axag compile`: lint merges the
 contracts of exactly the actions that compile merges, whatever other rules are selected, ignored or
-suppressed; and the 121 finding underlines the start tag of the later declaration (item 24)."""
+suppressed; and the 121 finding underlines the start tag of the later declaration."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """Reports as new users met them: a format written to a file is not printed; run-wide
-findings name places as every other finding does, and the JSON summary counts files, elements and actions
-(item 15)."""
+findings name places as every other finding does, and the JSON summary counts files, elements and actions."""
 
 from __future__ import annotations
 

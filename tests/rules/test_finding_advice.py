@@ -141,7 +141,7 @@ def test_a_suggestion_is_in_the_grammar_and_names_only_parameters(words: list[st
         assert rel.names and set(rel.names) <= _P
 
 
-# ----------------------------------------------------------------------------- 106: plain role lists (item 16)
+# ------------------------------------------------------------------------------------ 106: plain role lists
 _ROLES = ('<button axag-intent="order.refund" axag-action-type="write" axag-approval-required="true"\n'
           '        axag-approval-roles="{roles}">Refund</button>\n')
 
@@ -185,7 +185,7 @@ def test_106_fix_only_when_certain(tmp_path: Path, attr: str, raw: str, fixed: s
     assert (f["fix"]["description"] if f["fix"] else None) == (f"Replace with {fixed}" if fixed else None)
 
 
-# ----------------------------------------------------------------------------- 129: read-only controls (item 17)
+# ------------------------------------------------------------------------------------ 129: read-only controls
 _READONLY = """<form>
   <input name="nights" type="number" readonly value="2">
   <input name="guest_name">

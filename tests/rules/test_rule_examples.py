@@ -164,9 +164,12 @@ def test_rule_command_prints_examples() -> None:
     res = run_axag(["rule", "high-risk-without-confirmation"])
     assert res.stdout.startswith("AXAG-LINT-006 ")
     assert run_axag(["rule", "no-such-rule"]).exit_code == 2
+    from axag.rules.catalogue import RULES
+
     listing = run_axag(["rule", "--all"]).stdout.splitlines()
-    assert len(listing) == 106 and listing[0].startswith("AXAG-LINT-001")
-    assert listing[101:] == ["", "Columns: code, default severity, level, flags, name.",
+    # one line per rule of the catalogue, in code order, then the legend
+    assert [line.split()[0] for line in listing[:len(RULES)]] == [f"AXAG-LINT-{code:03d}" for code in sorted(RULES)]
+    assert listing[len(RULES):] == ["", "Columns: code, default severity, level, flags, name.",
                             ("Level: B basic, I intermediate, F full (the rule runs at that --level and above), - "
                              "compile only."),
                             "Flags: C compile check (an error stops axag compile), * fixable with axag lint --fix.",

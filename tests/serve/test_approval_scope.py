@@ -155,8 +155,8 @@ def test_approved_values_belong_to_the_actor_who_asked_and_to_the_current_policy
 
 def test_approved_values_end_after_the_value_approval_ttl(backend: Backend, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Item 1: the value-approval TTL (here item 10's [serve] value-approval-ttl) ends a remembered approval (and
-    the request's own value decisions)."""
+    """The value-approval TTL (here the `value-approval-ttl` key of [tool.axag.serve]) ends a remembered
+    approval (and the request's own value decisions)."""
     state = tmp_path / "state.sqlite"
     tokens = approvers(state)
     errfile = (tmp_path / "stderr.txt").open("w+")

@@ -1,6 +1,5 @@
-"""`axag approvals` reading commands never create a state database and name the one they read (item
-12); a call repeated after its approval was used says so and how to ask again (item 13), through a real MCP
-client session against `axag serve` and a loopback backend."""
+"""`axag approvals` reading commands never create a state database and name the one they read; a call
+repeated after its approval was used says so and how to ask again, through a real MCP client session against `axag serve` and a loopback backend."""
 
 from __future__ import annotations
 

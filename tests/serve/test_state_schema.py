@@ -82,8 +82,8 @@ def version_of(path: Path) -> int:
 
 def test_an_existing_database_is_migrated_and_keeps_its_credentials(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Item 2 (and item 1's upgrade): tokens, approvers, requests and the secret stay; remembered approvals
-    without an actor are dropped; the database then has the current schema version."""
+    """An older schema is migrated: tokens, approvers, requests and the secret stay; remembered approvals
+    without an actor (the actor became part of a remembered approval) are dropped; the database then has the current schema version."""
     from axag.serve.state import SCHEMA_VERSION
 
     state = tmp_path / "old.sqlite"

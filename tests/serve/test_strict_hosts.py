@@ -48,7 +48,7 @@ def strict(schema: dict[str, Any]) -> dict[str, Any]:
     return ensure_strict_json_schema(copy.deepcopy(schema), _reject_open_objects=schema != {})
 
 
-# ---------------------------------------------------------------------------------------------- item 3
+# ---------------------------------------------------------------------- openai-agents' strict conversion
 @pytest.mark.parametrize("extra", [[], ["--desk"]], ids=["gated", "desk"])
 def test_openai_agents_strict_conversion_takes_every_listed_tool(extra: list[str], backend: Backend,
                                                                   tmp_path: Path) -> None:
@@ -111,7 +111,7 @@ def test_request_permission_takes_a_json_text_and_the_old_object(backend: Backen
     assert [r.form for r in posted if r.method == "POST"] == [[("order", "O1001"), ("amount", "120")]]
 
 
-# ---------------------------------------------------------------------------------------------- item 4
+# ------------------------------------------------------------------ null for a left-out optional parameter
 def test_null_for_an_optional_parameter_is_absent(backend: Backend, guards_dir: Path,  # noqa: F811
                                                   tmp_path: Path) -> None:
     """The MCP-target guards refuse ``"note": null``; serve reads it as the note left out."""
