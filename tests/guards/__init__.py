@@ -1,1 +1,1 @@
-"""Generated guards (Python and TypeScript) and their value checks."""
+"""Generated guards (Python and TypeScript), their value checks, and the constraint context block."""

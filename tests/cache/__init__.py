@@ -1,1 +1,0 @@
-"""The result cache and run records: keys, bundles, reads, pruning and trust."""

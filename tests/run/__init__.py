@@ -1,1 +1,0 @@
-"""Running many files: worker processes, memory pacing, interruption."""
