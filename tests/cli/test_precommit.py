@@ -16,7 +16,6 @@ import pytest
 from click.testing import CliRunner
 
 from axag.cli import main
-from tests.conftest import shared_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
@@ -38,6 +37,8 @@ def hook(hook_id: str) -> dict[str, Any]:
 
 
 def test_manifest_is_the_one_of_the_spec() -> None:
+    from tests.conftest import shared_or_skip
+
     m = re.search(r"holds `\.pre-commit-hooks\.yaml`:\n\n```yaml\n(.*?)```", shared_or_skip("SPEC.md").read_text(encoding="utf-8"),
                   re.DOTALL)
     assert m is not None

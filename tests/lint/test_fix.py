@@ -20,7 +20,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from axag.cli import main
-from tests.conftest import shared_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "fix"
@@ -393,6 +392,8 @@ def test_corpus_fix_is_mechanical_and_safe(tmp_path: Path) -> None:
     """Over the AXAG docs corpus: --fix repairs what is mechanical, every file still parses, nothing fixable
     remains, a second run changes nothing, and bytes outside annotation attributes are unchanged."""
     from lxml import etree
+
+    from tests.conftest import shared_or_skip
 
     site = tmp_path / "site"
     shutil.copytree(shared_or_skip("corpus/axag-docs"), site)

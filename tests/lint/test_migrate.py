@@ -15,7 +15,6 @@ import pytest
 from click.testing import CliRunner
 
 from axag.cli import main
-from tests.conftest import shared_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "fix"
@@ -355,6 +354,8 @@ def test_no_migration_is_planned_when_101_is_not_selected(tmp_path: Path, monkey
 def test_axag_docs_constraints_example(tmp_path: Path) -> None:
     """The AXAG docs example: a string-form `guests` cannot take a numeric bound, and `check_out > check_in`
     between two undeclared-type (string) parameters would raise 136; both stay, with their reasons."""
+    from tests.conftest import shared_or_skip
+
     page = tmp_path / "page.html"
     shutil.copyfile(shared_or_skip("corpus/axag-docs/specification__constraints__00.html"), page)
     original = page.read_bytes()

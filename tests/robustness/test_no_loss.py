@@ -16,7 +16,6 @@ from bs4 import BeautifulSoup, Tag
 from click.testing import CliRunner
 
 from axag.cli import main
-from tests.conftest import shared_or_skip
 
 SKIP_PARENTS = {"script", "style", "textarea", "title"}
 
@@ -96,6 +95,8 @@ def _invoke(args: list[str], cwd: Path) -> Any:
 
 @pytest.fixture(scope="module")
 def corpus() -> Path:
+    from tests.conftest import shared_or_skip
+
     return shared_or_skip("corpus")
 
 

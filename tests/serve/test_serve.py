@@ -33,6 +33,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from axag.api import compile_paths
+from tests.conftest import run_axag
 from tests.serve_backend import Backend, free_port, running_backend
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -268,16 +269,12 @@ def test_unbound_tools_are_refused_at_start(tmp_path: Path) -> None:
     ([str(SHOP), "--base-url", "http://x", "--openapi", str(SHOP / "shop.html")], "is not valid JSON"),
 ])
 def test_bad_inputs_and_flags_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
-    from tests.conftest import run_axag
-
     res = run_axag(["serve", *args, "--state", str(tmp_path / "s.sqlite")])
     assert res.exit_code == 2
     assert message in res.stderr
 
 
 def test_bad_tools_file_exits_2(tmp_path: Path) -> None:
-    from tests.conftest import run_axag
-
     bad = tmp_path / "tools.json"
     bad.write_text('{"tools": 1}', encoding="utf-8")
     res = run_axag(["serve", str(bad), "--state", str(tmp_path / "s.sqlite")])
@@ -591,9 +588,11 @@ def test_lint_never_imports_the_serve_dependencies() -> None:
 
 
 def test_serve_settings_come_from_the_configuration(tmp_path: Path) -> None:
+    """[tool.axag.serve] of the configuration gives serve its base URL, actor, roles and state; a misspelt key
+    is refused with the key it meant."""
+
     from axag.config import Resolver, load_raw
     from axag.errors import ConfigError
-    from tests.conftest import run_axag
 
     (tmp_path / "pyproject.toml").write_text(
         '[tool.axag.serve]\nbase-url = "ftp://configured"\nactor = "ann"\nroles = ["staff", "guest"]\n'
