@@ -1,5 +1,5 @@
 """Write the vocabulary enums of the shipped schemas (schemas/*.schema.json) from axag/vocabulary/__init__.py
-(axag/compile/schema_enums.py says which enum holds which list). tests/test_vocabulary_meanings.py fails when a
+(axag/compile/schema_enums.py says which enum holds which list). tests/vocabulary/test_meanings.py fails when a
 checked-in schema is not what this script writes.
 
     python scripts/generate-schemas.py          # rewrite the files

@@ -9,7 +9,7 @@
     python scripts/generate_docs.py           rewrite the pages that changed, and say which
     python scripts/generate_docs.py --check   write nothing; exit 1 naming every stale page
 
-`tests/test_docs_generated.py` fails when a committed page differs from what this script writes.
+`tests/docs/test_generated.py` fails when a committed page differs from what this script writes.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
 
 Each picture is a fixed viewport (SHOTS) of a page made in a temporary folder from a copy of fixtures/site:
 lint-report.png, the HTML report of `axag lint --select ALL`; catalogue.png, `axag catalogue` of its tools.
-`tests/test_docs_screenshots.py` runs this script and checks that it makes every picture the site shows, at
+`tests/docs/test_screenshots.py` runs this script and checks that it makes every picture the site shows, at
 the size committed.
 """
 

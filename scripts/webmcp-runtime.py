@@ -2,7 +2,7 @@
 WebMCP module runs the generated guards' own code, never a hand-kept copy), its exports dropped, followed by the
 driver (axag/webmcp/driver.js), minified by terser (`npm install` first). `axag webmcp` puts the site's tools in
 front of it (`AXAG_TOOLS`, `AXAG_MAX_RESULT_BYTES`, free names that terser leaves alone).
-tests/test_webmcp_module.py fails when the checked-in file is not what this script writes.
+tests/webmcp/test_module.py fails when the checked-in file is not what this script writes.
 
     python scripts/webmcp-runtime.py          # rewrite the file
     python scripts/webmcp-runtime.py --check  # exit 1 when it is stale

@@ -1,4 +1,4 @@
-"""Fixtures shared by the page tests (tests/test_html_pages.py, tests/test_html_browser.py): a lint tree with
+"""Fixtures shared by the page tests (tests/report/test_html_pages.py, tests/report/test_html_browser.py): a lint tree with
 hostile file names and values, hostile and ordinary tools documents."""
 
 from __future__ import annotations

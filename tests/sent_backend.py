@@ -1,4 +1,4 @@
-"""A scriptable loopback backend for tests/test_serve_sent.py: uvicorn on an ephemeral port, serving
+"""A scriptable loopback backend for tests/serve/test_sent.py: uvicorn on an ephemeral port, serving
 pages from a dict (each load issues a fresh CSRF token for every `value="token"`), recording every request
 exactly as it arrived (raw path, query, headers, body), and answering each path with a handler the test sets:
 redirects, slow drips, endless or deeply nested bodies, waits on an event."""
@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
-from serve_backend import read_request, serving
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+
+from tests.serve_backend import read_request, serving
 
 Handler = Callable[[Request], Awaitable[Response]]
 

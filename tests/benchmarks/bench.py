@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark axag against the performance targets of SPEC §15.1, in one run on one machine.
+"""Benchmark axag against the performance targets (docs/performance.md), in one run on one machine.
 
     python tests/benchmarks/bench.py [--corpus DIR] [--repeat N] [--json OUT]
     python tests/benchmarks/bench.py --self-test        # tiny generated corpus, checks the JSON
@@ -869,7 +869,7 @@ def run_bench(args: argparse.Namespace, work: Path, say: Callable[[str], None]) 
     say(f"  site:   {corpus['pages']} pages, {corpus['bytes'] / 1e6:.1f} MB in {small}")
     say(f"  double: {corpus['large_pages']} pages, {corpus['large_bytes'] / 1e6:.1f} MB in {large}")
     if corpus["below_50mb"] and not args.self_test:
-        say("  WARNING: the corpus is below the 50 MB of SPEC §15.1")
+        say("  WARNING: the corpus is below the 50 MB the performance targets assume")
 
     say(f"timing on the site, {args.repeat} interleaved repeat(s)...")
     measured = bench.measure_site(small, args.repeat, "site", say)
@@ -1000,7 +1000,7 @@ def base_figures(base: dict[str, Any], runs: dict[str, Any], floor_s: float) -> 
 def report(result: dict[str, Any], say: Callable[[str], None]) -> None:
     m, c, f, runs = result["machine"], result["corpus"], result["floor"], result["runs"]
     say("")
-    say("=== axag benchmark (SPEC §15.1) ===")
+    say("=== axag benchmark (the performance targets of docs/performance.md) ===")
     say(f"machine: {m['cpus_affinity']} CPUs (sched_getaffinity), {m['platform']}, Python {m['python']}, "
         f"load {m['loadavg_start'][0]:.2f} -> {m['loadavg_end'][0]:.2f}" if m["loadavg_start"] else "")
     say(f"corpus:  {c['description']}: {c['pages']} pages, {c['bytes'] / 1e6:.1f} MB "
@@ -1137,7 +1137,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     ap.add_argument("--jsx-mb", type=float, default=5.5,
                     help="MB of generated TSX components for the JSX figure (default: %(default)s)")
-    ap.add_argument("--jsx-only", action="store_true", help="measure only the JSX figure (issue 16)")
+    ap.add_argument("--jsx-only", action="store_true", help="measure only the JSX figure")
     ap.add_argument("--self-test", action="store_true",
                     help="tiny 2 MB generated corpus, --repeat 1, check every figure is in the JSON")
     args = ap.parse_args(argv)

@@ -1,4 +1,4 @@
-"""The WebMCP module's size and registration speed (issue 29).
+"""The WebMCP module's size and registration speed.
 
     python tests/benchmarks/webmcp_bench.py [--tools N] [--repeat R]
 

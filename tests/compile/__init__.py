@@ -1,0 +1,2 @@
+"""`axag compile`: tools.json, the targets and their registry, the HTTP binding, serialisation, shipped
+schemas."""

@@ -1,0 +1,1 @@
+"""Configuration: loading, validation, resolution, rule selection."""

@@ -1,0 +1,1 @@
+"""The documentation: generated pages, examples that run, the site build, screenshots."""

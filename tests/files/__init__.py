@@ -1,0 +1,1 @@
+"""Files a run reads: discovery and relative paths."""

@@ -1,0 +1,1 @@
+"""Generated guards (Python and TypeScript), their value checks, and the constraint context block."""

@@ -1,0 +1,1 @@
+"""`axag lint`: the engine, fixes, suppression, baselines, migration, run-wide findings."""

@@ -1,0 +1,1 @@
+"""`axag lsp`, the language server, driven as an editor drives it."""

@@ -1,0 +1,1 @@
+"""The model built from a parsed page: harvesting, parameters, value forms, preconditions, macros."""

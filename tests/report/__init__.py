@@ -1,0 +1,1 @@
+"""Reports: the output formats, the html report and catalogue pages."""

@@ -1,0 +1,1 @@
+"""Cross-cutting robustness: fuzzing, hostile input, paths, scaling, crash-safe writes."""

@@ -1,0 +1,1 @@
+"""`axag serve`: MCP sessions, approvals, state stores, OAuth, metrics, logs."""

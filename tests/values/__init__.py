@@ -1,0 +1,1 @@
+"""JSON values with spans and the ECMA pattern subset."""

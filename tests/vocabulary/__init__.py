@@ -1,0 +1,1 @@
+"""The vocabulary: the meaning of its values and its exports."""

@@ -1,0 +1,1 @@
+"""The WebMCP runtime and the `axag webmcp` module."""
