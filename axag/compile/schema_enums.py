@@ -3,7 +3,7 @@
 Every ``enum`` of a shipped schema that lists vocabulary values (action types, risk levels, scopes, tenant
 boundaries, rate periods, parameter types, conformance levels, manifest formats) is written here from its single
 declaration, never by hand: ``python scripts/generate-schemas.py`` rewrites the files and
-``python scripts/generate-schemas.py --check`` (and tests/test_vocabulary_meanings.py) fails when one differs.
+``python scripts/generate-schemas.py --check`` (and tests/vocabulary/test_meanings.py) fails when one differs.
 Adding a value to `axag.vocabulary` and running the script is all a schema needs.
 """
 

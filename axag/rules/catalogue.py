@@ -19,7 +19,7 @@ and indexes what they declare (no per-rule data lives here). Where each code is 
 
 Every finding is made by these modules: the model records facts (`axag.model.facts`) that the rules judge
 (`axag.rules.facts`), and the run rules' findings are made by `run_level` for the engine, compile and the commands.
-`tests/test_catalogue.py` compares the declarations with the SPEC tables.
+`tests/rules/test_catalogue.py` compares the declarations with the SPEC tables.
 """
 
 from __future__ import annotations

@@ -103,7 +103,7 @@ class Rule:
     name: str
     severity: Severity
     level: Level | None  # None: compile only (145, 146) and run diagnostics
-    trigger: str  # when it reports, as the SPEC tables word it (tests/test_catalogue.py compares)
+    trigger: str  # when it reports, as the SPEC tables word it (tests/rules/test_catalogue.py compares)
     plain: str = ""  # the same in plain words for users (`axag rule`, SARIF), when the SPEC wording cites sections
     messages: Mapping[str, str] = field(default_factory=dict)  # key -> template; the first is the summary
     compile: bool = False  # C: an error stops `axag compile`
@@ -116,7 +116,7 @@ class Rule:
     off: bool = False  # off by default
     can_disable: bool = True
     needs: str | None = None  # the option without which the rule does not run ("manifest", …)
-    fails: str = ""  # a failing example (from fixtures/rules/<code>/, see tests/test_rule_examples.py)
+    fails: str = ""  # a failing example (from fixtures/rules/<code>/, see tests/rules/test_rule_examples.py)
     passes: str = ""  # a passing example
     primary_to: Mapping[int, str] = field(default_factory=dict)  # secondary code -> match (MATCHES)
     info: RuleInfo = field(init=False)

@@ -1,5 +1,5 @@
 """Rule documentation generated from the declarations: `axag rule CODE`, `axag rule --all` and the rule
-reference docs/rules.md (`tests/test_rule_docs.py` keeps it equal to `markdown()`)."""
+reference docs/rules.md (`tests/docs/test_rules_page.py` keeps it equal to `markdown()`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""docs/: the vocabulary page is generated from axag/vocabulary.py and up to date; every
+"""docs/: the vocabulary page is generated from axag/vocabulary/__init__.py and up to date; every
 example of the preconditions page is in the grammar, with the form its row names."""
 
 from __future__ import annotations

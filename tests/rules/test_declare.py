@@ -113,7 +113,7 @@ def test_pair_is_the_key_primaries_match_on() -> None:
 
 
 def test_messages_take_enumerations_from_the_vocabulary() -> None:
-    """No rule module spells out a list that axag/vocabulary.py holds (004, 005, 107, 108, 111, 125, 126)."""
+    """No rule module spells out a list that axag/vocabulary/__init__.py holds (004, 005, 107, 108, 111, 125, 126)."""
     from axag import vocabulary as V
     from axag.rules.declare import or_list
     from tests.conftest import REPO

@@ -1,6 +1,6 @@
 """A vocabulary value carries its meaning.
 
-Each action type and risk level is declared once in axag/vocabulary.py with its properties (mutating,
+Each action type and risk level is declared once in axag/vocabulary/__init__.py with its properties (mutating,
 destructive, navigation; a risk level's order and what it calls for); the rules, the compiled hints and the
 manifest read those properties, and the enums of the shipped schemas are written from the vocabulary by
 scripts/generate-schemas.py. The last test adds an action type for real, in a copy of the package, the way

@@ -145,7 +145,7 @@ def markdown() -> str:
     lines = [
         "# Compile targets",
         "",
-        "<!-- Generated from the declarations in axag/compile/targets/ (tests/test_target_registry.py; rewrite with",
+        "<!-- Generated from the declarations in axag/compile/targets/ (tests/compile/test_target_registry.py; rewrite with",
         "AXAG_UPDATE_GOLDENS=1). -->",
         "",
         "`axag compile --target NAME` writes one of these documents (default: `mcp`). `--self-check` validates it",
