@@ -8,12 +8,16 @@ connection pool. How each one is exact when replicas run it at once:
   database: writers of that kind run one at a time, as SQLite's `BEGIN IMMEDIATE` has them, and each one sees
   every write committed before it (READ COMMITTED takes its snapshot per statement, after the lock);
 - a rate-limit bucket (intent, actor) has an advisory lock of its own: the calls of one bucket are counted and
-  recorded one at a time (an exact limit across replicas), other buckets do not wait for them;
+  recorded one at a time (an exact limit across replicas), other buckets do not wait for them; the lock, the
+  count and the record are one call of the server-side function `axag_acquire` (one round trip);
 - a single-use key (a confirmation, a call-scoped approval) is an `INSERT … ON CONFLICT DO NOTHING` on its primary
   key: of two replicas inserting it at once one inserts, the other waits for that transaction and inserts
   nothing, so exactly one call runs;
-- reads (a waiting call's poll, a token check) are one REPEATABLE READ, READ ONLY transaction: a consistent
+- reads (a waiting call's poll, an approver check) are one REPEATABLE READ, READ ONLY transaction: a consistent
   snapshot, never blocked by the writers.
+
+A token check and an audit row are one autocommit statement each. A pooled connection is not pinged before it is
+handed out (`_check_connection`: a look at its socket, and the full check only when the server sent something).
 
 The schema is versioned like SQLite's (`axag.serve.state.SCHEMA_VERSION`), in the table `axag_schema`; serve
 creates it and migrates it under the `WRITER` lock (replicas starting at once do it once); a database of a newer
