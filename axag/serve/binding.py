@@ -18,6 +18,7 @@ single-line control with CR or LF in it is never sent.
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import secrets
@@ -348,6 +349,18 @@ async def _deadline(timeout: float, progress: _Progress, max_bytes: int, run: An
 
 
 # ---------------------------------------------------------------------------------------------- the calls
+@functools.lru_cache(maxsize=64)
+def _url(base_url: str) -> httpx.URL:
+    """``--base-url`` parsed once (an `httpx.URL` is immutable), not on every call."""
+    return httpx.URL(base_url)
+
+
+@functools.lru_cache(maxsize=1024)
+def _joined(base_url: str, action: str) -> str:
+    """A form's action resolved against ``--base-url``, once per form."""
+    return urljoin(base_url, action)
+
+
 async def run_form(client: httpx.AsyncClient, base_url: str, binding: Mapping[str, Any],
                    arguments: Mapping[str, object], max_bytes: int, timeout: float = 30.0) -> BackendAnswer:
     """Submit the form of ``binding`` with ``arguments`` (within ``timeout`` seconds for the whole call)."""
@@ -364,10 +377,10 @@ async def _run_form(client: httpx.AsyncClient, base_url: str, binding: Mapping[s
                     arguments: Mapping[str, object], max_bytes: int, progress: _Progress) -> BackendAnswer:
     from axag.compile.http import page_url
 
-    origin = httpx.URL(base_url)
+    origin = _url(base_url)
     live = None
-    page = urljoin(base_url, page_url(str(binding.get("page", ""))))
     if binding.get("refresh"):
+        page = urljoin(base_url, page_url(str(binding.get("page", ""))))
         progress.what = f"loading the page {redact_url(page)} for fresh form values"
         got = await _exchange(client, client.build_request("GET", page), origin, PAGE_CAP, progress, False)
         if isinstance(got, BackendAnswer):
@@ -390,7 +403,7 @@ async def _run_form(client: httpx.AsyncClient, base_url: str, binding: Mapping[s
         progress.what = "the call"
         progress.status, progress.body = None, bytearray()
     pairs = form_pairs(binding, arguments, live)
-    url = urljoin(base_url, str(binding["action"]))
+    url = _joined(base_url, str(binding["action"]))
     if binding["method"] == "GET":
         url = url.split("?", 1)[0].split("#", 1)[0] + ("?" + urlencode(pairs) if pairs else "")
         request = client.build_request("GET", url)
@@ -457,4 +470,4 @@ async def run_openapi(client: httpx.AsyncClient, base_url: str, op: Mapping[str,
     request = client.build_request(method, url, content=content, headers=headers)
     progress = _Progress()
     return await _deadline(timeout, progress, max_bytes,
-                           lambda: _send(client, request, httpx.URL(base_url), max_bytes, progress))
+                           lambda: _send(client, request, _url(base_url), max_bytes, progress))

@@ -8,12 +8,16 @@ connection pool. How each one is exact when replicas run it at once:
   database: writers of that kind run one at a time, as SQLite's `BEGIN IMMEDIATE` has them, and each one sees
   every write committed before it (READ COMMITTED takes its snapshot per statement, after the lock);
 - a rate-limit bucket (intent, actor) has an advisory lock of its own: the calls of one bucket are counted and
-  recorded one at a time (an exact limit across replicas), other buckets do not wait for them;
+  recorded one at a time (an exact limit across replicas), other buckets do not wait for them; the lock, the
+  count and the record are one call of the server-side function `axag_acquire` (one round trip);
 - a single-use key (a confirmation, a call-scoped approval) is an `INSERT … ON CONFLICT DO NOTHING` on its primary
   key: of two replicas inserting it at once one inserts, the other waits for that transaction and inserts
   nothing, so exactly one call runs;
-- reads (a waiting call's poll, a token check) are one REPEATABLE READ, READ ONLY transaction: a consistent
+- reads (a waiting call's poll, an approver check) are one REPEATABLE READ, READ ONLY transaction: a consistent
   snapshot, never blocked by the writers.
+
+A token check and an audit row are one autocommit statement each. A pooled connection is not pinged before it is
+handed out (`_check_connection`: a look at its socket, and the full check only when the server sent something).
 
 The schema is versioned like SQLite's (`axag.serve.state.SCHEMA_VERSION`), in the table `axag_schema`; serve
 creates it and migrates it under the `WRITER` lock (replicas starting at once do it once); a database of a newer
@@ -23,7 +27,9 @@ other programs on the same database may take.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import select
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,9 +43,11 @@ __all__ = ["PostgresStore", "shown_url"]
 
 _LOCK_CLASS = 0x61786167  # "axag": the first key of every advisory lock axag takes
 
-# Each step upgrades the schema from its index to the next version; step 0 lays out version 1 on an empty
-# database (the same tables as SQLite's version 1, with a `seq` column where SQLite orders by rowid).
-_MIGRATIONS: tuple[str, ...] = (
+# Each step upgrades the schema from its index to the next version, a string of statements split at ";" or a
+# tuple of statements; step 0 lays out version 1 on an empty database (the same tables as SQLite's version 1, with a
+# `seq` column where SQLite orders by rowid); step 1 adds `axag_acquire`, the rate-limit and cooldown check of
+# `PostgresStore.acquire` as one server-side call (the same statements as `SqlStore.acquire`, in one round trip).
+_MIGRATIONS: tuple[str | tuple[str, ...], ...] = (
     """
 CREATE TABLE calls (intent TEXT NOT NULL, actor TEXT NOT NULL, at DOUBLE PRECISION NOT NULL);
 CREATE INDEX calls_key ON calls (intent, actor, at);
@@ -75,6 +83,53 @@ CREATE TABLE remembered (id TEXT PRIMARY KEY, tool TEXT NOT NULL, fingerprint TE
                          approvers TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, expires DOUBLE PRECISION NOT NULL);
 CREATE INDEX remembered_call ON remembered (tool, fingerprint, actor, expires);
 """,
+    # VOLATILE (the default): each statement takes a new snapshot, so the count after the bucket's lock sees every
+    # call committed before the lock was granted; the lock is transaction-level, held until the caller commits
+    ("""
+CREATE FUNCTION axag_acquire(lock_class integer, lock_name text, bucket_intent text, bucket_actor text,
+                             at_now double precision, call_limit bigint, window_seconds double precision,
+                             cooldown_seconds double precision, record boolean) RETURNS double precision
+LANGUAGE plpgsql AS $body$
+DECLARE
+  counted bigint;
+  oldest double precision;
+  last_at double precision;
+  wait double precision := 0;
+BEGIN
+  PERFORM pg_advisory_xact_lock(lock_class, hashtext(lock_name));
+  IF window_seconds IS NOT NULL THEN
+    IF record THEN
+      DELETE FROM calls WHERE intent = bucket_intent AND actor = bucket_actor AND at <= at_now - window_seconds;
+    END IF;
+    IF call_limit IS NOT NULL THEN
+      SELECT count(*) INTO counted FROM calls
+        WHERE intent = bucket_intent AND actor = bucket_actor AND at > at_now - window_seconds;
+      IF counted >= call_limit THEN
+        SELECT at INTO oldest FROM calls
+          WHERE intent = bucket_intent AND actor = bucket_actor AND at > at_now - window_seconds
+          ORDER BY at LIMIT 1 OFFSET counted - call_limit;
+        wait := greatest(wait, oldest + window_seconds - at_now);
+      END IF;
+    END IF;
+  END IF;
+  SELECT at INTO last_at FROM last_call WHERE intent = bucket_intent AND actor = bucket_actor;
+  IF cooldown_seconds IS NOT NULL AND last_at IS NOT NULL THEN
+    wait := greatest(wait, last_at + cooldown_seconds - at_now);
+  END IF;
+  IF wait > 0 THEN
+    RETURN wait;
+  END IF;
+  IF record THEN
+    IF window_seconds IS NOT NULL THEN
+      INSERT INTO calls (intent, actor, at) VALUES (bucket_intent, bucket_actor, at_now);
+    END IF;
+    INSERT INTO last_call (intent, actor, at) VALUES (bucket_intent, bucket_actor, greatest(at_now, coalesce(last_at, at_now)))
+      ON CONFLICT (intent, actor) DO UPDATE SET at = excluded.at;
+  END IF;
+  RETURN NULL;
+END
+$body$
+""",),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
@@ -132,7 +187,7 @@ class PostgresStore(SqlStore):
             raise InputError(f"{self.path}: cannot use this PostgreSQL database: {_first_line(exc)}") from exc
         # check: a connection the server dropped (a restart, a fail-over) is replaced before it is handed out
         self._pool = ConnectionPool(url, min_size=1, max_size=max_connections, kwargs={"autocommit": True},
-                                    name="axag-state", open=True, timeout=30.0, check=ConnectionPool.check_connection)
+                                    name="axag-state", open=True, timeout=30.0, check=_check_connection)
         self._closed = threading.Event()
 
     def _migrate(self, db: _Conn, create: bool) -> None:
@@ -152,11 +207,23 @@ class PostgresStore(SqlStore):
             if not exists:
                 db.execute("CREATE TABLE axag_schema (version INTEGER NOT NULL)")
             for step in _MIGRATIONS[version:]:
-                for statement in step.split(";"):
+                for statement in step.split(";") if isinstance(step, str) else step:
                     if statement.strip():
                         db.execute(statement)
             db.execute("DELETE FROM axag_schema")
             db.execute("INSERT INTO axag_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+
+    def acquire(self, intent: str, actor: str | None, now: float, limit: int | None,
+                window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> float | None:
+        """`SqlStore.acquire` as one call of the server-side function `axag_acquire` (the same statements under
+        the same bucket lock, in one transaction): one round trip instead of one per statement."""
+        who, lock = self._bucket(intent, actor)
+        with self._statement() as db:  # autocommit: the call is its transaction, the lock held until it ends
+            row = db.execute("SELECT axag_acquire(?::integer, ?::text, ?::text, ?::text, ?::double precision, "
+                             "?::bigint, ?::double precision, ?::double precision, ?::boolean)",
+                             (_LOCK_CLASS, lock, intent, who, now, limit, window_seconds, cooldown_seconds,
+                              record)).fetchone()
+        return None if row[0] is None else float(row[0])
 
     def exposure(self) -> str | None:
         """A warning when the URL itself holds the password (it shows in `ps`, shell history, unit files)."""
@@ -172,12 +239,26 @@ class PostgresStore(SqlStore):
     @contextmanager
     def _tx(self, lock: str | None = WRITER) -> Iterator[_Conn]:
         """One read-write transaction (READ COMMITTED) holding the advisory lock ``lock`` (None: only the row
-        locks of its statements)."""
-        with self._pool.connection() as conn, conn.transaction():
+        locks of its statements); BEGIN and the lock go in one round trip."""
+        with self._pool.connection() as conn:
             db = _Conn(conn)
-            if lock is not None:
-                _lock(db, lock)
-            yield db
+            with conn.pipeline():  # BEGIN and the lock: one round trip
+                conn.execute("BEGIN")
+                if lock is not None:
+                    _lock(db, lock)
+            try:
+                yield db
+            except BaseException:
+                with contextlib.suppress(self._errors):  # a lost connection: the server rolled it back
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    @contextmanager
+    def _statement(self) -> Iterator[_Conn]:
+        """An autocommit connection: each statement is its own transaction, one round trip."""
+        with self._pool.connection() as conn:
+            yield _Conn(conn)
 
     @contextmanager
     def _read(self) -> Iterator[_Conn]:
@@ -193,6 +274,21 @@ class PostgresStore(SqlStore):
         if not self._closed.is_set():
             self._closed.set()
             self._pool.close()
+
+
+def _check_connection(conn: Any) -> None:
+    """The pool's check of a connection before it is handed out, without a round trip when nothing is wrong: an
+    idle connection has nothing to read, so a socket that is readable (the server closed it, or sent a message
+    such as a shutdown notice) gets the full check, which raises for a dead connection (the pool then replaces
+    it)."""
+    from psycopg_pool import ConnectionPool
+
+    try:
+        readable = bool(select.select([conn.pgconn.socket], [], [], 0)[0])
+    except Exception:  # noqa: BLE001 - no socket any more (closed): the full check says so
+        readable = True
+    if readable:
+        ConnectionPool.check_connection(conn)
 
 
 def _lock(db: _Conn, name: str) -> None:

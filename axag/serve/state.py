@@ -46,12 +46,13 @@ a transaction-level advisory lock), so a read-check-write (a decision, a link co
 committed before it."""
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of the state database's schema this axag makes (kept in SQLite's `PRAGMA user_version`)."""
 
 # Each step upgrades the schema from its index to the next version. Version 0 is the schema of axag before
 # versioning (every table `IF NOT EXISTS`, so it also lays out an empty file); step 1 gives remembered approvals
-# their actor, approvers and expiry: the old `approved` rows have no actor, so they are dropped.
+# their actor, approvers and expiry: the old `approved` rows have no actor, so they are dropped. Step 2 changes
+# nothing in SQLite (version 2 gives PostgreSQL its rate-limit function; both stores keep one version number).
 _MIGRATIONS: tuple[str, ...] = (
     """
 CREATE TABLE IF NOT EXISTS calls (intent TEXT NOT NULL, actor TEXT NOT NULL, at REAL NOT NULL);
@@ -89,6 +90,7 @@ CREATE INDEX approval_requests_actor ON approval_requests (actor, status);
 CREATE INDEX tokens_name ON tokens (name);
 ALTER TABLE approval_requests ADD COLUMN spent REAL;
 """,
+    "",
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION + 1
 
@@ -136,6 +138,11 @@ class SqlStore:
     def _tx(self, lock: str | None = WRITER) -> AbstractContextManager[Any]:
         raise NotImplementedError
 
+    def _statement(self) -> AbstractContextManager[Any]:
+        """A connection on which each statement is a transaction of its own (autocommit): for an operation that
+        is one statement (a token check, an audit row), which then needs no BEGIN and COMMIT around it."""
+        raise NotImplementedError
+
     def _read(self) -> AbstractContextManager[Any]:
         raise NotImplementedError
 
@@ -151,33 +158,38 @@ class SqlStore:
     # ------------------------------------------------------------------ GuardStore (rate limit, cooldown and stores)
     def acquire(self, intent: str, actor: str | None, now: float, limit: int | None,
                 window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> float | None:
-        who = "" if actor is None else self.ACTOR_MARK + actor  # no actor: one shared bucket, never an actor's
-        with self._tx("bucket\x1f" + intent + "\x1f" + who) as db:  # one bucket's calls at a time
+        who, lock = self._bucket(intent, actor)
+        with self._tx(lock) as db:  # one bucket's calls at a time
             wait = 0.0
-            if window_seconds is not None:
-                if record:
-                    db.execute("DELETE FROM calls WHERE intent = ? AND actor = ? AND at <= ?",
-                               (intent, who, now - window_seconds))
-                if limit is not None:
-                    since = (intent, who, now - window_seconds)
-                    count = db.execute("SELECT count(*) FROM calls WHERE intent = ? AND actor = ? AND at > ?",
-                                       since).fetchone()[0]
-                    if count >= limit:  # the call that must leave the window before another is admitted
-                        oldest = db.execute("SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? "
-                                            "ORDER BY at LIMIT 1 OFFSET ?", (*since, count - limit)).fetchone()[0]
-                        wait = max(wait, oldest + window_seconds - now)
-            last = db.execute("SELECT at FROM last_call WHERE intent = ? AND actor = ?", (intent, who)).fetchone()
+            since = now - window_seconds if window_seconds is not None else None
+            if since is not None and record:
+                db.execute("DELETE FROM calls WHERE intent = ? AND actor = ? AND at <= ?", (intent, who, since))
+            counted = since is not None and limit is not None
+            count, last = db.execute(  # the calls in the window (when counted) and the bucket's last call
+                "SELECT (SELECT count(*) FROM calls WHERE intent = ? AND actor = ? AND at > ?), "
+                "(SELECT at FROM last_call WHERE intent = ? AND actor = ?)",
+                (intent, who, since if counted else now, intent, who)).fetchone()
+            if counted and count >= limit:  # the call that must leave the window before another is admitted
+                assert limit is not None and window_seconds is not None
+                oldest = db.execute("SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? "
+                                    "ORDER BY at LIMIT 1 OFFSET ?", (intent, who, since, count - limit)).fetchone()[0]
+                wait = max(wait, oldest + window_seconds - now)
             if cooldown_seconds is not None and last is not None:
-                wait = max(wait, last[0] + cooldown_seconds - now)
+                wait = max(wait, last + cooldown_seconds - now)
             if wait > 0:
                 return wait
             if record:
                 if window_seconds is not None:
                     db.execute("INSERT INTO calls (intent, actor, at) VALUES (?, ?, ?)", (intent, who, now))
-                at = now if last is None else max(now, last[0])
+                at = now if last is None else max(now, last)
                 db.execute("INSERT INTO last_call (intent, actor, at) VALUES (?, ?, ?) ON CONFLICT (intent, actor) "
                            "DO UPDATE SET at = excluded.at", (intent, who, at))
             return None
+
+    def _bucket(self, intent: str, actor: str | None) -> tuple[str, str]:
+        """(the ``actor`` column of a rate-limit bucket, the name of its lock)."""
+        who = "" if actor is None else self.ACTOR_MARK + actor  # no actor: one shared bucket, never an actor's
+        return who, "bucket\x1f" + intent + "\x1f" + who
 
     def remember_approval(self, tool: str, fingerprint: str, actor: str, approvers: Mapping[str, Collection[str]],
                           expires: float) -> None:
@@ -258,7 +270,7 @@ class SqlStore:
         return None if row is None else str(row[0])
 
     def token_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None:
-        with self._read() as db:
+        with self._statement() as db:  # one statement: a consistent snapshot of its own
             row = db.execute("SELECT name, roles FROM tokens WHERE hash = ?", (hash_token(token),)).fetchone()
         if row is None:
             return None
@@ -283,7 +295,7 @@ class SqlStore:
     def audit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
               backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None:
         text = None if arguments is None else json.dumps(arguments, sort_keys=True, ensure_ascii=False)
-        with self._tx(None) as db:  # an insert: it needs no lock
+        with self._statement() as db:  # one insert, committed before the call is answered; it needs no lock
             db.execute("INSERT INTO audit (at, actor, tool, fingerprint, permission, backend_status, "
                        "duration_ms, arguments) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                        (time.time(), actor, tool, fingerprint, permission, backend_status, duration_ms, text))
@@ -366,6 +378,10 @@ class SqliteStore(SqlStore):
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+
+    @contextmanager
+    def _statement(self) -> Iterator[sqlite3.Connection]:
+        yield self._db()  # isolation_level=None: a statement outside BEGIN is its own transaction
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:

@@ -222,6 +222,58 @@ def test_postgresql_refusals_are_clear(pg_server: Any, tmp_path: Path) -> None:
     assert "s3cret" not in str(info.value) and "axag:***@" in str(info.value)
 
 
+def test_postgresql_version_1_is_upgraded_in_place(pg_url: str) -> None:
+    """A database of schema version 1 (no `axag_acquire` function) keeps its rows and gets the function; the
+    rate limit then counts the calls recorded before the upgrade."""
+    import psycopg
+
+    store = open_state(pg_url)
+    token = store.add_token("ann", [])
+    assert [store.acquire("i", "ann", 100.0 + k, 3, 60.0, None, True) for k in range(2)] == [None, None]
+    store.close()
+    with psycopg.connect(pg_url, autocommit=True) as db:  # as axag with schema version 1 left it
+        db.execute("DROP FUNCTION axag_acquire")
+        db.execute("UPDATE axag_schema SET version = 1")
+    again = open_state(pg_url)
+    try:
+        assert again.schema_version() == SCHEMA_VERSION == 2
+        assert again.token_identity(token) == ("ann", ())
+        assert again.acquire("i", "ann", 102.0, 3, 60.0, None, True) is None
+        assert again.acquire("i", "ann", 103.0, 3, 60.0, None, True) == pytest.approx(57.0)
+    finally:
+        again.close()
+
+
+def test_postgresql_store_replaces_the_connections_the_server_dropped(pg_url: str) -> None:
+    """The server ends every connection of the store (as a restart or a fail-over does): each kind of operation
+    after it still works, on new connections, and sees what was written before."""
+    import psycopg
+
+    store = open_state(pg_url)
+    try:
+        token = store.add_token("ann", ["clerk"])
+        at_once(4, lambda: store, lambda s, i: s.acquire("i", f"a{i}", time.time(), 10, 60.0, None, True))  # a few pooled
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = "
+                                  "current_database() AND pid <> pg_backend_pid()").fetchone()
+            assert ended is not None and ended[0] >= 1
+            deadline = time.monotonic() + 10
+            while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
+                                "pid <> pg_backend_pid()").fetchone() != (0,) and time.monotonic() < deadline:
+                time.sleep(0.05)
+        for _ in range(6):  # more than the pooled connections: every dropped one is met and replaced
+            assert store.token_identity(token) == ("ann", ("clerk",))
+        assert store.acquire("i", "a0", time.time(), 10, 60.0, None, True) is None
+        assert store.consume("t", "fp", "k") is True and store.consume("t", "fp", "k") is False
+        store.audit(actor="ann", tool="t", fingerprint="fp", permission="not_required", backend_status=200,
+                    duration_ms=1.0, arguments=None)
+        assert [r["tool"] for r in store.audit_rows()] == ["t"]
+        store.set_setting("page_url", "https://a")
+        assert store.setting("page_url") == "https://a"
+    finally:
+        store.close()
+
+
 class _Lazy:
     """A store opened in its thread (the migration is what runs concurrently)."""
 
