@@ -84,7 +84,7 @@ def http_binding(model: FileModel, act: Action, page: str) -> dict[str, Any] | N
             members = form_members(form, _member_index(model, form))
         return _locate(members, el, name)
 
-    for el in _with_submitter(scope_controls, sub, form):
+    for el in _with_submitter(model, scope_controls, sub):
         if el is sub:
             name, unknown = H.value_of(model, el, "name")
             if name and not unknown:
@@ -212,8 +212,8 @@ def _form_locator(model: FileModel, form: LxmlElement, page: str) -> dict[str, A
     return {"action": action, "method": method.upper(), "index": index, "count": len(same)}
 
 
-def _with_submitter(controls: list[LxmlElement], sub: LxmlElement | None, form: LxmlElement) -> list[LxmlElement]:
+def _with_submitter(model: FileModel, controls: list[LxmlElement], sub: LxmlElement | None) -> list[LxmlElement]:
     """The scope's controls with the submitter inserted at its document position."""
     if sub is None or sub in controls:
         return controls
-    return sorted([*controls, sub], key=H.document_position)
+    return sorted([*controls, sub], key=H.document_order(model))

@@ -137,10 +137,13 @@ class Workspace:
         except Exception:  # noqa: BLE001 - a workspace that cannot be listed still lints its open documents
             files = []
         repo_cache: dict[Path, Path] = {}
-        for path in files:
-            if generation != self._generation:
-                return  # the configuration changed: a new scan runs
-            self._read(Path(path).absolute(), generation, repo_cache)
+        from axag.memory import bulk_gc, file_done
+
+        with bulk_gc():  # garbage collection paced by files, as in a run of `axag lint`
+            for path in files:
+                if generation != self._generation:
+                    return  # the configuration changed: a new scan runs
+                file_done(self._read(Path(path).absolute(), generation, repo_cache))
         if generation == self._generation:
             self.scanned.set()
 
@@ -151,14 +154,15 @@ class Workspace:
         if is_read(path):
             self._read(path, self._generation, {})
 
-    def _read(self, path: Path, generation: int, repo_cache: dict[Path, Path]) -> None:
-        """Check a file of the workspace as it is on disk (unless it is open); one that is gone is forgotten."""
+    def _read(self, path: Path, generation: int, repo_cache: dict[Path, Path]) -> int:
+        """Check a file of the workspace as it is on disk (unless it is open); one that is gone is forgotten.
+        Returns the size read."""
         from axag.api import check_document
         from axag.files.read_whole import read_regular
 
         with self._lock:
             if path in self._open:
-                return
+                return 0
         try:
             data = read_regular(path)
         except OSError:
@@ -168,9 +172,10 @@ class Workspace:
                 self._files.pop(path, None)
                 self._intents.pop(path, None)
                 self._findings.pop(path, None)
-            return
+            return 0
         outcome = check_document(path, data, self.resolver, self.request, cwd=self.root, repo_cache=repo_cache)
         self._keep(path, outcome, generation)
+        return len(data)
 
     def _keep(self, path: Path, outcome: FileOutcome, generation: int) -> None:
         text = outcome.text or ""
@@ -190,19 +195,25 @@ class Workspace:
 
     # ------------------------------------------------------------------------------------------ linting
     def lint(self, path: Path, text: str) -> DocumentLint:
-        """Lint an open document's text as `axag lint` lints the file in this workspace."""
+        """Lint an open document's text as `axag lint` lints the file in this workspace. The garbage collector
+        waits for the end of the lint, as in a run of `axag lint` (`memory.bulk_gc`): left on, it scanned the
+        whole server (the previous lint's contracts, the workspace's outcomes, every module) once or more
+        per lint of a page of a thousand forms."""
         from axag.api import check_document
+        from axag.memory import bulk_gc, file_done
 
-        outcome = check_document(path, text.encode("utf-8", "surrogatepass"), self.resolver, self.request,
-                                 cwd=self.root)
-        findings = list(outcome.findings)
-        run_wide = self.run_wide(path, outcome)
-        kept = copy.copy(outcome)
-        kept.contracts = _packed(outcome.contracts)
-        with self._lock:
-            self._open[path] = kept
-            self._intents[path] = set(_INTENT_VALUE.findall(text))
-        shown = self._baseline(sorted(findings + run_wide, key=Finding.sort_key))
+        with bulk_gc():
+            data = text.encode("utf-8", "surrogatepass")
+            outcome = check_document(path, data, self.resolver, self.request, cwd=self.root)
+            findings = list(outcome.findings)
+            run_wide = self.run_wide(path, outcome)
+            kept = copy.copy(outcome)
+            kept.contracts = _packed(outcome.contracts)
+            with self._lock:
+                self._open[path] = kept
+                self._intents[path] = set(_INTENT_VALUE.findall(text))
+            shown = self._baseline(sorted(findings + run_wide, key=Finding.sort_key))
+            file_done(len(data))
         return DocumentLint(outcome, shown, run_wide)
 
     def closed_reports(self) -> list[tuple[Path, str, list[Finding]]]:

@@ -8,6 +8,7 @@ declared parameters, coherence and schemas are done by `axag.model.param_spec`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -31,8 +32,8 @@ from axag.values.jsonspan import parse as parse_json
 if TYPE_CHECKING:
     from axag.model.types import Action, FileModel
 
-__all__ = ["Harvested", "all_scope_controls", "control_category", "element_by_id", "exclusion", "file_input_name",
-           "harvest_action", "is_unknown", "note_file_inputs", "scope_controls", "scope_file_inputs", "scope_of",
+__all__ = ["Harvested", "all_scope_controls", "control_category", "document_order", "document_position",
+           "element_by_id", "exclusion", "file_input_name", "harvest_action", "is_unknown", "note_file_inputs", "scope_controls", "scope_file_inputs", "scope_of",
            "submitting_form", "value_of"]
 
 NOT_CONTROLS = frozenset({"submit", "button", "reset", "image", "file"})
@@ -252,7 +253,7 @@ def scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
         if extra and root is not None:
             inside = set(out)
             out.extend(el for el in extra if el not in inside)
-            out.sort(key=document_position)
+            out.sort(key=document_order(model))
     st.scopes[key] = (scope, out)
     return out
 
@@ -295,6 +296,29 @@ def note_file_inputs(model: FileModel, act: Action) -> None:
     scope = scope_of(model, act)
     if scope is not None:
         act.file_inputs = [model.pf.element_of(el) for el in scope_file_inputs(model, scope)]
+
+
+def document_order(model: FileModel) -> Callable[[LxmlElement], tuple[int, ...]]:
+    """`document_position` for the elements of the file's tree, with the children of each parent numbered
+    once per file (`FileModel.memo`): ``parent.index(el)`` counts the siblings before ``el`` at each call,
+    and a page of a thousand forms in one ``<body>`` asks for a position per form."""
+    numbered: dict[LxmlElement, dict[LxmlElement, int]] = model.memo.setdefault("child_numbers", {})
+
+    def position(el: LxmlElement) -> tuple[int, ...]:
+        path: list[int] = []
+        parent = el.getparent()
+        while parent is not None:
+            children = numbered.get(parent)
+            if children is None:
+                children = numbered[parent] = {child: i for i, child in enumerate(parent)}
+            path.append(children[el])
+            el, parent = parent, parent.getparent()
+        if el is not el.getroottree().getroot():
+            return ()
+        path.reverse()
+        return tuple(path)
+
+    return position
 
 
 def document_position(el: LxmlElement) -> tuple[int, ...]:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from axag.model.types import Action, FileModel
     from axag.parse.document import LxmlElement
 
-__all__ = ["Link", "Submission", "page_url", "reach", "unbound_reason"]
+__all__ = ["Link", "Submission", "form_of", "page_url", "reach", "unbound_reason"]
 
 
 def page_url(page: str) -> str:
@@ -49,11 +49,9 @@ class Link:
 
 def reach(model: FileModel, act: Action, page: str) -> Submission | Link | str:
     """How ``act`` on the page file ``page`` reaches the site, or why it does not."""
-    scope = H.scope_of(model, act)
-    form = H.submitting_form(model, act, scope) if scope is not None else None
+    scope, form, sub = form_of(model, act)
     if scope is None or form is None:
         return _link(model, act, page)
-    sub = _submitter(act, form)
     method = form_method(form, sub)
     if method == "dialog":
         return 'its form has method="dialog", which sends nothing to the site'
@@ -61,6 +59,23 @@ def reach(model: FileModel, act: Action, page: str) -> Submission | Link | str:
     if action is None:
         return "the template writes its form's action, which is only known on the live page"
     return Submission(scope, form, sub, method, action)
+
+
+_FormOf = tuple["LxmlElement | None", "LxmlElement | None", "LxmlElement | None"]
+
+
+def form_of(model: FileModel, act: Action) -> _FormOf:
+    """(parameter scope, submitting form, submit control) of ``act``, which do not depend on the page: found once
+    per action and file (`FileModel.memo`), for rule 151 and the HTTP binding of compile alike."""
+    found: dict[int, tuple[Action, _FormOf]] = model.memo.setdefault("form_of", {})
+    kept = found.get(id(act))
+    if kept is not None and kept[0] is act:
+        return kept[1]
+    scope = H.scope_of(model, act)
+    form = H.submitting_form(model, act, scope) if scope is not None else None
+    sub = _submitter(act, form) if scope is not None and form is not None else None
+    found[id(act)] = (act, (scope, form, sub))
+    return scope, form, sub
 
 
 def unbound_reason(model: FileModel, act: Action) -> str | None:

@@ -148,6 +148,9 @@ class ParsedFile:
     _has_cr: bool | None = None  # whether the text holds a CR (searched once, not once per located element)
     # (tag, line start) -> the index in `_line_found` after the tag `_locate_start_tag` found last on that line
     _line_next: dict[tuple[str, int], int] = field(default_factory=dict)
+    # '<' offset -> its start tag as `scan_tag` reads it (None: none there): the windows of neighbouring lines
+    # overlap, and each start tag is tokenized once, not once per window that holds it
+    _scanned: dict[int, RawTag | None] = field(default_factory=dict)
 
     def named(self, tag: str) -> list[Any]:
         """The lxml elements named ``tag`` in document order; ``tag`` is one of `WALKED_TAGS` or ``"a"``.
@@ -397,15 +400,29 @@ def _locate_start_tag(pf: ParsedFile, el: LxmlElement, used: set[int]) -> RawTag
     return None
 
 
-def _tags_starting_in(text: str, tag: str, lo: int, hi: int) -> list[RawTag]:
-    """The raw ``<tag`` start tags whose ``<`` lies in ``[lo, hi)``."""
+def _tags_starting_in(text: str, tag: str, lo: int, hi: int,
+                      scanned: dict[int, RawTag | None] | None = None) -> list[RawTag]:
+    """The raw ``<tag`` start tags whose ``<`` lies in ``[lo, hi)``. ``scanned``: the start tags tokenized
+    so far in ``text`` by their offset (read and filled here)."""
     pat = _BACK_TAG_CACHE.get(tag)
     if pat is None:
         pat = re.compile("<" + re.escape(tag) + r"(?=[\t\n\x0c\r />]|$)", re.IGNORECASE)
         _BACK_TAG_CACHE[tag] = pat
+    out: list[RawTag] = []
     # the match may run past ``hi`` (the name and the character after it): only its '<' must lie before it
-    return [raw for m in pat.finditer(text, lo, min(len(text), hi + len(tag) + 2))
-            if m.start() < hi and (raw := scan_tag(text, m.start())) is not None]
+    for m in pat.finditer(text, lo, min(len(text), hi + len(tag) + 2)):
+        at = m.start()
+        if at >= hi:
+            continue
+        if scanned is None:
+            raw = scan_tag(text, at)
+        elif at in scanned:
+            raw = scanned[at]
+        else:
+            raw = scanned[at] = scan_tag(text, at)
+        if raw is not None:
+            out.append(raw)
+    return out
 
 
 def _element_from_lxml(pf: ParsedFile, el: LxmlElement, kind: str) -> Element:
@@ -563,7 +580,7 @@ def _start_tags_ending_on(pf: ParsedFile, tag: str, line_start: int, line_end: i
     window = 512
     while True:
         lo = max(0, line_end - window)
-        found = [raw for raw in _tags_starting_in(text, tag, lo, line_end)
+        found = [raw for raw in _tags_starting_in(text, tag, lo, line_end, pf._scanned)
                  if line_start <= max(raw.end - 1, raw.start) < line_end]
         if lo == 0 or window > 1 << 22 or (
                 found and lo < line_start):  # the window holds the line's start (lxml breaks lines at LF only)

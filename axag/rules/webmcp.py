@@ -199,13 +199,12 @@ DECLARATIVE_MISSING = Rule(
 
 def _form_element(ctx: RuleCtx, act: Action) -> Element | None:
     """The form of the action (the action element or the form that submits it) as a rule element."""
-    from axag.model import harvest as H  # (the rules are declared without the model)
+    from axag.model.reach import form_of  # (the rules are declared without the model)
     from axag.parse.document import tag_name
 
     if act.element.tag == "form":
         return act.element
-    scope = H.scope_of(ctx.model, act)
-    form = H.submitting_form(ctx.model, act, scope) if scope is not None else None
+    form = form_of(ctx.model, act)[1]  # the submitting form, found once per action (`reach`)
     if form is None or tag_name(form) != "form":
         return None
     return ctx.model.pf.element_of(form)
