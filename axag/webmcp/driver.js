@@ -684,11 +684,11 @@ async function axagGuarded(entry, guard, args) {
 
 const AXAG_ENTRIES = [];
 
-/** Register the tools whose element is operable now, withdraw those whose element is not. Called straight from
- * a microtask, never from the module's top level: Chromium records the calling stack at each registerTool, and
- * with DevTools attached (as Playwright attaches it) it collects the source positions of every frame on it,
- * which for the module's top level means parsing the whole module (its tools' JSON text included) again. So
- * registerTool is called here, one frame deep, and not from a helper. */
+/** Register the tools whose element is operable now, withdraw those whose element is not. Called in a
+ * microtask (axagStart's or the observer's), never from the module's top level: Chromium records the calling
+ * stack at each registerTool, and with DevTools attached (as Playwright attaches it) it collects the source
+ * positions of every frame on it, which for the module's top level means parsing the whole module (its tools'
+ * JSON text included) again. So registerTool is called here, not from a helper: two short frames deep. */
 function axagUpdate() {
   const byIntent = axagByIntent();
   const pages = new Map();
@@ -738,7 +738,6 @@ function axagStart() {
     for (const tool of AXAG_TOOLS) {
       AXAG_ENTRIES.push({ tool, guard: null, controller: null, current: null });
     }
-    queueMicrotask(axagUpdate);
     let queued = false;
     const observer = new MutationObserver(() => {
       if (!queued) {
@@ -753,6 +752,7 @@ function axagStart() {
       subtree: true, childList: true, attributes: true,
       attributeFilter: ["axag-intent", "disabled", "hidden", "inert", "aria-disabled", "style", "class", "open"],
     });
+    axagUpdate();
   } catch {
     // a page that broke WebMCP: the module does nothing
   }

@@ -63,7 +63,8 @@ window.__bench = [t1 - t0, n];
 </script>"""
 # the former figure: a static import, timed from the first module's evaluation
 START = "window.__t0 = performance.now();\n"
-END = ('import "/{module}";\nwindow.__t1 = performance.now();\n'
+# axag registers in the microtask checkpoint after its module graph has run, which this importer is part of
+END = ('import "/{module}";\nawait null;\nwindow.__t1 = performance.now();\n'
        'window.__n = (await document.modelContext.getTools()).length;\n')
 TRACE = ["v8", "devtools.timeline", "toplevel"]
 TASKS = ("ThreadControllerImpl::RunTask",)
@@ -167,7 +168,7 @@ def main() -> None:
                     trace = browser.stop_tracing()
                     page.close()
                     if n != opts.tools:
-                        raise SystemExit(f"{name}: getTools() listed {n} tools, expected {opts.tools}")
+                        raise SystemExit(f"{name}, registration: getTools() listed {n} tools, expected {opts.tools}")
                     wall[name].append(ms)
                     cpu[name].append(module_cpu(trace))
                     backend.sites[:] = [site / f"former-{name}", site]
@@ -177,7 +178,7 @@ def main() -> None:
                     t0, t1, n = page.evaluate("[window.__t0, window.__t1, window.__n]")
                     page.close()
                     if n != opts.tools:
-                        raise SystemExit(f"{name}: getTools() listed {n} tools, expected {opts.tools}")
+                        raise SystemExit(f"{name}, former figure: getTools() listed {n} tools, expected {opts.tools}")
                     former[name].append(t1 - t0)
             browser.close()
         ours, bare = statistics.median(wall["axag"]), statistics.median(wall["bare"])
