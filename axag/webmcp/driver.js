@@ -154,8 +154,13 @@ function axagCandidates(t, byIntent, pages) {
   return out;
 }
 
-function axagOperable(el) {
-  if (!el.isConnected || el.closest("[inert], [hidden], [aria-disabled='true']") !== null) {
+// what withdraws an element with everything inside it
+const AXAG_GATES = "[inert], [hidden], [aria-disabled='true']";
+
+/** Whether a person could operate `el` now. `gated` false says that no element of the page matches AXAG_GATES
+ * (one query for all tools), so no ancestor needs to be looked at. */
+function axagOperable(el, gated = true) {
+  if (!el.isConnected || (gated && el.closest(AXAG_GATES) !== null)) {
     return false;
   }
   if (el.hasAttribute("disabled")) {
@@ -679,63 +684,78 @@ async function axagGuarded(entry, guard, args) {
 
 const AXAG_ENTRIES = [];
 
-function axagRegister(entry, el) {
-  const controller = new AbortController();
-  entry.controller = controller;
-  entry.current = el;
-  const t = entry.tool;
-  const registered = document.modelContext.registerTool({
-    name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema,
-    annotations: t.annotations, execute: (input) => axagExecute(entry, input),
-  }, { signal: controller.signal });
-  Promise.resolve(registered).catch(() => {
-    if (entry.controller === controller) {
-      entry.controller = null;
-      entry.current = null;
-    }
-  });
-}
-
+/** Register the tools whose element is operable now, withdraw those whose element is not. Called in a
+ * microtask (axagStart's or the observer's), never from the module's top level: Chromium records the calling
+ * stack at each registerTool, and with DevTools attached (as Playwright attaches it) it collects the source
+ * positions of every frame on it, which for the module's top level means parsing the whole module (its tools'
+ * JSON text included) again. So registerTool is called here, not from a helper: two short frames deep. */
 function axagUpdate() {
   const byIntent = axagByIntent();
   const pages = new Map();
+  const gated = document.querySelector(AXAG_GATES) !== null;
   for (const entry of AXAG_ENTRIES) {
-    const el = axagCandidates(entry.tool, byIntent, pages).find(axagOperable) ?? null;
-    if (el === null && entry.controller !== null) {
-      entry.controller.abort();
-      entry.controller = null;
-      entry.current = null;
-    } else if (el !== null && entry.controller === null) {
-      axagRegister(entry, el);
-    } else if (el !== null) {
-      entry.current = el;
+    let el = null;
+    for (const candidate of axagCandidates(entry.tool, byIntent, pages)) {
+      if (axagOperable(candidate, gated)) {
+        el = candidate;
+        break;
+      }
     }
+    if (el === null) {
+      if (entry.controller !== null) {
+        entry.controller.abort();
+        entry.controller = null;
+        entry.current = null;
+      }
+      continue;
+    }
+    entry.current = el;
+    if (entry.controller !== null) {
+      continue;
+    }
+    const controller = new AbortController();
+    entry.controller = controller;
+    const t = entry.tool;
+    const registered = document.modelContext.registerTool({
+      name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema,
+      annotations: t.annotations, execute: (input) => axagExecute(entry, input),
+    }, { signal: controller.signal });
+    Promise.resolve(registered).catch(() => {
+      if (entry.controller === controller) {
+        entry.controller = null;
+        entry.current = null;
+      }
+    });
   }
 }
 
 function axagStart() {
-  const mc = document.modelContext;
-  if (mc === undefined || mc === null || typeof mc.registerTool !== "function") {
-    return;
-  }
-  for (const tool of AXAG_TOOLS) {
-    AXAG_ENTRIES.push({ tool, guard: null, controller: null, current: null });
-  }
-  axagUpdate();
-  let queued = false;
-  const observer = new MutationObserver(() => {
-    if (!queued) {
-      queued = true;
-      queueMicrotask(() => {
-        queued = false;
-        axagUpdate();
-      });
+  try {
+    const mc = document.modelContext;
+    if (mc === undefined || mc === null || typeof mc.registerTool !== "function") {
+      return;
     }
-  });
-  observer.observe(document.documentElement, {
-    subtree: true, childList: true, attributes: true,
-    attributeFilter: ["axag-intent", "disabled", "hidden", "inert", "aria-disabled", "style", "class", "open"],
-  });
+    for (const tool of AXAG_TOOLS) {
+      AXAG_ENTRIES.push({ tool, guard: null, controller: null, current: null });
+    }
+    let queued = false;
+    const observer = new MutationObserver(() => {
+      if (!queued) {
+        queued = true;
+        queueMicrotask(() => {
+          queued = false;
+          axagUpdate();
+        });
+      }
+    });
+    observer.observe(document.documentElement, {
+      subtree: true, childList: true, attributes: true,
+      attributeFilter: ["axag-intent", "disabled", "hidden", "inert", "aria-disabled", "style", "class", "open"],
+    });
+    axagUpdate();
+  } catch {
+    // a page that broke WebMCP: the module does nothing
+  }
 }
 
 try {
@@ -743,7 +763,9 @@ try {
     if (document.readyState === "loading") {
       document.addEventListener("DOMContentLoaded", axagStart, { once: true });
     } else {
-      axagStart();
+      // in the microtask checkpoint right after this module has run, before any other script: every tool is
+      // registered by then, and the module's top level is not on the stack of a registerTool call
+      queueMicrotask(axagStart);
     }
   }
 } catch {
