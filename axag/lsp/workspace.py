@@ -137,7 +137,7 @@ class Workspace:
         except Exception:  # noqa: BLE001 - a workspace that cannot be listed still lints its open documents
             files = []
         repo_cache: dict[Path, Path] = {}
-        from axag.memory import bulk_gc, file_done
+        from axag.batch.memory import bulk_gc, file_done
 
         with bulk_gc():  # garbage collection paced by files, as in a run of `axag lint`
             for path in files:
@@ -200,7 +200,7 @@ class Workspace:
         whole server (the previous lint's contracts, the workspace's outcomes, every module) once or more
         per lint of a page of a thousand forms."""
         from axag.api import check_document
-        from axag.memory import bulk_gc, file_done
+        from axag.batch.memory import bulk_gc, file_done
 
         with bulk_gc():
             data = text.encode("utf-8", "surrogatepass")

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.serve_backend import Backend
-from tests.test_webmcp_browser import Page, _calls, browser, compile_with_module, playwright
-from tests.test_webmcp_live import _serve_page, served
+from tests.webmcp.test_browser import Page, _calls, browser, compile_with_module, playwright
+from tests.webmcp.test_live import _serve_page, served
 
 __all__ = ["browser", "playwright", "served"]  # the fixtures
 

@@ -18,12 +18,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from axag.files.source import SourceText, load
 from axag.model import harvest as H
 from axag.model.reach import Link, Submission, form_action, form_method, form_of, reach
 from axag.model.submit import is_submit_control
 from axag.parse.document import ParsedFile, _tags_starting_in, locate_element, parse_source
 from axag.parse.tokenizer import RawTag
-from axag.source import SourceText, load
 from tests.conftest import build_model_from
 
 _BREAK = st.sampled_from(["", "", " ", "\n", "\n  ", "\r\n"])
