@@ -288,7 +288,8 @@ def _strip_annotations(schema: Any) -> Any:
 
 def _check_patterns(schema: Any, where: str) -> None:
     """Every ``pattern`` must be in the pattern subset: both runtimes read it as ECMA-262 (Python through
-    ``ecma_to_python``, TypeScript with ``new RegExp(p, "u")``), and neither may hang on adversarial input."""
+    ``ecma_to_python``, TypeScript with ``new RegExp(p, "gu")`` tried at code-point boundaries only), and neither
+    may hang on adversarial input."""
     if not isinstance(schema, dict):
         return
     pattern = schema.get("pattern")

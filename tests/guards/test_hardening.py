@@ -32,9 +32,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------------- ECMA-262 patterns, checked by Node
+# JavaScript's RegExp with the u flag, tried only where ECMA-262 tries a match: at code-point boundaries (V8 also
+# tries between a surrogate pair's halves, where e.g. \B holds: such a match is skipped, the search goes on after it)
 NODE_REGEXP = """
 const cases = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-console.log(JSON.stringify(cases.map(([p, s]) => { try { return new RegExp(p, "u").test(s); } catch { return null; } })));
+const midPair = (s, i) => i > 0 && /[\\ud800-\\udbff]/.test(s[i - 1]) && /[\\udc00-\\udfff]/.test(s[i]);
+function search(p, s) {
+  const re = new RegExp(p, "gu");
+  for (let m = re.exec(s); m !== null; m = re.exec(s)) {
+    if (!midPair(s, m.index)) { return true; }
+    re.lastIndex = m.index + 1;
+  }
+  return false;
+}
+console.log(JSON.stringify(cases.map(([p, s]) => { try { return search(p, s); } catch { return null; } })));
 """
 
 
@@ -52,6 +63,18 @@ def python_search(pattern: str, text: str) -> bool:
     return pyruntime.validate_value({"type": "string", "pattern": pattern}, text) == []
 
 
+# an assertion around an astral character: ECMA-262 never tries a match between the halves of its surrogate pair
+# (V8 does, and would say true where the value is False); (pattern, text, the spec's verdict)
+ASTRAL = [
+    ("\\B", "b\U0001f600_", False), ("\\B", "b\U0001f600", True), ("\\B", "\U0001f600", True),
+    ("\\B_", "b\U0001f600_", False), ("\\b", "\U0001f600", False), ("\\b", "\U0001f600a", True),
+    ("(?!a)\\B(?!$)", "b\U0001f600", False), ("(?!.)(?!$)", "\U0001f600", False), ("(?!.)", "\U0001f600", True),
+    ("(?!\\ude00)\\B", "b\U0001f600_", False),
+]
+# lookbehind is outside the pattern subset (the Python guards refuse it): checked against the Node reference only
+ASTRAL_LOOKBEHIND = [("(?<!a)\\B(?!$)", "a\U0001f600", False), ("(?<!a)\\B", "a\U0001f600", True),
+                     ("(?<!.)(?!^)", "\U0001f600", False), ("(?<=\\ud83d)", "\U0001f600", False)]
+
 FIXED = [
     (LOCAL_DT, "2020-01-01T03:00\n"), (LOCAL_DT, "2020-01-01T03:00"), ("^\\d+$", "12\n"), ("x$", "x\n"),
     ("^\\w+$", "\u00e9\u00e9"), ("^\\w+$", "ab_9"), ("\\d", "\u0661"), ("a.c", "a\u2028c"), ("a.c", "a\u2029c"),
@@ -60,7 +83,7 @@ FIXED = [
     ("^[^a]$", "\U0001f600"), ("^.$", "\U0001f600"), ("^\\ud83d\\ude00$", "\U0001f600"), ("[\\w-]$", "-"),
     ("^(?:a|b)+$", "abab\n"), ("^$", "\n"), ("(?=a)", "ba"), ("^\\x41\\u00e9$", "A\u00e9"), ("\\$", "$"),
     ("^[\\s\\S]$", "\n"), ("[\\D]", "1"), ("^[\\d\\s]+$", "1 \u2028"), ("\\W", "\u00e9"), ("^\\B", ""),
-    ("\\B", "a"), ("\\b", ""), ("^\\B$", ""),
+    ("\\B", "a"), ("\\b", ""), ("^\\B$", ""), *[(p, s) for p, s, _ in ASTRAL],
 ]
 
 
@@ -69,6 +92,14 @@ def test_fixed_patterns_follow_ecma(tmp_path: Path) -> None:
     assert [python_search(p, s) for p, s in FIXED] == expected
     assert expected[:4] == [False, True, False, False]  # "$" is the end of the text, not before a final newline
     assert expected[4] is False  # \w is ASCII
+
+
+def test_no_match_starts_inside_a_surrogate_pair(tmp_path: Path) -> None:
+    cases = [(p, s) for p, s, _ in ASTRAL]
+    spec = [v for _, _, v in ASTRAL]
+    assert [python_search(p, s) for p, s in cases] == spec
+    assert node_search(cases, tmp_path) == spec
+    assert node_search([(p, s) for p, s, _ in ASTRAL_LOOKBEHIND], tmp_path) == [v for _, _, v in ASTRAL_LOOKBEHIND]
 
 
 ATOMS = ["a", "b", "\u00e9", "\U0001f600", ".", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "[a-c]", "[^a]",
@@ -515,3 +546,17 @@ def test_json_schema_test_suite_in_typescript(strict_build: Any) -> None:
     wrong = [c[:3] for c, ok in zip(CASES, verdicts, strict=True) if ok is not _expected(c[0], c[1], c[2], c[5])]
     assert wrong == []
     assert {c[0] for c in CASES} >= {"uniqueItems.json", "pattern.json"}
+
+
+def test_typescript_guard_refuses_a_match_inside_a_surrogate_pair(tmp_path: Path) -> None:
+    """The generated TypeScript guard (tsc, run in Node) gives each astral case the spec's verdict, as Python does:
+    ``\\B`` refuses "b😀_" (V8's own RegExp would find it between the halves of 😀)."""
+    props = {f"p{i}": {"type": "string", "pattern": p} for i, (p, _, _) in enumerate(ASTRAL)}
+    doc = {"tools": [tool("astral", "astral.check", props, [])]}
+    write_ts(doc, tmp_path / "ts")
+    build = (compile_ts(tmp_path / "ts"), PyGuards(doc, tmp_path / "py", f"axag_astral_{next(_BUILDS)}"))
+    sc = [{"tool": "astral", "op": "check", "args": {f"p{i}": s}} for i, (_, s, _) in enumerate(ASTRAL)]
+    got = run_both(build, sc)
+    assert [[v["constraint"] for v in r["violations"]] for r in got] == [
+        [] if ok else ["pattern"] for _, _, ok in ASTRAL]
+    assert got[0]["violations"][0]["field"] == "p0" and ASTRAL[0] == ("\\B", "b\U0001f600_", False)

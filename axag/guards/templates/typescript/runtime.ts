@@ -695,12 +695,35 @@ function article(word: string): string {
 
 const regexCache = new Map<string, RegExp | null>();
 
+/**
+ * Whether the `gu` RegExp `re` matches `text` at a code-point boundary. With the u flag ECMA-262 only tries a match
+ * where a code point starts (AdvanceStringIndex steps over a surrogate pair), but V8 also tries the position between
+ * a pair's halves, where an assertion such as `\B` can hold: such a match is skipped and the search goes on after
+ * the pair. Every retry starts past a pair, so there are at most one more tries than the text has pairs.
+ */
+function searchCodePoints(re: RegExp, text: string): boolean {
+  re.lastIndex = 0;
+  for (;;) {
+    const m = re.exec(text);
+    if (m === null) {
+      return false;
+    }
+    const i = m.index;
+    const low = text.charCodeAt(i);
+    const high = text.charCodeAt(i - 1);
+    if (!(i > 0 && high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff)) {
+      return true;
+    }
+    re.lastIndex = i + 1;
+  }
+}
+
 /** JSON Schema `pattern`: an unanchored ECMA-262 search; false for a pattern that cannot be read (refused). */
 function searchPattern(pattern: string, text: string): boolean {
   let re = regexCache.get(pattern);
   if (re === undefined) {
     try {
-      re = new RegExp(pattern, "u");
+      re = new RegExp(pattern, "gu");
     } catch {
       re = null;
     }
@@ -709,7 +732,7 @@ function searchPattern(pattern: string, text: string): boolean {
     }
     regexCache.set(pattern, re);
   }
-  return re !== null && re.test(text);
+  return re !== null && searchCodePoints(re, text);
 }
 
 /** A string over its maxLength is not searched with the pattern (bounds the pattern's work, SPEC 4.7). */
