@@ -32,9 +32,9 @@ from axag.values.jsonspan import parse as parse_json
 if TYPE_CHECKING:
     from axag.model.types import Action, FileModel
 
-__all__ = ["Harvested", "all_scope_controls", "control_category", "document_order", "document_position",
-           "element_by_id", "exclusion", "file_input_name", "harvest_action", "is_unknown", "note_file_inputs", "scope_controls", "scope_file_inputs", "scope_of",
-           "submitting_form", "value_of"]
+__all__ = ["Harvested", "all_scope_controls", "control_category", "document_order", "element_by_id", "exclusion",
+           "file_input_name", "harvest_action", "is_unknown", "note_file_inputs", "scope_controls",
+           "scope_file_inputs", "scope_of", "submitting_form", "value_of"]
 
 NOT_CONTROLS = frozenset({"submit", "button", "reset", "image", "file"})
 INPUT_TYPES = frozenset({
@@ -299,9 +299,11 @@ def note_file_inputs(model: FileModel, act: Action) -> None:
 
 
 def document_order(model: FileModel) -> Callable[[LxmlElement], tuple[int, ...]]:
-    """`document_position` for the elements of the file's tree, with the children of each parent numbered
-    once per file (`FileModel.memo`): ``parent.index(el)`` counts the siblings before ``el`` at each call,
-    and a page of a thousand forms in one ``<body>`` asks for a position per form."""
+    """A key that orders elements of the file's tree as a walk of the root element does (the child indexes
+    from the root: a parent's path is a prefix of its children's). Elements outside the root element (libxml2
+    puts what follows a self-closed ``<html/>`` in a second top-level element) come first, in the order given.
+    The children of each parent are numbered once per file (`FileModel.memo`), not counted with
+    ``parent.index(el)`` at each call: a page of a thousand forms in one ``<body>`` asks for a position per form."""
     numbered: dict[LxmlElement, dict[LxmlElement, int]] = model.memo.setdefault("child_numbers", {})
 
     def position(el: LxmlElement) -> tuple[int, ...]:
@@ -319,22 +321,6 @@ def document_order(model: FileModel) -> Callable[[LxmlElement], tuple[int, ...]]
         return tuple(path)
 
     return position
-
-
-def document_position(el: LxmlElement) -> tuple[int, ...]:
-    """A key that orders elements of one tree as a walk of the root element does (the child indexes from the
-    root: a parent's path is a prefix of its children's), without numbering the whole document. Elements
-    outside the root element (libxml2 puts what follows a self-closed ``<html/>`` in a second top-level
-    element) come first, in the order given."""
-    path: list[int] = []
-    parent = el.getparent()
-    while parent is not None:
-        path.append(parent.index(el))
-        el, parent = parent, parent.getparent()
-    if el is not el.getroottree().getroot():
-        return ()
-    path.reverse()
-    return tuple(path)
 
 
 def all_scope_controls(model: FileModel) -> set[LxmlElement]:

@@ -3,8 +3,9 @@ forms: the language server's latency) give exactly what the per-element computat
 
 - `parse.document.locate_element` tokenizes each start tag once per file (`ParsedFile._scanned`), whatever
   order the elements are located in and however the search windows of neighbouring lines overlap;
-- `model.harvest.document_order` numbers each parent's children once per file, where `document_position`
-  counts the siblings before each element (`parent.index`);
+- `model.harvest.document_order` numbers each parent's children once per file, where the definition
+  (`_document_position` below, the product's code before) counts the siblings before each element
+  (`parent.index`);
 - `model.reach.reach` finds an action's scope, form and submit control once per file (rule 151 and the HTTP
   binding of compile both ask), whatever page it is asked for first.
 """
@@ -129,6 +130,20 @@ def test_each_start_tag_is_tokenized_once_and_located_as_before(text: str, rnd: 
                [_raw(t) for t in _tags_starting_in(pf.text, tag_name, lo, hi)]
 
 
+def _document_position(el: Any) -> tuple[int, ...]:
+    """The definition of document order, as the model computed it at each call: the child indexes from the root
+    (``parent.index``); elements outside the root element come first."""
+    path: list[int] = []
+    parent = el.getparent()
+    while parent is not None:
+        path.append(parent.index(el))
+        el, parent = parent, parent.getparent()
+    if el is not el.getroottree().getroot():
+        return ()
+    path.reverse()
+    return tuple(path)
+
+
 @settings(max_examples=100, deadline=None)
 @given(_page(), st.randoms(use_true_random=False))
 def test_document_order_numbers_children_once_and_orders_as_document_position(text: str,
@@ -140,9 +155,9 @@ def test_document_order_numbers_children_once_and_orders_as_document_position(te
     rnd.shuffle(shuffled)
     key = H.document_order(model)
     for el in shuffled:
-        assert key(el) == H.document_position(el)
-    assert sorted(shuffled, key=key) == sorted(shuffled, key=H.document_position) == everything
-    assert H.document_order(model)(everything[-1]) == H.document_position(everything[-1])  # the kept numbers
+        assert key(el) == _document_position(el)
+    assert sorted(shuffled, key=key) == sorted(shuffled, key=_document_position) == everything
+    assert H.document_order(model)(everything[-1]) == _document_position(everything[-1])  # the kept numbers
 
 
 def _submitter(act: Any, form: Any) -> Any:
