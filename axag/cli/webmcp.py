@@ -24,7 +24,7 @@ def webmcp(inputs: tuple[str, ...], output: Path, max_result_bytes: int) -> None
     from axag import __version__
     from axag.cli.serve import load_tools
     from axag.compile.targets.webmcp import from_mcp
-    from axag.files import write as fsio
+    from axag.files import write
     from axag.guards.guard_spec import GuardSpecError
     from axag.webmcp.module import MODULE_NAME, render_module
 
@@ -32,7 +32,7 @@ def webmcp(inputs: tuple[str, ...], output: Path, max_result_bytes: int) -> None
         doc = from_mcp(load_tools(inputs, None), __version__)
         text = render_module(doc, max_result_bytes=max_result_bytes)
         output.mkdir(parents=True, exist_ok=True)
-        fsio.write_atomic(output / MODULE_NAME, text, within=output)
+        write.write_atomic(output / MODULE_NAME, text, within=output)
     except GuardSpecError as exc:
         raise AxagClickError(f"cannot generate the WebMCP module: {exc}") from exc
     except OSError as exc:

@@ -15,16 +15,16 @@ from tests.conftest import FIXTURES, run_axag
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    from axag.files import read_whole as regular
+    from axag.files import read_whole
 
     seen: list[str] = []
-    real = regular.read_regular
+    real = read_whole.read_regular
 
     def counting(path: Any) -> Any:
         seen.append(Path(path).name)
         return real(path)
 
-    monkeypatch.setattr(regular, "read_regular", counting)
+    monkeypatch.setattr(read_whole, "read_regular", counting)
     return seen
 
 

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, validators
 
 from axag.compile.serialize import normalise
-from axag.guards import guard_spec as naming
+from axag.guards import guard_spec
 from axag.guards.render import write_guards
 from axag.values import pyruntime
 from axag.vocabulary import SCHEMA_KEY_ORDER
@@ -345,7 +345,7 @@ def _guard_pairs(guard: Any, instance: Any) -> set[tuple[str, str]]:
 def test_runtime_validator_agrees_with_jsonschema(case: tuple[dict[str, Any], list[Any]]) -> None:
     schema, args = case
     # the schema goes through the literal encoder, as in generated code
-    encoded = ast.literal_eval(naming.py_literal(schema))
+    encoded = ast.literal_eval(guard_spec.py_literal(schema))
     assert encoded == schema
     guard = pyruntime.ToolGuard(tool="t", intent="t.t", schema=encoded)
     for instance in args:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from axag.compile.serialize import normalise
-from axag.guards import guard_spec as naming
+from axag.guards import guard_spec
 from axag.guards.render import render_guards, write_guards
 from axag.guards.views import environment
 
@@ -55,7 +55,7 @@ def test_constants_round_trip(tmp_path: Path) -> None:
     source = rendered.files["_guards.py"]
     assert source.isascii()
     tree = ast.parse(source, feature_version=(3, 10))
-    spec = naming.extract_specs(DOC)[0]
+    spec = guard_spec.extract_specs(DOC)[0]
     assigned = {}
     for node in tree.body:
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
@@ -82,20 +82,20 @@ def test_constants_round_trip(tmp_path: Path) -> None:
                 if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "NotImplementedError"]
     assert f'precondition "{EVIL}" (used by evil-run) is not implemented' in messages
     assert {n.name for n in user.body if isinstance(n, ast.FunctionDef)} == {
-        naming.stub_names([EVIL])[EVIL], "pre_import", "pre_pass", "pre_delete", "pre_new"}
+        guard_spec.stub_names([EVIL])[EVIL], "pre_import", "pre_pass", "pre_delete", "pre_new"}
 
 
 def test_default_user_module_imports_and_raises(tmp_path: Path) -> None:
     mod = _build(tmp_path, DOC, None)
     pre = importlib.import_module(mod.__name__ + ".preconditions")
-    stub = getattr(pre, naming.stub_names([EVIL])[EVIL])
+    stub = getattr(pre, guard_spec.stub_names([EVIL])[EVIL])
     with pytest.raises(NotImplementedError) as info:
         stub({}, mod.GuardContext(), "evil-run")
     assert info.value.args == (f'precondition "{EVIL}" (used by evil-run) is not implemented',)
 
 
 def test_runtime_keeps_hostile_text_intact(tmp_path: Path) -> None:
-    stub = naming.stub_names([EVIL])[EVIL]
+    stub = guard_spec.stub_names([EVIL])[EVIL]
     pre = (
         "from collections.abc import Mapping\nfrom ._runtime import GuardContext\nHOLD = {'v': True}\n"
         f"def {stub}(arguments: Mapping[str, object], context: GuardContext, tool: str) -> bool:\n"
@@ -145,7 +145,7 @@ def test_finalize_rejects_unfiltered_values() -> None:
     with pytest.raises(jinja2.UndefinedError):
         env.from_string("{{ y|lit }}").render()
     assert env.from_string("{{ x|lit }} {{ n|ident }}").render(x='"', n="ok") == '"\\"" ok'
-    with pytest.raises(naming.GuardSpecError):
+    with pytest.raises(guard_spec.GuardSpecError):
         env.from_string("{{ n|ident }}").render(n="a-b")
 
 
@@ -163,7 +163,7 @@ json_values = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(json_values)
 def test_py_literal_round_trip_any_json(value: Any) -> None:
-    text = naming.py_literal(value)
+    text = guard_spec.py_literal(value)
     assert text.isascii() and "\n" not in text and "\r" not in text
     back = ast.literal_eval(text)
     assert back == value
@@ -190,7 +190,7 @@ def test_generated_module_with_arbitrary_texts(texts: list[str], message: str, c
         assert list(guard.required_roles) == texts
         assert guard.schema["properties"]["y"]["const"] == const
         pre = importlib.import_module(mod.__name__ + ".preconditions")
-        for text, name in naming.stub_names(list(dict.fromkeys(texts))).items():
+        for text, name in guard_spec.stub_names(list(dict.fromkeys(texts))).items():
             with pytest.raises(NotImplementedError) as info:
                 getattr(pre, name)({}, mod.GuardContext(), "evil-run")
             assert info.value.args[0] == f'precondition "{text}" (used by evil-run) is not implemented'

@@ -1,4 +1,4 @@
-"""Python guards: naming, literals, generated modules, envelopes."""
+"""Python guards: guard_spec, literals, generated modules, envelopes."""
 
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ import pytest
 from click.testing import CliRunner
 
 from axag.cli.group import main
-from axag.guards import guard_spec as naming
+from axag.guards import guard_spec
 from axag.guards.render import render_guards, write_guards
 from axag.outcome.errors import InputError
 
 
 def test_stub_names_basic_and_reserved() -> None:
-    names = naming.stub_names(["room_available", "User is authenticated!", "import", "pass", "delete", "new",
+    names = guard_spec.stub_names(["room_available", "User is authenticated!", "import", "pass", "delete", "new",
                                "", "3 rooms", "eval", "arguments", "x" * 50])
     assert names == {
         "room_available": "room_available",
@@ -43,7 +43,7 @@ def test_stub_names_basic_and_reserved() -> None:
 
 def test_stub_names_ecmascript_reserved() -> None:
     words = ["let", "static", "yield", "await", "enum", "implements", "typeof", "class", "lambda", "match", "ok"]
-    assert list(naming.stub_names(words).values()) == [
+    assert list(guard_spec.stub_names(words).values()) == [
         "pre_let", "pre_static", "pre_yield", "pre_await", "pre_enum", "pre_implements", "pre_typeof", "pre_class",
         "pre_lambda", "match", "ok"]
 
@@ -86,14 +86,14 @@ def test_malformed_documents_are_input_errors(path: tuple[str, ...], value: obje
 
 
 def test_stub_name_collisions_get_sha_suffix() -> None:
-    names = naming.stub_names(["a b", "a-b", "c"])
+    names = guard_spec.stub_names(["a b", "a-b", "c"])
     assert names == {"a b": "a_b_c8687a08", "a-b": "a_b_d44362d6", "c": "c"}
 
 
 def test_guard_identifier() -> None:
-    assert naming.guard_identifier("booking-create") == "guard_booking_create"
-    with pytest.raises(naming.GuardSpecError):
-        naming.guard_identifier("a.b")
+    assert guard_spec.guard_identifier("booking-create") == "guard_booking_create"
+    with pytest.raises(guard_spec.GuardSpecError):
+        guard_spec.guard_identifier("a.b")
 
 
 @pytest.mark.parametrize(
@@ -103,16 +103,16 @@ def test_guard_identifier() -> None:
      {"__proto__": {"a": [1.25]}}],
 )
 def test_py_literal_round_trip(value: object) -> None:
-    text = naming.py_literal(value)
+    text = guard_spec.py_literal(value)
     assert text.isascii() and "\n" not in text
     assert ast.literal_eval(text) == value
 
 
 def test_py_literal_exact() -> None:
-    assert naming.py_literal("a\"\\\x00\xe9\u2028\U0001f600") == '"a\\"\\\\\\x00\\xe9\\u2028\\U0001f600"'
-    assert naming.py_literal(10.0) == "10"
-    assert naming.py_literal(1e20) == "1e+20"
-    assert naming.py_literal({"a": [1, 2.5]}) == '{"a": [1, 2.5]}'
+    assert guard_spec.py_literal("a\"\\\x00\xe9\u2028\U0001f600") == '"a\\"\\\\\\x00\\xe9\\u2028\\U0001f600"'
+    assert guard_spec.py_literal(10.0) == "10"
+    assert guard_spec.py_literal(1e20) == "1e+20"
+    assert guard_spec.py_literal({"a": [1, 2.5]}) == '{"a": [1, 2.5]}'
 
 
 # ---------------------------------------------------------------------------------------------- generated guards

@@ -19,8 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from axag.guards import guard_spec as naming
-from axag.guards import render, typescript
+from axag.guards import guard_spec, render, typescript
 from axag.outcome.errors import InputError
 from axag.values import pyruntime
 
@@ -69,7 +68,7 @@ def {name}(arguments, context, tool):
 
 
 def stub_names(doc: dict[str, Any]) -> list[str]:
-    return [s.name for s in naming.collect_stubs(doc)]
+    return [s.name for s in guard_spec.collect_stubs(doc)]
 
 
 def write_ts(doc: dict[str, Any], directory: Path, *, test_pre: bool = True,
@@ -253,18 +252,18 @@ def test_ts_literal_shapes() -> None:
     assert typescript.ts_literal(1e20) == "1e+20"
     assert typescript.ts_literal([]) == 'JSON.parse("[]")'
     assert typescript.ts_literal({"__proto__": [1, "é"]}) == 'JSON.parse("{\\"__proto__\\":[1,\\"\\u00e9\\"]}")'
-    with pytest.raises(naming.GuardSpecError):
+    with pytest.raises(guard_spec.GuardSpecError):
         typescript.ts_literal(float("nan"))
-    with pytest.raises(naming.GuardSpecError):
+    with pytest.raises(guard_spec.GuardSpecError):
         typescript.ts_literal({1: 2})
-    with pytest.raises(naming.GuardSpecError):
+    with pytest.raises(guard_spec.GuardSpecError):
         typescript.ts_literal(object())
 
 
 def test_check_stub_name() -> None:
     assert typescript.check_stub_name("room_available") == "room_available"
     for bad in ("delete", "new", "1x", "a-b", ""):
-        with pytest.raises(naming.GuardSpecError):
+        with pytest.raises(guard_spec.GuardSpecError):
             typescript.check_stub_name(bad)
 
 
@@ -280,7 +279,7 @@ def test_user_module_names() -> None:
 # ---------------------------------------------------------------- rendering
 def test_render_files_and_determinism() -> None:
     doc = load("booking.tools.json")
-    specs, stubs = naming.extract_specs(doc), naming.collect_stubs(doc)
+    specs, stubs = guard_spec.extract_specs(doc), guard_spec.collect_stubs(doc)
     one = typescript.render_typescript(specs, stubs, None)
     two = render.render_guards(json.loads(json.dumps(doc)), "typescript", None)
     assert one.files == two.files and one.user_module == two.user_module
@@ -748,7 +747,7 @@ def strict_equal(a: Any, b: Any) -> bool:
 def test_every_emitted_constant_round_trips_through_node(doc_name: str) -> None:
     _, node = _need_node()
     doc = load("booking.tools.json") if doc_name == "booking" else suite_doc()
-    specs = naming.extract_specs(doc)
+    specs = guard_spec.extract_specs(doc)
     guards_ts = render.render_guards(doc, "typescript", None).files["guards.ts"]
     constants = typescript.literal_constants(specs)
     assert len(constants) > 15
@@ -831,7 +830,7 @@ def test_fingerprints_equal_python(unit: Any, cases: list[tuple[str, Any]]) -> N
 def test_number_text_equals_python(unit: Any, numbers: list[float]) -> None:
     fixed = [0.1, 1e16, 1e15, 123456789.125, 5e-324, 1e-5, 0.0001, -0.0, 2.0**53, 1.7976931348623157e308, 1e22]
     values = numbers + fixed
-    assert unit([{"op": "number", "value": v} for v in values]) == [naming.number_text(v) for v in values]
+    assert unit([{"op": "number", "value": v} for v in values]) == [guard_spec.number_text(v) for v in values]
 
 
 FORMAT_ALPHABET = {

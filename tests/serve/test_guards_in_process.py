@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from axag.api import compile_paths
-from axag.guards import guard_spec as naming
+from axag.guards import guard_spec
 from axag.guards.in_process import build_guards, literal_value
 from axag.guards.render import write_guards
 from axag.outcome.errors import InputError
@@ -78,7 +78,7 @@ def test_the_corpus_covers_every_gate() -> None:
     assert any(g.required_roles for g in guards) and any(g.confirmation_required for g in guards)
     assert any(g.approval_required for g in guards)
     assert any(g.rate_count for g in guards) and any(g.cooldown_seconds for g in guards)
-    assert any(naming.collect_stubs(doc) for doc in CORPUS.values())
+    assert any(guard_spec.collect_stubs(doc) for doc in CORPUS.values())
 
 
 # ---------------------------------------------------------------------------------------------- serve
@@ -137,14 +137,14 @@ _json = st.recursive(
 
 @given(_json)
 def test_literal_value_is_what_the_generated_literal_evaluates_to(value: object) -> None:
-    assert repr(literal_value(value)) == repr(ast.literal_eval(naming.py_literal(value)))
+    assert repr(literal_value(value)) == repr(ast.literal_eval(guard_spec.py_literal(value)))
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, {1: 2}, object(), [set()]])
 def test_literal_value_refuses_what_the_literal_encoder_refuses(value: object) -> None:
-    with pytest.raises(naming.GuardSpecError) as encoded:
-        naming.py_literal(value)
-    with pytest.raises(naming.GuardSpecError) as built:
+    with pytest.raises(guard_spec.GuardSpecError) as encoded:
+        guard_spec.py_literal(value)
+    with pytest.raises(guard_spec.GuardSpecError) as built:
         literal_value(value)
     assert str(built.value) == str(encoded.value)
 
