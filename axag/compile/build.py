@@ -243,6 +243,17 @@ def _shared_names(names: frozenset[str]) -> frozenset[str]:
     return _NAME_SETS.setdefault(names, names)
 
 
+def _has_contract(act: Action) -> bool:
+    """Whether `build_contracts` makes a contract of the action (with or without errors)."""
+    return not act.dynamic and act.intent is not None and act.action_type is not None
+
+
+def declared_tools(model: FileModel) -> list[tuple[str, str]]:
+    """(intent, tool name) of each action of the file that `build_contracts` makes a contract of, without building
+    it: what the run-wide checks (duplicate intents, tool-name collisions) compare."""
+    return [(act.intent, tool_name(act)) for act in model.actions if _has_contract(act) and act.intent is not None]
+
+
 def build_contracts(model: FileModel, out: Any, request: Any, error_elements: set[int]) -> tuple[
         list[tuple[ToolContract, bool]], list[tuple[str, int, str]]]:
     """Contracts of the file's actions as (contract, has_errors); and the dynamic actions."""
@@ -258,13 +269,14 @@ def build_contracts(model: FileModel, out: Any, request: Any, error_elements: se
     dynamic: list[tuple[str, int, str]] = []
     lines = model.pf.lines
     for act in model.actions:
-        line, col = lines.position(act.element.start)
         if act.dynamic:
+            line = lines.position(act.element.start)[0]
             attrs = ", ".join(dict.fromkeys(a for a in act.ann.dynamic_attrs if not a.startswith("axag-x-")))
             dynamic.append((rel, line, f"dynamic values in {attrs}"))
             continue
-        if act.intent is None or act.action_type is None:
+        if not _has_contract(act):
             continue
+        line, col = lines.position(act.element.start)
         has_errors = id(act.element) in error_elements
         from axag.compile.http import http_binding
 

@@ -57,6 +57,10 @@ class Request:
     openapi: dict[str, dict[str, Any]] | None = None  # operationId -> operation (compile.openapi.operations)
     openapi_name: str = ""
     want_contracts: bool = False
+    # with want_contracts: asked, before a file's contracts are built, with the (intent, tool name) of each action
+    # that gets one (`compile.build.declared_tools`); False leaves them unbuilt (the language server builds an
+    # open document's contracts only when another file declares one of its intents or tool names)
+    contracts_if: Callable[[list[tuple[str, str]]], bool] | None = None
     compile_root: Path | None = None
     keep_text: bool = False  # keep decoded text (for --fix)
 
@@ -266,7 +270,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         kept.extend(more)
     out.findings = sorted(findings + kept, key=Finding.sort_key)
     out.suppressed = sorted(suppressed, key=Finding.sort_key)
-    if request.want_contracts:
+    if request.want_contracts and (request.contracts_if is None or request.contracts_if(_declared(model))):
         from axag.compile.build import build_contracts
 
         if request.mode == "compile":
@@ -277,6 +281,12 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
             error_elements = _compile_error_elements(out, model, problems, lifted)
         out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
     release_model(model)
+
+
+def _declared(model: FileModel) -> list[tuple[str, str]]:
+    from axag.compile.build import declared_tools
+
+    return declared_tools(model)
 
 
 def release_model(model: Any) -> None:

@@ -43,6 +43,7 @@ class AxagServer(LanguageServer):
         self.folders: dict[Path, Workspace] = {}
         self.loose: dict[Path, Workspace] = {}  # documents outside every folder: their own folder, not scanned
         self.lints: dict[str, tuple[int | None, str, DocumentLint]] = {}  # uri -> (version, text, lint)
+        self.uris: dict[Path, str] = {}  # the uri of each document linted, by path
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.scans: dict[Workspace, asyncio.Task[None]] = {}  # the background read of each folder, last started
         self.debounce = DEBOUNCE_S
@@ -88,9 +89,34 @@ class AxagServer(LanguageServer):
         if kept is not None and kept[0] == version and kept[1] == text:
             return kept[2], text
         path = Path(to_fs_path(uri) or uri)
-        result = await self.run(self.workspace_of(path).lint, path, text)
+        ws = self.workspace_of(path)
+        result = await self.run(ws.lint, path, text)
         self.lints[uri] = (version, text, result)
+        self.uris[path] = uri
+        if result.others:  # after this document's diagnostics: the caller sends them before its next await
+            asyncio.get_running_loop().create_task(self.run_wide_again(ws, result.others))
         return result, text
+
+    async def run_wide_again(self, ws: Workspace, paths: list[Path]) -> None:
+        """The run-wide findings of other open documents after an edit changed contracts they are compared
+        with (a duplicate intent or tool name made or ended): those that changed are published again (pushed),
+        or the client is asked to pull again."""
+        refresh = False
+        for path in paths:
+            got = await self.run(ws.run_wide_again, path)
+            uri = self.uris.get(path)
+            doc = self.workspace.text_documents.get(uri) if got is not None and uri is not None else None
+            if got is None or uri is None or doc is None or doc.source != got[0]:
+                continue  # unchanged, closed, or changed since (its own lint follows)
+            self.lints[uri] = (doc.version, got[0], got[1])
+            if self.pull:
+                refresh = True
+            else:
+                self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
+                    uri, self.diagnostics(got[1], got[0]), version=doc.version))
+        caps = self.client_capabilities.workspace
+        if refresh and caps is not None and caps.diagnostics is not None and caps.diagnostics.refresh_support:
+            self.workspace_diagnostic_refresh(None)
 
     def diagnostics(self, lint: DocumentLint, text: str) -> list[T.Diagnostic]:
         pos = Positions(lint.outcome.text if lint.outcome.text is not None else text, self.encoding)

@@ -5,7 +5,6 @@ and excludes, read in the background after start. No protocol types here."""
 
 from __future__ import annotations
 
-import copy
 import re
 import threading
 from collections.abc import Iterable
@@ -22,32 +21,83 @@ _INTENT_VALUE = re.compile(r"""intent(?:\s*=\s*\{?\s*|\s*:\s*)["']([a-z][a-z0-9_
 
 @dataclass
 class DocumentLint:
-    """The lint of one document: the findings to show, and the outcome they come from."""
+    """The lint of one document: the findings to show, and the outcome they come from. ``others``: the open
+    documents whose run-wide findings this lint may have changed (they share an intent or a tool name with the
+    document's text before or after; `Workspace.run_wide_again`)."""
 
     outcome: FileOutcome
     findings: list[Finding]
     run_wide: list[Finding] = field(default_factory=list)
+    others: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class _Open:
+    """An open document as last linted: its text and lint; ``built``: whether its contracts were built (they are
+    built only when another file declares one of its intents or tool names, or it declares one twice)."""
+
+    text: str
+    lint: DocumentLint
+    built: bool
 
 
 @dataclass
 class _Others:
-    """What `sitewide_findings` reads of a run (`engine.RunOutcomes`), with the index of its contracts (as
-    `api.Run` keeps it: lint's, whose contracts are not compressed)."""
+    """What `sitewide_findings` reads of a run (`engine.RunOutcomes`): the outcomes (for the rules each file
+    ran), and the index of the contracts to merge (as `api.Run` keeps it)."""
 
     outcomes: list[FileOutcome]
+    contracts: Any
     run_findings: list[Finding] = field(default_factory=list)
-    contracts: Any = None
 
-    def __post_init__(self) -> None:
-        from axag.compile.merge import ContractIndex
 
-        self.contracts = ContractIndex(fragments=False)
-        for outcome in self.outcomes:
-            self.contracts.add(copy.copy(outcome), squeeze=False)  # the index empties what it reads: copies
+class _Part:
+    """Some of a file's contracts, as `ContractIndex.add` reads an outcome (it empties ``contracts``)."""
+
+    __slots__ = ("contracts", "display", "repo_path")
+
+    def __init__(self, outcome: FileOutcome, contracts: list[tuple[Any, bool]]) -> None:
+        self.display, self.repo_path, self.contracts = outcome.display, outcome.repo_path, contracts
+
+
+Declared = frozenset[tuple[str, str]]  # (intent, tool name with "-" as "_") of a file's actions
+
+
+def _declared(pairs: Iterable[tuple[str, str]]) -> Declared:
+    """As the merge compares them: tool names collide with "-" and "_" alike (`merge.merge_index`)."""
+    return frozenset((intent, name.replace("-", "_")) for intent, name in pairs)
+
+
+def _contract_intent(contract: Any) -> str:
+    return contract.intent if hasattr(contract, "intent") else str(contract.meta["intent"])
+
+
+class _Gate:
+    """`Request.contracts_if` of an open document: notes what the document declares, and has its contracts built
+    only when the run-wide checks can find something with them: another file declares one of its intents or
+    tool names, or it declares one twice. Otherwise each of its intents has one contract and each tool name one
+    tool, and no other file's groups contain any of them: no finding, in it or elsewhere."""
+
+    def __init__(self, ws: Workspace, path: Path) -> None:
+        self.ws, self.path = ws, path
+        self.declared: Declared = frozenset()
+        self.built = True  # a file without actions (or not read) has all of its (no) contracts
+
+    def __call__(self, pairs: list[tuple[str, str]]) -> bool:
+        self.declared = _declared(pairs)
+        twice = len({i for i, _ in pairs}) < len(pairs) or len({n.replace("-", "_") for _, n in pairs}) < len(pairs)
+        self.built = twice or self.ws.shares(self.path, self.declared)
+        return self.built
 
 
 class Workspace:
-    """One workspace folder. Thread-safe: the background scan and the server's lints share ``_files``."""
+    """One workspace folder. Thread-safe: the background scan and the server's lints share ``_files``.
+
+    The run-wide checks (duplicate intents 121, tool-name collisions 122) of a document compare only the
+    contracts of the intents it declares and of the intents whose tool names it declares: an index of what every
+    file declares (``_by_intent``, ``_by_name``) finds those files, and only their contracts of those intents are
+    merged at each keystroke. An open document's contracts are built only when some other file shares one of its
+    intents or tool names (`_Gate`), else later, when another document comes to share one (`_contracts`)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -55,7 +105,10 @@ class Workspace:
         self._files: dict[Path, FileOutcome] = {}  # the run-wide part of every file: contracts, display, ran
         self._intents: dict[Path, set[str]] = {}
         self._findings: dict[Path, list[Finding]] = {}  # of every file read (for `workspace/diagnostic`)
-        self._open: dict[Path, FileOutcome] = {}
+        self._open: dict[Path, _Open] = {}
+        self._declared: dict[Path, Declared] = {}  # of every file: an open document's text, else the file's
+        self._by_intent: dict[str, set[Path]] = {}  # intent -> the files declaring it
+        self._by_name: dict[str, dict[Path, set[str]]] = {}  # tool name -> file -> the intents it names so
         self._generation = 0
         self.scanned = threading.Event()
         self.config_error: str | None = None
@@ -70,8 +123,11 @@ class Workspace:
         with self._lock:
             self._generation += 1
             self._files.clear()
-            self._intents.clear()
+            self._intents = {p: self._intents[p] for p in self._open if p in self._intents}
             self._findings.clear()
+            for path in list(self._declared):
+                if path not in self._open:
+                    self._set_declared(path, frozenset())
             self.scanned.clear()
         self.config_error = None
         self.baseline: set[Any] | None = None
@@ -172,6 +228,8 @@ class Workspace:
                 self._files.pop(path, None)
                 self._intents.pop(path, None)
                 self._findings.pop(path, None)
+                if path not in self._open:
+                    self._set_declared(path, frozenset())
             return 0
         outcome = check_document(path, data, self.resolver, self.request, cwd=self.root, repo_cache=repo_cache)
         self._keep(path, outcome, generation)
@@ -182,12 +240,61 @@ class Workspace:
         intents = set(_INTENT_VALUE.findall(text))
         findings = outcome.findings
         outcome.findings, outcome.suppressed, outcome.text = [], [], None
-        outcome.contracts = _packed(outcome.contracts)
+        # the contracts the merge takes part in (those of actions with errors take none), packed once
+        outcome.contracts = _packed([(c, e) for c, e in outcome.contracts if not e])
+        declared = _declared((c.intent, c.name) for c, _ in outcome.contracts)
         with self._lock:
             if generation == self._generation:
                 self._files[path] = outcome
-                self._intents[path] = intents
                 self._findings[path] = findings
+                if path not in self._open:
+                    self._intents[path] = intents
+                    self._set_declared(path, declared)
+
+    def _set_declared(self, path: Path, declared: Declared) -> None:
+        """What ``path`` declares now (the lock held): the index follows."""
+        old = self._declared.pop(path, frozenset())
+        for intent, name in old:
+            paths = self._by_intent.get(intent)
+            if paths is not None:
+                paths.discard(path)
+                if not paths:
+                    del self._by_intent[intent]
+            named = self._by_name.get(name)
+            if named is not None:
+                named.pop(path, None)
+                if not named:
+                    del self._by_name[name]
+        if declared:
+            self._declared[path] = declared
+        for intent, name in declared:
+            self._by_intent.setdefault(intent, set()).add(path)
+            self._by_name.setdefault(name, {}).setdefault(path, set()).add(intent)
+
+    def shares(self, path: Path, declared: Declared) -> bool:
+        """Whether a file other than ``path`` declares one of the intents or tool names of ``declared``."""
+        with self._lock:
+            for intent, name in declared:
+                paths = self._by_intent.get(intent)
+                if paths and (len(paths) > 1 or path not in paths):
+                    return True
+                named = self._by_name.get(name)
+                if named and (len(named) > 1 or path not in named):
+                    return True
+        return False
+
+    def _related(self, declared: Declared) -> tuple[set[str], set[Path]]:
+        """The intents whose contracts decide the run-wide findings of a file declaring ``declared`` (its own
+        intents, and those of every other declaration of one of its tool names: whether such an intent merges
+        into one tool decides a collision), and the files declaring any of them (the lock held)."""
+        intents = {i for i, _ in declared}
+        for _, name in declared:
+            for named in self._by_name.get(name, {}).values():
+                intents |= named
+        files: set[Path] = set()
+        for intent in intents:
+            files |= self._by_intent.get(intent, set())
+        return intents, files
 
     def intents(self) -> list[str]:
         with self._lock:
@@ -199,38 +306,134 @@ class Workspace:
         waits for the end of the lint, as in a run of `axag lint` (`memory.bulk_gc`): left on, it scanned the
         whole server (the previous lint's contracts, the workspace's outcomes, every module) once or more
         per lint of a page of a thousand forms."""
+        from dataclasses import replace
+
         from axag.api import check_document
         from axag.batch.memory import bulk_gc, file_done
 
         with bulk_gc():
             data = text.encode("utf-8", "surrogatepass")
-            outcome = check_document(path, data, self.resolver, self.request, cwd=self.root)
+            gate = _Gate(self, path)
+            outcome = check_document(path, data, self.resolver, replace(self.request, contracts_if=gate),
+                                     cwd=self.root)
+            declared = frozenset() if outcome.internal_error else gate.declared
             findings = list(outcome.findings)
-            run_wide = self.run_wide(path, outcome)
-            kept = copy.copy(outcome)
-            kept.contracts = _packed(outcome.contracts)
+            lint = DocumentLint(outcome, findings)
             with self._lock:
-                self._open[path] = kept
+                before = self._declared.get(path, frozenset())
+                self._open[path] = _Open(text, lint, gate.built)
                 self._intents[path] = set(_INTENT_VALUE.findall(text))
-            shown = self._baseline(sorted(findings + run_wide, key=Finding.sort_key))
+                self._set_declared(path, declared)
+            lint.run_wide = self._run_wide(path) if gate.built else []
+            lint.findings = self._baseline(sorted(findings + lint.run_wide, key=Finding.sort_key))
+            lint.others = self._affected(path, before | declared)
             file_done(len(data))
-        return DocumentLint(outcome, shown, run_wide)
+        return lint
+
+    def _contracts(self, path: Path) -> list[tuple[Any, bool]]:
+        """The contracts of a file: an open document's (built now if its lint left them unbuilt), else those
+        of the file as read."""
+        from axag.api import check_document
+
+        doc = self._open.get(path)
+        if doc is None:
+            kept = self._files.get(path)
+            return kept.contracts if kept is not None else []
+        if not doc.built:
+            data = doc.text.encode("utf-8", "surrogatepass")
+            doc.lint.outcome.contracts = check_document(path, data, self.resolver, self.request,
+                                                        cwd=self.root).contracts
+            doc.built = True
+        return doc.lint.outcome.contracts
+
+    def _outcome(self, path: Path) -> FileOutcome | None:
+        doc = self._open.get(path)
+        return doc.lint.outcome if doc is not None else self._files.get(path)
+
+    def _run_wide(self, path: Path) -> list[Finding]:
+        """The run-wide findings (121, 122) located in an open document, with every other file as it is (open
+        documents with their text): the merge of the contracts of its related intents (`_related`), which
+        decide them exactly as the merge of the whole workspace does."""
+        from axag.compile.merge import ContractIndex
+        from axag.lint.sitewide import sitewide_findings
+
+        doc = self._open[path]
+        with self._lock:
+            intents, files = self._related(self._declared.get(path, frozenset()))
+        files.add(path)
+        index = ContractIndex(fragments=False)
+        for other in sorted(files):
+            outcome = self._outcome(other)
+            if outcome is None:
+                continue
+            parts: list[tuple[Any, bool]] = [(c, e) for c, e in self._contracts(other)
+                                             if not e and _contract_intent(c) in intents]
+            if parts:
+                index.add(_Part(outcome, parts), squeeze=False)
+        if not index.by_intent:
+            return []
+        outcome = doc.lint.outcome
+        found = sitewide_findings(_Others([outcome], index), self.request)
+        return _tag_spans([f for f in found if f.path == outcome.display], doc.text)
+
+    def _affected(self, path: Path, declared: Declared) -> list[Path]:
+        """The open documents other than ``path`` whose run-wide findings depend on contracts of an intent or a
+        tool name of ``declared`` (what ``path`` declared before its edit and after)."""
+        intents = {i for i, _ in declared}
+        names = {n for _, n in declared}
+        out = []
+        with self._lock:
+            for other in sorted(self._open):
+                if other == path:
+                    continue
+                mine = self._declared.get(other, frozenset())
+                related, _files = self._related(mine)
+                if intents & related or any(n in names for _, n in mine):
+                    out.append(other)
+        return out
+
+    def run_wide_again(self, path: Path) -> tuple[str, DocumentLint] | None:
+        """An open document's lint with its run-wide findings made again (after another document's edit): its
+        text and the new lint, or None when they did not change (or it is not open)."""
+        doc = self._open.get(path)
+        if doc is None:
+            return None
+        lint = doc.lint
+        with self._lock:
+            declared = self._declared.get(path, frozenset())
+        # a document declaring an intent or a tool name twice has its contracts built (`_Gate`)
+        run_wide = self._run_wide(path) if doc.built or self.shares(path, declared) else []
+        if run_wide == lint.run_wide:
+            return None
+        new = DocumentLint(lint.outcome, self._baseline(sorted(lint.outcome.findings + run_wide,
+                                                                key=Finding.sort_key)), run_wide)
+        doc.lint = new
+        return doc.text, new
 
     def closed_reports(self) -> list[tuple[Path, str, list[Finding]]]:
         """Every file of the workspace that is not open in the editor, as `axag lint` run in the folder reports
         it (its findings, the run-wide ones located in it, the baseline applied), with its text as on disk (for
         the positions), in path order: what `workspace/diagnostic` reports beside the open documents."""
+        from axag.compile.merge import ContractIndex
         from axag.files.read_whole import read_regular
         from axag.files.source import load
         from axag.lint.sitewide import sitewide_findings
 
         with self._lock:
-            files, opened, found = dict(self._files), dict(self._open), dict(self._findings)
+            files, found = dict(self._files), dict(self._findings)
+            opened = {p: doc.lint.outcome for p, doc in self._open.items()}
         every = {**files, **opened}
+        index = ContractIndex(fragments=False)
+        for path in sorted(every):
+            doc = self._open.get(path)
+            if doc is not None and not doc.built and not self.shares(path, self._declared.get(path, frozenset())):
+                continue  # contracts no finding can come from (`_Gate`): not built
+            parts: list[tuple[Any, bool]] = [(c, e) for c, e in self._contracts(path) if not e]
+            if parts:
+                index.add(_Part(every[path], parts), squeeze=False)
         run_wide: dict[str, list[Finding]] = {}
-        if len(every) > 1:
-            for f in sitewide_findings(_Others(list(every.values())), self.request):
-                run_wide.setdefault(f.path, []).append(f)
+        for f in sitewide_findings(_Others(list(every.values()), index), self.request):
+            run_wide.setdefault(f.path, []).append(f)
         out = []
         for path in sorted(files):
             if path in opened:
@@ -256,22 +459,10 @@ class Workspace:
     def close(self, path: Path) -> None:
         with self._lock:
             self._open.pop(path, None)
+            kept = self._files.get(path)
+            self._set_declared(path, frozenset() if kept is None else
+                               _declared((c.intent, c.name) for c, _ in kept.contracts))
         self.file_changed(path)
-
-    def run_wide(self, path: Path, outcome: FileOutcome) -> list[Finding]:
-        """The run-wide findings (121, 122) located in the document, with every other file as it is (open
-        documents with their text)."""
-        from axag.lint.sitewide import sitewide_findings
-
-        if not outcome.contracts:
-            return []
-        with self._lock:
-            others = {**self._files, **self._open}
-        others[path] = outcome
-        if len(others) == 1:
-            return []
-        found = sitewide_findings(_Others(list(others.values())), self.request)
-        return _tag_spans([f for f in found if f.path == outcome.display], outcome.text or "")
 
 
 _TAG_NAME = re.compile(r"[^\s/>]+")
