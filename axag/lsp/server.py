@@ -12,7 +12,7 @@ import asyncio
 import concurrent.futures
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,6 +44,7 @@ class AxagServer(LanguageServer):
         self.loose: dict[Path, Workspace] = {}  # documents outside every folder: their own folder, not scanned
         self.lints: dict[str, tuple[int | None, str, DocumentLint]] = {}  # uri -> (version, text, lint)
         self.uris: dict[Path, str] = {}  # the uri of each document linted, by path
+        self.following: set[asyncio.Task[None]] = set()  # `follow`
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.scans: dict[Workspace, asyncio.Task[None]] = {}  # the background read of each folder, last started
         self.debounce = DEBOUNCE_S
@@ -83,6 +84,8 @@ class AxagServer(LanguageServer):
 
     async def lint_now(self, uri: str) -> tuple[DocumentLint, str]:
         """The lint of the document's current text (kept until the text changes), made on the worker."""
+        if self.following:  # another document's edit may change this one's run-wide findings: those first
+            await asyncio.gather(*self.following, return_exceptions=True)
         doc = self.workspace.get_text_document(uri)
         text, version = doc.source, doc.version
         kept = self.lints.get(uri)
@@ -94,8 +97,15 @@ class AxagServer(LanguageServer):
         self.lints[uri] = (version, text, result)
         self.uris[path] = uri
         if result.others:  # after this document's diagnostics: the caller sends them before its next await
-            asyncio.get_running_loop().create_task(self.run_wide_again(ws, result.others))
+            self.follow(self.run_wide_again(ws, result.others))
         return result, text
+
+    def follow(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` (run-wide findings of other documents made again) after the current handler; a lint
+        asked for meanwhile waits for it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.following.add(task)
+        task.add_done_callback(self.following.discard)
 
     async def run_wide_again(self, ws: Workspace, paths: list[Path]) -> None:
         """The run-wide findings of other open documents after an edit changed contracts they are compared
@@ -257,9 +267,16 @@ def did_close(ls: AxagServer, params: T.DidCloseTextDocumentParams) -> None:
         task.cancel()
     ls.lints.pop(uri, None)
     path = Path(to_fs_path(uri) or uri)
-    ls.worker.submit(ls.workspace_of(path).close, path)
     if not ls.pull:
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri, []))
+    ws = ls.workspace_of(path)
+
+    async def closed() -> None:  # the file on disk counts again: for the run-wide findings of the others too
+        others = await ls.run(ws.close, path)
+        if others:
+            await ls.run_wide_again(ws, others)
+
+    ls.follow(closed())
 
 
 def result_id(diags: list[T.Diagnostic]) -> str:

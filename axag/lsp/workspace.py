@@ -456,13 +456,19 @@ class Workspace:
 
         return baseline.apply(findings, self.baseline)[0]
 
-    def close(self, path: Path) -> None:
+    def close(self, path: Path) -> list[Path]:
+        """The document counts as the file on disk again. Returns the open documents whose run-wide findings
+        this may have changed (`run_wide_again`)."""
         with self._lock:
             self._open.pop(path, None)
+            before = self._declared.get(path, frozenset())
             kept = self._files.get(path)
             self._set_declared(path, frozenset() if kept is None else
                                _declared((c.intent, c.name) for c, _ in kept.contracts))
         self.file_changed(path)
+        with self._lock:
+            after = self._declared.get(path, frozenset())
+        return self._affected(path, before | after)
 
 
 _TAG_NAME = re.compile(r"[^\s/>]+")
