@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from axag import vocabulary as V
@@ -254,9 +255,11 @@ def declared_tools(model: FileModel) -> list[tuple[str, str]]:
     return [(act.intent, tool_name(act)) for act in model.actions if _has_contract(act) and act.intent is not None]
 
 
-def build_contracts(model: FileModel, out: Any, request: Any, error_elements: set[int]) -> tuple[
+def build_contracts(model: FileModel, out: Any, request: Any, error_elements: set[int],
+                    only: Collection[tuple[str, str]] | None = None) -> tuple[
         list[tuple[ToolContract, bool]], list[tuple[str, int, str]]]:
-    """Contracts of the file's actions as (contract, has_errors); and the dynamic actions."""
+    """Contracts of the file's actions as (contract, has_errors); and the dynamic actions. ``only``: the contracts
+    of the actions with these (intent, tool name) only (`declared_tools`)."""
     import os
     from pathlib import Path
 
@@ -268,13 +271,15 @@ def build_contracts(model: FileModel, out: Any, request: Any, error_elements: se
     contracts: list[tuple[ToolContract, bool]] = []
     dynamic: list[tuple[str, int, str]] = []
     lines = model.pf.lines
+    only_intents = None if only is None else {intent for intent, _ in only}
     for act in model.actions:
         if act.dynamic:
             line = lines.position(act.element.start)[0]
             attrs = ", ".join(dict.fromkeys(a for a in act.ann.dynamic_attrs if not a.startswith("axag-x-")))
             dynamic.append((rel, line, f"dynamic values in {attrs}"))
             continue
-        if not _has_contract(act):
+        if not _has_contract(act) or (only is not None and only_intents is not None and (
+                act.intent not in only_intents or (act.intent, tool_name(act)) not in only)):
             continue
         line, col = lines.position(act.element.start)
         has_errors = id(act.element) in error_elements

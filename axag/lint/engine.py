@@ -58,9 +58,10 @@ class Request:
     openapi_name: str = ""
     want_contracts: bool = False
     # with want_contracts: asked, before a file's contracts are built, with the (intent, tool name) of each action
-    # that gets one (`compile.build.declared_tools`); False leaves them unbuilt (the language server builds an
-    # open document's contracts only when another file declares one of its intents or tool names)
-    contracts_if: Callable[[list[tuple[str, str]]], bool] | None = None
+    # that gets one (`compile.build.declared_tools`); the contracts of the pairs it returns are built (of every
+    # action when it returns None). The language server builds only those of an open document's intents and tool
+    # names that another file declares too
+    contracts_for: Callable[[list[tuple[str, str]]], frozenset[tuple[str, str]] | None] | None = None
     compile_root: Path | None = None
     keep_text: bool = False  # keep decoded text (for --fix)
 
@@ -270,7 +271,8 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
         kept.extend(more)
     out.findings = sorted(findings + kept, key=Finding.sort_key)
     out.suppressed = sorted(suppressed, key=Finding.sort_key)
-    if request.want_contracts and (request.contracts_if is None or request.contracts_if(_declared(model))):
+    only = request.contracts_for(_declared(model)) if request.want_contracts and request.contracts_for else None
+    if request.want_contracts and (only is None or only):
         from axag.compile.build import build_contracts
 
         if request.mode == "compile":
@@ -279,7 +281,7 @@ def _check(out: FileOutcome, settings: Settings, request: Request, data: bytes |
             reasoned = {(f.code, f.start, f.end) for f in suppressed if f.code in REASONED and f.justification}
             lifted = {id(el) for f, el in items if (f.code, f.start, f.end) in reasoned}
             error_elements = _compile_error_elements(out, model, problems, lifted)
-        out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements)
+        out.contracts, out.dynamic_actions = build_contracts(model, out, request, error_elements, only)
     release_model(model)
 
 

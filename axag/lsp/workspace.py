@@ -31,14 +31,18 @@ class DocumentLint:
     others: list[Path] = field(default_factory=list)
 
 
+Declared = frozenset[tuple[str, str]]  # (intent, tool name with "-" as "_") of a file's actions
+
+
 @dataclass
 class _Open:
-    """An open document as last linted: its text and lint; ``built``: whether its contracts were built (they are
-    built only when another file declares one of its intents or tool names, or it declares one twice)."""
+    """An open document as last linted: its text and lint; ``covered``: the declarations whose contracts were
+    built (those another file shares, or that it makes twice: ``twice``; `_Gate`)."""
 
     text: str
     lint: DocumentLint
-    built: bool
+    covered: Declared
+    twice: Declared
 
 
 @dataclass
@@ -60,9 +64,6 @@ class _Part:
         self.display, self.repo_path, self.contracts = outcome.display, outcome.repo_path, contracts
 
 
-Declared = frozenset[tuple[str, str]]  # (intent, tool name with "-" as "_") of a file's actions
-
-
 def _declared(pairs: Iterable[tuple[str, str]]) -> Declared:
     """As the merge compares them: tool names collide with "-" and "_" alike (`merge.merge_index`)."""
     return frozenset((intent, name.replace("-", "_")) for intent, name in pairs)
@@ -73,31 +74,39 @@ def _contract_intent(contract: Any) -> str:
 
 
 class _Gate:
-    """`Request.contracts_if` of an open document: notes what the document declares, and has its contracts built
-    only when the run-wide checks can find something with them: another file declares one of its intents or
-    tool names, or it declares one twice. Otherwise each of its intents has one contract and each tool name one
-    tool, and no other file's groups contain any of them: no finding, in it or elsewhere."""
+    """`Request.contracts_for` of an open document: notes what the document declares, and has the contracts built
+    of the declarations the run-wide checks can find something with: those whose intent or tool name another file
+    declares too, or the document twice. Of any other, the intent has one contract and the tool name one tool,
+    and no other file's groups contain either: no finding, in the document or elsewhere."""
 
     def __init__(self, ws: Workspace, path: Path) -> None:
         self.ws, self.path = ws, path
+        # a file without actions (or not read) has all of its (no) contracts
         self.declared: Declared = frozenset()
-        self.built = True  # a file without actions (or not read) has all of its (no) contracts
+        self.covered: Declared = frozenset()
+        self.twice: Declared = frozenset()
 
-    def __call__(self, pairs: list[tuple[str, str]]) -> bool:
+    def __call__(self, pairs: list[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+        from collections import Counter
+
         self.declared = _declared(pairs)
-        twice = len({i for i, _ in pairs}) < len(pairs) or len({n.replace("-", "_") for _, n in pairs}) < len(pairs)
-        self.built = twice or self.ws.shares(self.path, self.declared)
-        return self.built
+        intents = Counter(i for i, _ in pairs)
+        names = Counter(n.replace("-", "_") for _, n in pairs)
+        self.twice = frozenset((i, n) for i, n in self.declared if intents[i] > 1 or names[n] > 1)
+        with self.ws._lock:
+            self.covered = self.ws._relevant(self.path, self.declared, self.twice)
+        return frozenset((i, n) for i, n in pairs if (i, n.replace("-", "_")) in self.covered)
 
 
 class Workspace:
     """One workspace folder. Thread-safe: the background scan and the server's lints share ``_files``.
 
     The run-wide checks (duplicate intents 121, tool-name collisions 122) of a document compare only the
-    contracts of the intents it declares and of the intents whose tool names it declares: an index of what every
-    file declares (``_by_intent``, ``_by_name``) finds those files, and only their contracts of those intents are
-    merged at each keystroke. An open document's contracts are built only when some other file shares one of its
-    intents or tool names (`_Gate`), else later, when another document comes to share one (`_contracts`)."""
+    contracts of the intents it shares with other files (or declares twice) and of the intents whose tool names
+    it shares: an index of what every file declares (``_by_intent``, ``_by_name``) finds those files, and only
+    their contracts of those intents are merged at each keystroke. Of an open document, only the contracts of
+    such declarations are built (`_Gate`); the others when another document comes to share them
+    (`_contracts`)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -252,36 +261,42 @@ class Workspace:
                     self._set_declared(path, declared)
 
     def _set_declared(self, path: Path, declared: Declared) -> None:
-        """What ``path`` declares now (the lock held): the index follows."""
+        """What ``path`` declares now (the lock held): the index follows (what changed only)."""
         old = self._declared.pop(path, frozenset())
-        for intent, name in old:
+        if declared:
+            self._declared[path] = declared
+        gone = old - declared
+        kept_intents = {i for i, _ in declared} if gone else set()
+        for intent, name in gone:
             paths = self._by_intent.get(intent)
-            if paths is not None:
+            if paths is not None and intent not in kept_intents:
                 paths.discard(path)
                 if not paths:
                     del self._by_intent[intent]
             named = self._by_name.get(name)
-            if named is not None:
-                named.pop(path, None)
-                if not named:
-                    del self._by_name[name]
-        if declared:
-            self._declared[path] = declared
-        for intent, name in declared:
+            intents = named.get(path) if named is not None else None
+            if named is not None and intents is not None:
+                intents.discard(intent)
+                if not intents:
+                    del named[path]
+                    if not named:
+                        del self._by_name[name]
+        for intent, name in declared - old:
             self._by_intent.setdefault(intent, set()).add(path)
             self._by_name.setdefault(name, {}).setdefault(path, set()).add(intent)
 
-    def shares(self, path: Path, declared: Declared) -> bool:
-        """Whether a file other than ``path`` declares one of the intents or tool names of ``declared``."""
-        with self._lock:
-            for intent, name in declared:
-                paths = self._by_intent.get(intent)
-                if paths and (len(paths) > 1 or path not in paths):
-                    return True
-                named = self._by_name.get(name)
-                if named and (len(named) > 1 or path not in named):
-                    return True
-        return False
+    def _relevant(self, path: Path, declared: Declared, twice: Declared) -> Declared:
+        """The declarations of ``declared`` whose intent or tool name a file other than ``path`` declares too, or
+        that ``path`` makes twice (``twice``): the only ones the run-wide checks can find something with (the
+        lock held)."""
+        out = set()
+        for pair in declared:
+            paths = self._by_intent.get(pair[0])
+            named = self._by_name.get(pair[1])
+            if pair in twice or (paths and (len(paths) > 1 or path not in paths)) or \
+                    (named and (len(named) > 1 or path not in named)):
+                out.add(pair)
+        return frozenset(out)
 
     def _related(self, declared: Declared) -> tuple[set[str], set[Path]]:
         """The intents whose contracts decide the run-wide findings of a file declaring ``declared`` (its own
@@ -314,59 +329,65 @@ class Workspace:
         with bulk_gc():
             data = text.encode("utf-8", "surrogatepass")
             gate = _Gate(self, path)
-            outcome = check_document(path, data, self.resolver, replace(self.request, contracts_if=gate),
+            outcome = check_document(path, data, self.resolver, replace(self.request, contracts_for=gate),
                                      cwd=self.root)
             declared = frozenset() if outcome.internal_error else gate.declared
             findings = list(outcome.findings)
             lint = DocumentLint(outcome, findings)
             with self._lock:
                 before = self._declared.get(path, frozenset())
-                self._open[path] = _Open(text, lint, gate.built)
+                self._open[path] = _Open(text, lint, gate.covered, gate.twice)
                 self._intents[path] = set(_INTENT_VALUE.findall(text))
                 self._set_declared(path, declared)
-            lint.run_wide = self._run_wide(path) if gate.built else []
+            lint.run_wide = self._run_wide(path, gate.covered) if gate.covered else []
             lint.findings = self._baseline(sorted(findings + lint.run_wide, key=Finding.sort_key))
             lint.others = self._affected(path, before | declared)
             file_done(len(data))
         return lint
 
-    def _contracts(self, path: Path) -> list[tuple[Any, bool]]:
-        """The contracts of a file: an open document's (built now if its lint left them unbuilt), else those
-        of the file as read."""
+    def _contracts(self, path: Path, needed: Declared) -> list[tuple[Any, bool]]:
+        """The contracts of a file: of the file as read, or an open document's (all built now when its lint left
+        some of ``needed`` unbuilt)."""
         from axag.api import check_document
 
         doc = self._open.get(path)
         if doc is None:
             kept = self._files.get(path)
             return kept.contracts if kept is not None else []
-        if not doc.built:
+        if not needed <= doc.covered:
             data = doc.text.encode("utf-8", "surrogatepass")
             doc.lint.outcome.contracts = check_document(path, data, self.resolver, self.request,
                                                         cwd=self.root).contracts
-            doc.built = True
+            doc.covered = self._declared.get(path, frozenset())
         return doc.lint.outcome.contracts
 
     def _outcome(self, path: Path) -> FileOutcome | None:
         doc = self._open.get(path)
         return doc.lint.outcome if doc is not None else self._files.get(path)
 
-    def _run_wide(self, path: Path) -> list[Finding]:
+    def _run_wide(self, path: Path, relevant: Declared | None = None) -> list[Finding]:
         """The run-wide findings (121, 122) located in an open document, with every other file as it is (open
         documents with their text): the merge of the contracts of its related intents (`_related`), which
-        decide them exactly as the merge of the whole workspace does."""
+        decide them exactly as the merge of the whole workspace does. ``relevant``: its declarations a finding
+        can come from (`_relevant`), when known."""
         from axag.compile.merge import ContractIndex
         from axag.lint.sitewide import sitewide_findings
 
         doc = self._open[path]
         with self._lock:
-            intents, files = self._related(self._declared.get(path, frozenset()))
-        files.add(path)
+            if relevant is None:
+                relevant = self._relevant(path, self._declared.get(path, frozenset()), doc.twice)
+            intents, files = self._related(relevant)
+            needs = {f: frozenset(p for p in self._declared.get(f, ()) if p[0] in intents) for f in files}
+        if not relevant:
+            return []
+        needs[path] = relevant
         index = ContractIndex(fragments=False)
-        for other in sorted(files):
+        for other, needed in needs.items():  # in any order: the merge orders sources itself
             outcome = self._outcome(other)
             if outcome is None:
                 continue
-            parts: list[tuple[Any, bool]] = [(c, e) for c, e in self._contracts(other)
+            parts: list[tuple[Any, bool]] = [(c, e) for c, e in self._contracts(other, needed)
                                              if not e and _contract_intent(c) in intents]
             if parts:
                 index.add(_Part(outcome, parts), squeeze=False)
@@ -399,10 +420,7 @@ class Workspace:
         if doc is None:
             return None
         lint = doc.lint
-        with self._lock:
-            declared = self._declared.get(path, frozenset())
-        # a document declaring an intent or a tool name twice has its contracts built (`_Gate`)
-        run_wide = self._run_wide(path) if doc.built or self.shares(path, declared) else []
+        run_wide = self._run_wide(path)
         if run_wide == lint.run_wide:
             return None
         new = DocumentLint(lint.outcome, self._baseline(sorted(lint.outcome.findings + run_wide,
@@ -426,9 +444,10 @@ class Workspace:
         index = ContractIndex(fragments=False)
         for path in sorted(every):
             doc = self._open.get(path)
-            if doc is not None and not doc.built and not self.shares(path, self._declared.get(path, frozenset())):
-                continue  # contracts no finding can come from (`_Gate`): not built
-            parts: list[tuple[Any, bool]] = [(c, e) for c, e in self._contracts(path) if not e]
+            with self._lock:  # of an open document, the contracts a finding can come from (`_Gate`)
+                needed = frozenset() if doc is None else \
+                    self._relevant(path, self._declared.get(path, frozenset()), doc.twice)
+            parts: list[tuple[Any, bool]] = [(c, e) for c, e in self._contracts(path, needed) if not e]
             if parts:
                 index.add(_Part(every[path], parts), squeeze=False)
         run_wide: dict[str, list[Finding]] = {}
@@ -481,6 +500,8 @@ def _tag_spans(findings: list[Finding], text: str) -> list[Finding]:
 
     from axag.files.spans import LineIndex, context_rows
 
+    if not findings:
+        return findings
     lines = LineIndex(text)
     out = []
     for f in findings:

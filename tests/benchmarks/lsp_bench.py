@@ -2,7 +2,9 @@
 ``--rounds`` edits) for the median-size page of the bench site (built as /work/shared/bench/make_site.py builds it,
 by `bench.build_site`: the Python documentation of Debian's python3.11-doc when installed, else generated pages),
 served in a workspace holding the whole site (so the run-wide checks cover every page), and for two 5,000-line
-pages (documentation text with the site's annotations; 1,000 annotated forms), beside an in-process
+pages (documentation text with the site's annotations; 1,000 annotated forms) in an empty folder, the second also
+inside the site (every page's intents and tool names compared with its own) and there with the site-wide actions
+every page of the site declares (so that the run-wide checks compare those with every page), beside an in-process
 `axag.api.lint_text` of the same text: the ratio is the server's overhead. Targets: <= 50 ms and <= 250 ms.
 
     python tests/benchmarks/lsp_bench.py [--rounds N] [--pages N]
@@ -22,11 +24,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from tests.benchmarks.bench import SITE_WIDE
 from tests.lsp_client import change_doc, open_doc, published, start, stop, until
 
 
-def big_page(lines: int = 5000) -> str:
-    rows = ['<!doctype html><html><body>']
+def big_page(lines: int = 5000, header: str = "") -> str:
+    """1,000 annotated forms (``header``, such as the bench site's site-wide actions, first)."""
+    rows = ['<!doctype html><html><body>', *header.strip("\n").splitlines()]
     i = 0
     while len(rows) < lines - 1:
         rows += [f'<form id="f{i}" axag-intent="item.update_{i}" axag-action-type="write" axag-risk-level="low"',
@@ -106,7 +110,9 @@ def main() -> None:
         cases = (("site median page (in the site)", median.read_text(encoding="utf-8"), site,
                   str(median.relative_to(site)), 50),
                  ("5,000-line documentation page", doc_page(pages), empty, "doc.html", 250),
-                 ("5,000-line page, 1,000 forms", big_page(), empty, "forms.html", 250))
+                 ("5,000-line page, 1,000 forms", big_page(), empty, "forms.html", 250),
+                 ("the same, in the site", big_page(), site, "forms.html", 250),
+                 ("the same with the site's header", big_page(header=SITE_WIDE), site, "forms.html", 250))
         for label, text, root, name, target in cases:
             served = statistics.median(asyncio.run(server_ms(text, args.rounds, tmp, root, name)))
             local = statistics.median(in_process_ms(text, args.rounds))
