@@ -107,11 +107,11 @@ class AxagServer(LanguageServer):
         self.following.add(task)
         task.add_done_callback(self.following.discard)
 
-    async def run_wide_again(self, ws: Workspace, paths: list[Path]) -> None:
-        """The run-wide findings of other open documents after an edit changed contracts they are compared
-        with (a duplicate intent or tool name made or ended): those that changed are published again (pushed),
-        or the client is asked to pull again."""
-        refresh = False
+    async def run_wide_again(self, ws: Workspace, paths: list[Path], refresh: bool = False) -> None:
+        """The run-wide findings of open documents after a change of contracts they are compared with (an edit
+        of another document, a file changed on disk, the end of the background read): those that changed are
+        published again (pushed), or the client is asked to pull again (also whenever ``refresh``: the files
+        that are not open changed)."""
         for path in paths:
             got = await self.run(ws.run_wide_again, path)
             uri = self.uris.get(path)
@@ -125,7 +125,8 @@ class AxagServer(LanguageServer):
                 self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
                     uri, self.diagnostics(got[1], got[0]), version=doc.version))
         caps = self.client_capabilities.workspace
-        if refresh and caps is not None and caps.diagnostics is not None and caps.diagnostics.refresh_support:
+        if self.pull and refresh and caps is not None and caps.diagnostics is not None and \
+                caps.diagnostics.refresh_support:
             self.workspace_diagnostic_refresh(None)
 
     def diagnostics(self, lint: DocumentLint, text: str) -> list[T.Diagnostic]:
@@ -161,8 +162,7 @@ class AxagServer(LanguageServer):
         self.pending[uri] = task
 
     def relint_open(self, workspaces: set[Workspace] | None = None) -> None:
-        """Lint every open document again (of ``workspaces``, else all): after a configuration change, a file
-        changed on disk, or the end of the background read."""
+        """Lint every open document again (of ``workspaces``, else all): after a configuration change."""
         for uri in list(self.workspace.text_documents):
             path = Path(to_fs_path(uri) or uri)
             if workspaces is not None and self.workspace_of(path) not in workspaces:
@@ -180,7 +180,8 @@ class AxagServer(LanguageServer):
 
     async def scan(self, ws: Workspace) -> None:
         await self.run(ws.scan)
-        self.relint_open({ws})
+        # every file counts now: the run-wide findings of the open documents (the rest depends on their text)
+        self.follow(self.run_wide_again(ws, ws.open_paths(), refresh=True))
 
 
 def diagnostic(f: Finding, pos: Positions) -> T.Diagnostic:
@@ -335,7 +336,7 @@ async def workspace_diagnostics(ls: AxagServer, params: T.WorkspaceDiagnosticPar
 
 @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 async def watched_files(ls: AxagServer, params: T.DidChangeWatchedFilesParams) -> None:
-    changed: set[Workspace] = set()
+    changed: dict[Workspace, set[Path]] = {}  # -> the open documents whose run-wide findings may change
     reload: set[Workspace] = set()
     for change in params.changes:
         path = Path(os.path.abspath(to_fs_path(change.uri) or change.uri))
@@ -343,14 +344,16 @@ async def watched_files(ls: AxagServer, params: T.DidChangeWatchedFilesParams) -
         if ws.is_config(path):
             reload.add(ws)
         else:
-            await ls.run(ws.file_changed, path)
-            changed.add(ws)
+            changed.setdefault(ws, set()).update(await ls.run(ws.file_changed, path))
     for ws in reload:
         await ls.run(ws.reload)
         ls.report_config(ws)
         ls.start_scan(ws)
-    if changed or reload:
-        ls.relint_open(changed | reload)
+    if reload:
+        ls.relint_open(reload)
+    for ws, paths in changed.items():
+        if ws not in reload:
+            ls.follow(ls.run_wide_again(ws, sorted(paths), refresh=True))
 
 
 # ---------------------------------------------------------------------------------------------- code actions

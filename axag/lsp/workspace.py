@@ -212,12 +212,22 @@ class Workspace:
         if generation == self._generation:
             self.scanned.set()
 
-    def file_changed(self, path: Path) -> None:
-        """A file changed on disk (or was created or deleted): read it again unless it is open."""
+    def file_changed(self, path: Path) -> list[Path]:
+        """A file changed on disk (or was created or deleted): read it again unless it is open. Returns the open
+        documents whose run-wide findings this may have changed (`run_wide_again`; their other findings depend
+        on their text and the configuration only)."""
         from axag.files.source import is_read
 
-        if is_read(path):
-            self._read(path, self._generation, {})
+        if not is_read(path):
+            return []
+        with self._lock:
+            if path in self._open:
+                return []
+            before = self._declared.get(path, frozenset())
+        self._read(path, self._generation, {})
+        with self._lock:
+            after = self._declared.get(path, frozenset())
+        return self._affected(path, before | after)
 
     def _read(self, path: Path, generation: int, repo_cache: dict[Path, Path]) -> int:
         """Check a file of the workspace as it is on disk (unless it is open); one that is gone is forgotten.
@@ -310,6 +320,10 @@ class Workspace:
         for intent in intents:
             files |= self._by_intent.get(intent, set())
         return intents, files
+
+    def open_paths(self) -> list[Path]:
+        with self._lock:
+            return sorted(self._open)
 
     def intents(self) -> list[str]:
         with self._lock:

@@ -60,8 +60,8 @@ def _key(f: Finding) -> tuple[Any, ...]:
 
 
 class Editor:
-    """Drives a `Workspace` as the server does: each lint's ``others`` get their run-wide findings made again;
-    a file changed on disk re-lints every open document."""
+    """Drives a `Workspace` as the server does: the open documents that a lint, a close or a file changed on disk
+    names get their run-wide findings made again."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -101,9 +101,7 @@ class Editor:
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(page, encoding="utf-8")
-            self.ws.file_changed(path)
-            for other in sorted(self.open):
-                self.lint(other)
+            self.again(self.ws.file_changed(path))
 
     def warm(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every file's findings as the server shows them: open documents', then `workspace/diagnostic`'s."""
@@ -225,5 +223,34 @@ async def test_pulled_diagnostics_follow_edits_of_the_others(tmp_path: Path) -> 
             got = {item.uri: sorted(actual(d) for d in item.items) for item in every.items
                    if isinstance(item, T.WorkspaceFullDocumentDiagnosticReport)}
             assert got == want, name
+    finally:
+        await stop(client)
+
+
+@pytest.mark.asyncio
+async def test_a_file_changed_on_disk_updates_the_run_wide_findings_of_open_documents(tmp_path: Path) -> None:
+    """b.html is open; a.html (earlier in path order, so the 121 is b's) is written, changed and deleted on
+    disk: b's pushed diagnostics follow, as `axag lint --output-format json` of the folder gives them."""
+    root = _workspace(tmp_path, {"a.html": "<p>a</p>\n", "b.html": _page(form(("cart.add_item", None)))})
+    client = await start(root, tmp_path, options={"debounceMs": 0})
+    try:
+        b_uri = open_doc(client, root / "b.html")
+        a_uri = (root / "a.html").as_uri()
+        await until(lambda: published(client, b_uri) == 1, 60)
+        for text, run_wide in ((_page(form(("cart.add_item", None), "medium")), ["AXAG-LINT-121"]),
+                               (_page(form(("user.save", "cart_add_item"))), ["AXAG-LINT-122"]),
+                               (_page(form(("user.save", "cart_add_item"), "hgih")), []),
+                               (None, [])):  # deleted
+            if text is None:
+                (root / "a.html").unlink()
+            else:
+                (root / "a.html").write_text(text, encoding="utf-8")
+            want = _expected_by_uri(root, lint_json(root, tmp_path), ["b.html"])[b_uri]
+            assert [w[0] for w in want if w[0] in ("AXAG-LINT-121", "AXAG-LINT-122")] == run_wide
+            client.workspace_did_change_watched_files(T.DidChangeWatchedFilesParams([T.FileEvent(
+                a_uri, T.FileChangeType.Deleted if text is None else T.FileChangeType.Changed)]))
+            await until(lambda w=want: sorted(actual(d) for d in client.diagnostics.get(b_uri, [])) == w, 30,
+                        f"b.html's diagnostics after a.html became {text!r}: {want}")
+            assert published(client, b_uri) == 1  # the same version, published again
     finally:
         await stop(client)
