@@ -5,7 +5,9 @@ served in a workspace holding the whole site (so the run-wide checks cover every
 pages (documentation text with the site's annotations; 1,000 annotated forms) in an empty folder, the second also
 inside the site (every page's intents and tool names compared with its own) and there with the site-wide actions
 every page of the site declares (so that the run-wide checks compare those with every page), beside an in-process
-`axag.api.lint_text` of the same text: the ratio is the server's overhead. Targets: <= 50 ms and <= 250 ms.
+`axag.api.lint_text` of the same text: the ratio is the server's overhead. Targets: <= 50 ms and <= 250 ms. The
+last columns are CPU time per edit (the server process's every thread, from /proc; `lint_text` in this process):
+steadier than the times when the machine is busy.
 
     python tests/benchmarks/lsp_bench.py [--rounds N] [--pages N]
 """
@@ -62,12 +64,26 @@ def doc_page(pages: list[Path], lines: int = 5000) -> str:
     return "\n".join(rows[:lines]) + "\n"
 
 
-async def server_ms(text: str, rounds: int, tmp: Path, root: Path, name: str) -> list[float]:
+def _cpu_ms(pid: int) -> float | None:
+    """The CPU time (user and system) a process has used, from /proc (None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+async def server_ms(text: str, rounds: int, tmp: Path, root: Path, name: str) -> tuple[list[float], float | None]:
+    """The times from `didChange` to `publishDiagnostics`, and the server's CPU time per edit (every thread;
+    less sensitive to the machine's load)."""
     client = await start(root, tmp, options={"debounceMs": 0})
     try:
         await asyncio.sleep(2.0)  # the background read of the workspace
         uri = open_doc(client, root / name, text)
         await until(lambda: published(client, uri) == 1, 60)
+        proc = getattr(client, "_server", None)
+        pid = getattr(proc, "pid", None)
+        cpu0 = _cpu_ms(pid) if pid else None
         times = []
         for version in range(2, rounds + 2):
             edited = text + f"<!-- edit {version} -->\n"
@@ -75,21 +91,24 @@ async def server_ms(text: str, rounds: int, tmp: Path, root: Path, name: str) ->
             change_doc(client, uri, version, edited)
             await until(lambda v=version: published(client, uri) == v, 60)
             times.append((time.perf_counter() - t0) * 1000)
-        return times
+        cpu1 = _cpu_ms(pid) if pid else None
+        return times, None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / rounds
     finally:
         await stop(client)
 
 
-def in_process_ms(text: str, rounds: int) -> list[float]:
+def in_process_ms(text: str, rounds: int) -> tuple[list[float], float]:
+    """The times of `lint_text`, and its CPU time per call."""
     from axag.api import lint_text
 
     lint_text(text)
     times = []
+    cpu0 = time.process_time()
     for version in range(2, rounds + 2):
         t0 = time.perf_counter()
         lint_text(text + f"<!-- edit {version} -->\n")
         times.append((time.perf_counter() - t0) * 1000)
-    return times
+    return times, (time.process_time() - cpu0) * 1000 / rounds
 
 
 def main() -> None:
@@ -106,7 +125,8 @@ def main() -> None:
         empty.mkdir()
         print(f"bench site: {len(pages)} pages; median page {median.relative_to(site)} "
               f"({median.stat().st_size:,} bytes)")
-        print(f"{'page':<34}{'lines':>7}{'server ms':>11}{'lint_text ms':>14}{'ratio':>8}{'target ms':>11}")
+        print(f"{'page':<34}{'lines':>7}{'server ms':>11}{'lint_text ms':>14}{'ratio':>8}{'target ms':>11}"
+              f"{'server CPU':>12}{'lint CPU':>10}{'ratio':>7}")
         cases = (("site median page (in the site)", median.read_text(encoding="utf-8"), site,
                   str(median.relative_to(site)), 50),
                  ("5,000-line documentation page", doc_page(pages), empty, "doc.html", 250),
@@ -114,10 +134,13 @@ def main() -> None:
                  ("the same, in the site", big_page(), site, "forms.html", 250),
                  ("the same with the site's header", big_page(header=SITE_WIDE), site, "forms.html", 250))
         for label, text, root, name, target in cases:
-            served = statistics.median(asyncio.run(server_ms(text, args.rounds, tmp, root, name)))
-            local = statistics.median(in_process_ms(text, args.rounds))
+            times, cpu = asyncio.run(server_ms(text, args.rounds, tmp, root, name))
+            served = statistics.median(times)
+            local_times, local_cpu = in_process_ms(text, args.rounds)
+            local = statistics.median(local_times)
+            cpus = "" if cpu is None else f"{cpu:>12.1f}{local_cpu:>10.1f}{cpu / local_cpu:>7.2f}"
             print(f"{label:<34}{text.count(chr(10)):>7}{served:>11.1f}{local:>14.1f}{served / local:>8.2f}"
-                  f"{target:>11}", flush=True)
+                  f"{target:>11}{cpus}", flush=True)
 
 
 if __name__ == "__main__":
