@@ -70,7 +70,10 @@ def _declared(pairs: Iterable[tuple[str, str]]) -> Declared:
 
 
 def _contract_intent(contract: Any) -> str:
-    return contract.intent if hasattr(contract, "intent") else str(contract.meta["intent"])
+    """The intent of a contract, packed (`merge.PackedContract`) or not (`contract.ToolContract`)."""
+    from axag.compile.merge import PackedContract
+
+    return contract.intent if isinstance(contract, PackedContract) else str(contract.meta["intent"])
 
 
 class _Gate:
@@ -345,15 +348,17 @@ class Workspace:
             gate = _Gate(self, path)
             outcome = check_document(path, data, self.resolver, replace(self.request, contracts_for=gate),
                                      cwd=self.root)
+            # a lint that failed (199) has no contracts: nothing to compare
             declared = frozenset() if outcome.internal_error else gate.declared
+            covered = frozenset() if outcome.internal_error else gate.covered
             findings = list(outcome.findings)
             lint = DocumentLint(outcome, findings)
             with self._lock:
                 before = self._declared.get(path, frozenset())
-                self._open[path] = _Open(text, lint, gate.covered, gate.twice)
+                self._open[path] = _Open(text, lint, covered, gate.twice)
                 self._intents[path] = set(_INTENT_VALUE.findall(text))
                 self._set_declared(path, declared)
-            lint.run_wide = self._run_wide(path, gate.covered) if gate.covered else []
+            lint.run_wide = self._run_wide(path, covered) if covered else []
             lint.findings = self._baseline(sorted(findings + lint.run_wide, key=Finding.sort_key))
             lint.others = self._affected(path, before | declared)
             file_done(len(data))
