@@ -216,7 +216,8 @@ class Workspace:
             self.scanned.set()
 
     def file_changed(self, path: Path) -> list[Path]:
-        """A file changed on disk (or was created or deleted): read it again unless it is open. Returns the open
+        """A file changed on disk (or was created or deleted): read it again unless it is open, or forget it when
+        `axag lint` in the folder would not read it (the configured excludes, .gitignore). Returns the open
         documents whose run-wide findings this may have changed (`run_wide_again`; their other findings depend
         on their text and the configuration only)."""
         from axag.files.source import is_read
@@ -227,7 +228,10 @@ class Workspace:
             if path in self._open:
                 return []
             before = self._declared.get(path, frozenset())
-        self._read(path, self._generation, {})
+        if self._discovered(path):
+            self._read(path, self._generation, {})
+        else:
+            self._forget(path)
         with self._lock:
             after = self._declared.get(path, frozenset())
         return self._affected(path, before | after)
@@ -246,16 +250,30 @@ class Workspace:
         except OSError:
             data = None
         if data is None:
-            with self._lock:
-                self._files.pop(path, None)
-                self._intents.pop(path, None)
-                self._findings.pop(path, None)
-                if path not in self._open:
-                    self._set_declared(path, frozenset())
+            self._forget(path)
             return 0
         outcome = check_document(path, data, self.resolver, self.request, cwd=self.root, repo_cache=repo_cache)
         self._keep(path, outcome, generation)
         return len(data)
+
+    def _forget(self, path: Path) -> None:
+        with self._lock:
+            self._files.pop(path, None)
+            self._intents.pop(path, None)
+            self._findings.pop(path, None)
+            if path not in self._open:
+                self._set_declared(path, frozenset())
+
+    def _discovered(self, path: Path) -> bool:
+        """Whether the scan would read ``path`` (an existing file; one that is gone is read, and forgotten)."""
+        from axag.files.discover import discover
+
+        if not path.exists():
+            return True
+        try:
+            return path in discover([str(path)], self.resolver, cwd=self.root, force_exclude=True)
+        except Exception:  # noqa: BLE001 - as the scan: a file that cannot be placed is read
+            return True
 
     def _keep(self, path: Path, outcome: FileOutcome, generation: int) -> None:
         text = outcome.text or ""
