@@ -9,7 +9,10 @@ every page of the site declares (so that the run-wide checks compare those with 
 last columns are CPU time per edit (the server process's every thread, from /proc; `lint_text` in this process):
 steadier than the times when the machine is busy.
 
-    python tests/benchmarks/lsp_bench.py [--rounds N] [--pages N]
+    python tests/benchmarks/lsp_bench.py [--rounds N] [--pages N] [--in-process]
+
+``--in-process``: instead, the CPU time of `Workspace.lint` (what the server does per edit, without the protocol)
+beside `lint_text` with the collector off, measured in turns in one process (medians), for the same pages.
 """
 
 from __future__ import annotations
@@ -111,10 +114,50 @@ def in_process_ms(text: str, rounds: int) -> tuple[list[float], float]:
     return times, (time.process_time() - cpu0) * 1000 / rounds
 
 
+def in_process_rows(cases: tuple[tuple[str, str, Path, str, int], ...],
+                    rounds: int) -> None:
+    """`Workspace.lint` (each case in its own workspace, read as the server reads it) and `lint_text` (collector
+    off, as `Workspace.lint` runs), CPU per edit, in turns."""
+    import gc
+
+    from axag.api import lint_text
+    from axag.lsp.workspace import Workspace
+
+    spaces = []
+    for _label, _text, root, _name, _target in cases:
+        ws = Workspace(root)
+        ws.scan()
+        spaces.append(ws)
+
+    def plain(text: str) -> None:
+        gc.disable()
+        try:
+            lint_text(text)
+        finally:
+            gc.enable()
+
+    cpu: dict[int, tuple[list[float], list[float]]] = {i: ([], []) for i in range(len(cases))}
+    for turn in range(rounds + 1):
+        for i, (_label, text, root, name, _target) in enumerate(cases):
+            reps = max(1, 20_000 // max(len(text) // 50, 1))  # small pages: several edits per measurement
+            for fn, out in ((lambda t, i=i, root=root, name=name: spaces[i].lint(root / name, t), cpu[i][0]),
+                            (plain, cpu[i][1])):
+                t0 = time.process_time()
+                for rep in range(reps):
+                    fn(text + f"<!-- edit {turn} {rep} -->\n")
+                if turn:  # the first turn warms up
+                    out.append((time.process_time() - t0) * 1000 / reps)
+    print(f"{'page':<34}{'Workspace.lint CPU ms':>23}{'lint_text CPU ms':>18}{'ratio':>8}")
+    for i, (label, *_rest) in enumerate(cases):
+        ws_ms, lint_ms = (statistics.median(v) for v in cpu[i])
+        print(f"{label:<34}{ws_ms:>23.1f}{lint_ms:>18.1f}{ws_ms / lint_ms:>8.2f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--pages", type=int, default=60, help="pages to generate when python3.11-doc is absent")
+    ap.add_argument("--in-process", action="store_true", help="Workspace.lint beside lint_text, CPU, no server")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="axag-lsp-bench-") as work:
         tmp = Path(work)
@@ -125,14 +168,17 @@ def main() -> None:
         empty.mkdir()
         print(f"bench site: {len(pages)} pages; median page {median.relative_to(site)} "
               f"({median.stat().st_size:,} bytes)")
-        print(f"{'page':<34}{'lines':>7}{'server ms':>11}{'lint_text ms':>14}{'ratio':>8}{'target ms':>11}"
-              f"{'server CPU':>12}{'lint CPU':>10}{'ratio':>7}")
         cases = (("site median page (in the site)", median.read_text(encoding="utf-8"), site,
                   str(median.relative_to(site)), 50),
                  ("5,000-line documentation page", doc_page(pages), empty, "doc.html", 250),
                  ("5,000-line page, 1,000 forms", big_page(), empty, "forms.html", 250),
                  ("the same, in the site", big_page(), site, "forms.html", 250),
                  ("the same with the site's header", big_page(header=SITE_WIDE), site, "forms.html", 250))
+        if args.in_process:
+            in_process_rows(cases, args.rounds)
+            return
+        print(f"{'page':<34}{'lines':>7}{'server ms':>11}{'lint_text ms':>14}{'ratio':>8}{'target ms':>11}"
+              f"{'server CPU':>12}{'lint CPU':>10}{'ratio':>7}")
         for label, text, root, name, target in cases:
             times, cpu = asyncio.run(server_ms(text, args.rounds, tmp, root, name))
             served = statistics.median(times)
