@@ -179,7 +179,13 @@ def submitting_form(model: FileModel, act: Action, scope: LxmlElement) -> LxmlEl
     return None
 
 
-def _template_of(el: LxmlElement) -> LxmlElement | None:
+def _template_of(model: FileModel, el: LxmlElement) -> LxmlElement | None:
+    """The nearest `<template>` holding ``el``; None at once in a file without templates (asked once per file)."""
+    has: bool | None = model.memo.get("templates")
+    if has is None:
+        has = model.memo["templates"] = bool(_every_element(model, "template"))
+    if not has:
+        return None
     return next(el.iterancestors("template"), None)  # filtered in C; libxml2 lower-cases ASCII tag names
 
 
@@ -232,7 +238,7 @@ def scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     cached = st.scopes.get(key)
     if cached is not None and cached[0] is scope:
         return cached[1]
-    home = _template_of(scope)
+    home = _template_of(model, scope)
     out: list[LxmlElement] = []
     is_form = _tag(scope) == "form"
     form_id = _attr(scope, "id") if is_form else None
@@ -243,13 +249,13 @@ def scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
             owner = _attr(el, "form")
             if owner is not None and owner != form_id:
                 continue
-        if _template_of(el) is not home:
+        if _template_of(model, el) is not home:
             continue
         out.append(el)
     if is_form and form_id and _mentions_form_attribute(model):
         root = model.pf.root
         extra = [el for el in _FORM_OWNED(root, id=form_id)
-                 if control_category(model, el) is not None and _template_of(el) is home] if root is not None else []
+                 if control_category(model, el) is not None and _template_of(model, el) is home] if root is not None else []
         if extra and root is not None:
             inside = set(out)
             out.extend(el for el in extra if el not in inside)
@@ -265,12 +271,14 @@ def _is_file_input(el: LxmlElement) -> bool:
 def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     """The file inputs a browser submits with ``scope`` (ownership of the parameter scope in harvesting, as `scope_controls`), in document
     order; disabled ones are left out (a browser does not submit them). An agent cannot supply a file."""
-    home = _template_of(scope)
+    if not _has_file_inputs(model):
+        return []
+    home = _template_of(model, scope)
     is_form = _tag(scope) == "form"
     form_id = _attr(scope, "id") if is_form else None
     out = []
     for el in scope.iterdescendants("input"):
-        if not _is_file_input(el) or _template_of(el) is not home:
+        if not _is_file_input(el) or _template_of(model, el) is not home:
             continue
         owner = _attr(el, "form") if is_form else None
         if owner is not None and owner != form_id:
@@ -279,11 +287,27 @@ def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]
     if is_form and form_id and _mentions_form_attribute(model) and model.pf.root is not None:
         root = model.pf.root
         extra = [el for el in _FORM_OWNED(root, id=form_id)
-                 if _is_file_input(el) and _template_of(el) is home and el not in out]
+                 if _is_file_input(el) and _template_of(model, el) is home and el not in out]
         if extra:
             order = {el: i for i, el in enumerate(root.iter())}
             out = sorted([*out, *extra], key=lambda e: order.get(e, 0))
     return [el for el in out if "disabled" not in (exclusion(el, "file") or "")]
+
+
+def _has_file_inputs(model: FileModel) -> bool:
+    """Whether the file has a file input anywhere (answered once per file): without one, no scope has any."""
+    found: bool | None = model.memo.get("file_inputs")
+    if found is None:
+        found = model.memo["file_inputs"] = any(_is_file_input(el) for el in _every_element(model, "input"))
+    return found
+
+
+def _every_element(model: FileModel, tag: str) -> list[LxmlElement]:
+    """Every element named ``tag`` in the file's tree (the root element and the top-level elements around it)."""
+    root = model.pf.root
+    if root is None:
+        return []
+    return [el for top in (*root.itersiblings(preceding=True), root, *root.itersiblings()) for el in top.iter(tag)]
 
 
 def file_input_name(el: LxmlElement) -> str:
