@@ -239,6 +239,9 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
     spread = kind == "vue" and any(_binds_any_attribute(ra.low) for ra in tag.attrs)
     for ra in tag.attrs:
         key = ra.low
+        if "axag" not in key:  # no annotation (`_attr_from_raw`'s first test, without the call: hot)
+            seen.add(key)
+            continue
         a = _attr_from_raw(text, ra, kind, dyn_ranges, values if key not in seen else None)
         seen.add(key)
         if a is None:
