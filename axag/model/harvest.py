@@ -190,7 +190,17 @@ def _template_of(model: FileModel, el: LxmlElement) -> LxmlElement | None:
 
 
 def control_category(model: FileModel, el: LxmlElement) -> str | None:
-    """The control category of ``el`` (harvesting: controls and exclusions), or None."""
+    """The control category of ``el`` (harvesting: controls and exclusions), or None; found once per element and
+    file (a control is asked for when its scope is listed, when it is harvested, bound and labelled)."""
+    known = _state(model).categories
+    if el in known:
+        return known[el]
+    found = known[el] = _control_category(el)
+    return found
+
+
+def _control_category(el: LxmlElement) -> str | None:
+    """`control_category`, computed."""
     tag = _tag(el)
     if not tag:
         return None
@@ -863,8 +873,8 @@ def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: 
     harvested_kind = mapped.kind
     bounds = mapped.bounds
     # overrides (harvesting: required and overrides)
-    carrier = next((c for c in group if any(a.name in OVERRIDES or a.name == REQUIRED
-                                            for a in _control_attrs(c.element))), None)
+    carrier = next((c for c in group if c.element.attrs and any(a.name in OVERRIDES or a.name == REQUIRED
+                                                                for a in _control_attrs(c.element))), None)
     if carrier is not None:
         spec, harvested_kind, bounds = _apply_overrides(model, sink, name, carrier, spec, harvested_kind, bounds)
         # the deciding control per attribute: the carrier, except for axag-parameter-required (the first that has it)

@@ -2,6 +2,8 @@
 server's latency on a page of a thousand forms) give what the per-element computation gave, on random pages
 that now and then carry WebMCP attributes (any case), file inputs and ``<template>`` elements:
 
+- the control category of each element (`model.harvest.control_category`: a control is asked for when its scope
+  is listed, when it is harvested, bound and labelled);
 - whether the file has a ``<template>`` (`model.harvest._template_of` then skips the search of each control's
   ancestors) and a file input (`model.harvest.scope_file_inputs` then skips each scope);
 - whether the file's text holds a WebMCP attribute name at all (`rules.webmcp._plain_attr` then reads no start
@@ -94,6 +96,8 @@ def test_file_level_answers_equal_the_per_element_computation(text: str) -> None
     everything = [el for el in pf.root.iter() if isinstance(el.tag, str)]
     for el in everything:
         assert H._template_of(model, el) is next(el.iterancestors("template"), None)
+    for el in reversed(everything):  # asked again, in another order than the model's
+        assert H.control_category(model, el) == H._control_category(el)
     for act in model.actions:
         scope = H.scope_of(model, act)
         if scope is not None:
