@@ -550,8 +550,8 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
         index = same.get(el)
         if len(same) == len(found) and index is not None:
             best = found[index]
-    return Element(tag=tag, el=el, start=best.start, tag_span=Span(best.name_start, best.name_end),
-                   end=best.end, raw=best)
+    # positional (tag, el, start, tag_span, end, attrs, first, duplicates, raw): one per located control
+    return Element(tag, el, best.start, Span(best.name_start, best.name_end), best.end, [], {}, [], best)
 
 
 def _lxml_line(pf: ParsedFile, line: int) -> tuple[int, int]:
