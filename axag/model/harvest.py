@@ -337,8 +337,11 @@ def document_order(model: FileModel) -> Callable[[LxmlElement], tuple[int, ...]]
     from the root: a parent's path is a prefix of its children's). Elements outside the root element (libxml2
     puts what follows a self-closed ``<html/>`` in a second top-level element) come first, in the order given.
     The children of each parent are numbered once per file (`FileModel.memo`), not counted with
-    ``parent.index(el)`` at each call: a page of a thousand forms in one ``<body>`` asks for a position per form."""
+    ``parent.index(el)`` at each call: a page of a thousand forms in one ``<body>`` asks for a position per form;
+    whether the top-level element a walk up ends at is the root element is asked once per file, too."""
     numbered: dict[LxmlElement, dict[LxmlElement, int]] = model.memo.setdefault("child_numbers", {})
+    # top-level element -> whether it is the root element (asked once per top-level element and file)
+    tops: dict[LxmlElement, bool] = model.memo.setdefault("top_is_root", {})
 
     def position(el: LxmlElement) -> tuple[int, ...]:
         path: list[int] = []
@@ -349,7 +352,10 @@ def document_order(model: FileModel) -> Callable[[LxmlElement], tuple[int, ...]]
                 children = numbered[parent] = {child: i for i, child in enumerate(parent)}
             path.append(children[el])
             el, parent = parent, parent.getparent()
-        if el is not el.getroottree().getroot():
+        is_root = tops.get(el)
+        if is_root is None:
+            is_root = tops[el] = el is el.getroottree().getroot()
+        if not is_root:
             return ()
         path.reverse()
         return tuple(path)
