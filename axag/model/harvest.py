@@ -179,12 +179,19 @@ def submitting_form(model: FileModel, act: Action, scope: LxmlElement) -> LxmlEl
     return None
 
 
-def _template_of(model: FileModel, el: LxmlElement) -> LxmlElement | None:
-    """The nearest `<template>` holding ``el``; None at once in a file without templates (asked once per file)."""
+def _may_have_templates(model: FileModel) -> bool:
+    """False when the file holds no ``<template`` (in any case) at all, so that its tree has no `<template>`
+    element: a byte search of the file, once per file (a UTF-16 file: True, every search is made)."""
     has: bool | None = model.memo.get("templates")
     if has is None:
-        has = model.memo["templates"] = bool(_every_element(model, "template"))
-    if not has:
+        src = model.pf.src
+        has = model.memo["templates"] = src.encoding.startswith("utf-16") or b"<template" in src.lower_data
+    return has
+
+
+def _template_of(model: FileModel, el: LxmlElement) -> LxmlElement | None:
+    """The nearest `<template>` holding ``el``; None at once in a file without templates (`_may_have_templates`)."""
+    if not _may_have_templates(model):
         return None
     return next(el.iterancestors("template"), None)  # filtered in C; libxml2 lower-cases ASCII tag names
 
@@ -307,17 +314,9 @@ def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]
 def _has_file_inputs(model: FileModel) -> bool:
     """Whether the file has a file input anywhere (answered once per file): without one, no scope has any."""
     found: bool | None = model.memo.get("file_inputs")
-    if found is None:
-        found = model.memo["file_inputs"] = any(_is_file_input(el) for el in _every_element(model, "input"))
+    if found is None:  # the file's inputs are listed once per file (`ParsedFile.named`; rule 001 lists them too)
+        found = model.memo["file_inputs"] = any(_is_file_input(el) for el in model.pf.named("input"))
     return found
-
-
-def _every_element(model: FileModel, tag: str) -> list[LxmlElement]:
-    """Every element named ``tag`` in the file's tree (the root element and the top-level elements around it)."""
-    root = model.pf.root
-    if root is None:
-        return []
-    return [el for top in (*root.itersiblings(preceding=True), root, *root.itersiblings()) for el in top.iter(tag)]
 
 
 def file_input_name(el: LxmlElement) -> str:
