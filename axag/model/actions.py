@@ -22,6 +22,9 @@ from axag.values.jsonspan import JsonError
 from axag.values.jsonspan import parse as parse_json
 
 JSON_KINDS = {"param_list", "string_array", "json_array", "json_object"}
+# the attributes whose values are JSON (what quoting can cut): those of the JSON kinds and the legacy constraints
+_JSON_VALUED = frozenset({name for name, spec in V.ATTRIBUTES.items() if spec.kind in JSON_KINDS}
+                         | {V.LEGACY_CONSTRAINTS})
 _DAMAGE_CHARS = set("\"'[]{},:")
 
 
@@ -49,6 +52,7 @@ def _read_element(pf: ParsedFile, element: Element, facts: list[Fact]) -> Annota
     reader = ValueReader(element, facts, kind)
     ann = Annotated(element)
     fragments = _damaged(pf, element, reader)
+    damaged = fragments.get("damaged", ())
     # names: case, repeats, unknown/legacy
     for attr in element.attrs:
         if id(attr) in fragments:
@@ -97,7 +101,7 @@ def _read_element(pf: ParsedFile, element: Element, facts: list[Fact]) -> Annota
         if name == "axag":
             ann.macro_attr = attr
             continue
-        if id(attr) in fragments.get("damaged", set()):
+        if id(attr) in damaged:
             ann.values[name] = Value(Status.INVALID, None, attr)
             continue
         ann.values[name] = reader.read(attr)
@@ -138,6 +142,9 @@ def _damaged(pf: ParsedFile, element: Element, reader: ValueReader) -> dict[Any,
     damaged: set[int] = set()
     raw = element.raw
     if raw is None:
+        return out
+    if not any(a.name in _JSON_VALUED for a in element.attrs):
+        out["damaged"] = damaged  # no JSON value to be damaged (most elements): the start tag is not read again
         return out
     text = pf.text
     attrs = raw.attrs

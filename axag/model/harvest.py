@@ -179,12 +179,35 @@ def submitting_form(model: FileModel, act: Action, scope: LxmlElement) -> LxmlEl
     return None
 
 
-def _template_of(el: LxmlElement) -> LxmlElement | None:
+def _may_have_templates(model: FileModel) -> bool:
+    """False when the file holds no ``<template`` (in any case) at all, so that its tree has no `<template>`
+    element: a byte search of the file, once per file (a UTF-16 file: True, every search is made)."""
+    has: bool | None = model.memo.get("templates")
+    if has is None:
+        src = model.pf.src
+        has = model.memo["templates"] = src.encoding.startswith("utf-16") or b"<template" in src.lower_data
+    return has
+
+
+def _template_of(model: FileModel, el: LxmlElement) -> LxmlElement | None:
+    """The nearest `<template>` holding ``el``; None at once in a file without templates (`_may_have_templates`)."""
+    if not _may_have_templates(model):
+        return None
     return next(el.iterancestors("template"), None)  # filtered in C; libxml2 lower-cases ASCII tag names
 
 
 def control_category(model: FileModel, el: LxmlElement) -> str | None:
-    """The control category of ``el`` (harvesting: controls and exclusions), or None."""
+    """The control category of ``el`` (harvesting: controls and exclusions), or None; found once per element and
+    file (a control is asked for when its scope is listed, when it is harvested, bound and labelled)."""
+    known = _state(model).categories
+    if el in known:
+        return known[el]
+    found = known[el] = _control_category(el)
+    return found
+
+
+def _control_category(el: LxmlElement) -> str | None:
+    """`control_category`, computed."""
     tag = _tag(el)
     if not tag:
         return None
@@ -232,7 +255,7 @@ def scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     cached = st.scopes.get(key)
     if cached is not None and cached[0] is scope:
         return cached[1]
-    home = _template_of(scope)
+    home = _template_of(model, scope)
     out: list[LxmlElement] = []
     is_form = _tag(scope) == "form"
     form_id = _attr(scope, "id") if is_form else None
@@ -243,13 +266,13 @@ def scope_controls(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
             owner = _attr(el, "form")
             if owner is not None and owner != form_id:
                 continue
-        if _template_of(el) is not home:
+        if _template_of(model, el) is not home:
             continue
         out.append(el)
     if is_form and form_id and _mentions_form_attribute(model):
         root = model.pf.root
         extra = [el for el in _FORM_OWNED(root, id=form_id)
-                 if control_category(model, el) is not None and _template_of(el) is home] if root is not None else []
+                 if control_category(model, el) is not None and _template_of(model, el) is home] if root is not None else []
         if extra and root is not None:
             inside = set(out)
             out.extend(el for el in extra if el not in inside)
@@ -265,12 +288,14 @@ def _is_file_input(el: LxmlElement) -> bool:
 def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]:
     """The file inputs a browser submits with ``scope`` (ownership of the parameter scope in harvesting, as `scope_controls`), in document
     order; disabled ones are left out (a browser does not submit them). An agent cannot supply a file."""
-    home = _template_of(scope)
+    if not _has_file_inputs(model):
+        return []
+    home = _template_of(model, scope)
     is_form = _tag(scope) == "form"
     form_id = _attr(scope, "id") if is_form else None
     out = []
     for el in scope.iterdescendants("input"):
-        if not _is_file_input(el) or _template_of(el) is not home:
+        if not _is_file_input(el) or _template_of(model, el) is not home:
             continue
         owner = _attr(el, "form") if is_form else None
         if owner is not None and owner != form_id:
@@ -279,11 +304,19 @@ def scope_file_inputs(model: FileModel, scope: LxmlElement) -> list[LxmlElement]
     if is_form and form_id and _mentions_form_attribute(model) and model.pf.root is not None:
         root = model.pf.root
         extra = [el for el in _FORM_OWNED(root, id=form_id)
-                 if _is_file_input(el) and _template_of(el) is home and el not in out]
+                 if _is_file_input(el) and _template_of(model, el) is home and el not in out]
         if extra:
             order = {el: i for i, el in enumerate(root.iter())}
             out = sorted([*out, *extra], key=lambda e: order.get(e, 0))
     return [el for el in out if "disabled" not in (exclusion(el, "file") or "")]
+
+
+def _has_file_inputs(model: FileModel) -> bool:
+    """Whether the file has a file input anywhere (answered once per file): without one, no scope has any."""
+    found: bool | None = model.memo.get("file_inputs")
+    if found is None:  # the file's inputs are listed once per file (`ParsedFile.named`; rule 001 lists them too)
+        found = model.memo["file_inputs"] = any(_is_file_input(el) for el in model.pf.named("input"))
+    return found
 
 
 def file_input_name(el: LxmlElement) -> str:
@@ -303,8 +336,11 @@ def document_order(model: FileModel) -> Callable[[LxmlElement], tuple[int, ...]]
     from the root: a parent's path is a prefix of its children's). Elements outside the root element (libxml2
     puts what follows a self-closed ``<html/>`` in a second top-level element) come first, in the order given.
     The children of each parent are numbered once per file (`FileModel.memo`), not counted with
-    ``parent.index(el)`` at each call: a page of a thousand forms in one ``<body>`` asks for a position per form."""
+    ``parent.index(el)`` at each call: a page of a thousand forms in one ``<body>`` asks for a position per form;
+    whether the top-level element a walk up ends at is the root element is asked once per file, too."""
     numbered: dict[LxmlElement, dict[LxmlElement, int]] = model.memo.setdefault("child_numbers", {})
+    # top-level element -> whether it is the root element (asked once per top-level element and file)
+    tops: dict[LxmlElement, bool] = model.memo.setdefault("top_is_root", {})
 
     def position(el: LxmlElement) -> tuple[int, ...]:
         path: list[int] = []
@@ -315,7 +351,10 @@ def document_order(model: FileModel) -> Callable[[LxmlElement], tuple[int, ...]]
                 children = numbered[parent] = {child: i for i, child in enumerate(parent)}
             path.append(children[el])
             el, parent = parent, parent.getparent()
-        if el is not el.getroottree().getroot():
+        is_root = tops.get(el)
+        if is_root is None:
+            is_root = tops[el] = el is el.getroottree().getroot()
+        if not is_root:
             return ()
         path.reverse()
         return tuple(path)
@@ -839,8 +878,8 @@ def _harvest_group(model: FileModel, act: Action, sink: Sink, name: str, group: 
     harvested_kind = mapped.kind
     bounds = mapped.bounds
     # overrides (harvesting: required and overrides)
-    carrier = next((c for c in group if any(a.name in OVERRIDES or a.name == REQUIRED
-                                            for a in _control_attrs(c.element))), None)
+    carrier = next((c for c in group if c.element.attrs and any(a.name in OVERRIDES or a.name == REQUIRED
+                                                                for a in _control_attrs(c.element))), None)
     if carrier is not None:
         spec, harvested_kind, bounds = _apply_overrides(model, sink, name, carrier, spec, harvested_kind, bounds)
         # the deciding control per attribute: the carrier, except for axag-parameter-required (the first that has it)

@@ -30,6 +30,7 @@ class HarvestState:
         self.bad_controls: set[int] | None = None  # ids of Elements with parameter errors on control attributes
         self.scopes: dict[int, tuple[LxmlElement | None, list[LxmlElement]]] = {}
         self.form_attr: bool | None = None  # whether the file's bytes mention a `form=` attribute
+        self.categories: dict[LxmlElement, str | None] = {}  # element -> its control category, or None
         kind = pf.src.kind
         from axag.parse.templates import markers
 

@@ -90,7 +90,8 @@ def _submitter(act: Action, form: LxmlElement) -> LxmlElement | None:
     if el is not None and is_submit_control(el):
         return el
     form_id = _attr(form, "id")
-    for cand in form.iterdescendants():
+    # only a <button> or an <input> submits (`is_submit_control`): lxml filters the others out in C
+    for cand in form.iterdescendants("button", "input"):
         if is_submit_control(cand) and (_attr(cand, "form") in (None, form_id)):
             return cand
     return None

@@ -199,6 +199,9 @@ def value_checks(spec: Spec, ctx: SpecCtx) -> None:
     """parameter coherence: default, const, examples and enum items against the spec's own compiled schema."""
     if spec.type_invalid or spec.empty_range:
         return
+    keys = spec.keys
+    if "default" not in keys and "const" not in keys and "examples" not in keys and "enum" not in keys:
+        return  # no value to check (the common case), as `not checks` below: no schema compiled for it
     schema = compile_schema(spec)
     # enum values are not checked against the const (a const outside the enum is reported on the const), nor
     # against the enum they are in (each check would scan the whole enum: quadratic for long enums)

@@ -80,6 +80,10 @@ ABSENT = Value(Status.ABSENT)
 
 
 
+# value kind (`vocabulary` attribute specs) -> the ValueReader method that reads a value of that kind
+_READERS: dict[str, Callable[[ValueReader, Attr, Value], Value]] = {}
+
+
 class ValueReader:
     """Interprets the attributes of one element, appending what is wrong to ``facts``."""
 
@@ -103,9 +107,11 @@ class ValueReader:
             return Value(Status.OK, attr.value, attr)
         if attr.dynamic:
             return Value(Status.DYNAMIC, None, attr, from_macro=from_macro, macro_span=macro_span)
-        reader: Callable[[Attr, Value], Value] = getattr(self, "_" + spec.kind)
-        base = Value(Status.OK, None, attr, from_macro=from_macro, macro_span=macro_span)
-        return reader(attr, base)
+        reader = _READERS.get(spec.kind)
+        if reader is None:  # the method of each kind is looked up once per process, not once per value
+            reader = _READERS[spec.kind] = getattr(ValueReader, "_" + spec.kind)
+        base = Value(Status.OK, None, attr, None, from_macro, macro_span)  # status, value, attr, doc, …
+        return reader(self, attr, base)
 
     def _invalid(self, base: Value) -> Value:
         base.status = Status.INVALID

@@ -190,19 +190,28 @@ def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int
     """``lxml_values``: lxml's attributes of the element when this is the first occurrence of the name in its
     start tag; the value lxml holds wins over the decoded source text if they ever differ (positions inside the
     value then approximate)."""
-    if "axag" not in ra.low:
+    ra_low = ra.low
+    if "axag" not in ra_low:
         return None  # every annotation name, bound forms included, holds "axag" (most attributes do not: hot)
     written = ra.written
-    low, bound = annotation_meaning(written, kind, ra.low)
+    if ra_low.startswith("axag"):  # `annotation_meaning` of an unbound name, without the call (hot)
+        low, bound = ra_low, False
+    else:
+        low, bound = annotation_meaning(written, kind, ra_low)
     if not is_annotation_name(low):
         return None
     raw_value = text[ra.value_start:ra.value_end]
-    value, offsets = decode_attribute(raw_value) if ra.quote is not None else ("", None)
-    lxml_value = lxml_values.get(ra.low) if lxml_values is not None else None
+    if ra.quote is None:
+        value, offsets = "", None
+    elif "&" not in raw_value and "\r" not in raw_value:  # nothing to decode (`decode_attribute`'s own test)
+        value, offsets = raw_value, None
+    else:
+        value, offsets = decode_attribute(raw_value)
+    lxml_value = lxml_values.get(ra_low) if lxml_values is not None else None
     if lxml_value is not None and lxml_value != value:
         value, offsets = lxml_value, None
     dynamic = bound
-    if not dynamic and ra.quote is not None:
+    if not dynamic and ra.quote is not None and "{" in value:  # every template marker holds a "{"
         dyn, unwrapped = is_dynamic_value(value, kind, low)
         if dyn:
             dynamic = True
@@ -216,19 +225,9 @@ def _attr_from_raw(text: str, ra: RawAttr, kind: str, dyn_ranges: list[tuple[int
     # axag-intent={intent} in a file read as markup: a JSX expression, which this file only holds as text
     jsx = (not dynamic and ra.quote == "" and value.startswith("{") and not value.startswith("{{")
            and kind not in _BRACE_KINDS)
-    return Attr(
-        name=low,
-        written=written,
-        value=value,
-        raw=raw_value,
-        quote=ra.quote,
-        name_span=Span(ra.name_start, ra.name_end),
-        value_span=Span(ra.value_start, ra.value_end),
-        offsets=offsets,
-        dynamic=dynamic or jsx,
-        closed=ra.closed,
-        jsx=jsx,
-    )
+    # positional: name, written, value, raw, quote, name_span, value_span, offsets, dynamic, closed, jsx
+    return Attr(low, written, value, raw_value, ra.quote, Span(ra.name_start, ra.name_end),
+                Span(ra.value_start, ra.value_end), offsets, dynamic or jsx, ra.closed, jsx)
 
 
 def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
@@ -240,6 +239,9 @@ def element_from_raw(text: str, tag: RawTag, el: LxmlElement | None, kind: str,
     spread = kind == "vue" and any(_binds_any_attribute(ra.low) for ra in tag.attrs)
     for ra in tag.attrs:
         key = ra.low
+        if "axag" not in key:  # no annotation (`_attr_from_raw`'s first test, without the call: hot)
+            seen.add(key)
+            continue
         a = _attr_from_raw(text, ra, kind, dyn_ranges, values if key not in seen else None)
         seen.add(key)
         if a is None:
@@ -548,8 +550,8 @@ def locate_element(pf: ParsedFile, el: LxmlElement) -> Element:
         index = same.get(el)
         if len(same) == len(found) and index is not None:
             best = found[index]
-    return Element(tag=tag, el=el, start=best.start, tag_span=Span(best.name_start, best.name_end),
-                   end=best.end, raw=best)
+    # positional (tag, el, start, tag_span, end, attrs, first, duplicates, raw): one per located control
+    return Element(tag, el, best.start, Span(best.name_start, best.name_end), best.end, [], {}, [], best)
 
 
 def _lxml_line(pf: ParsedFile, line: int) -> tuple[int, int]:

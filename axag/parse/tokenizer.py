@@ -80,28 +80,25 @@ def scan_tag(text: str, start: int) -> RawTag | None:
     while pos < n:
         a = attr_match(text, pos)
         assert a is not None  # the pattern can match the empty string
-        # spans by group number (1 name, 2 dq, 3 sq, 4 uq; (-1, -1) when a group did not take part):
-        # this loop runs for every attribute of every scanned tag
-        ns, ne = a.span(1)
-        if ns < 0:
+        # the groups (1 name, 2 dq, 3 sq, 4 uq) do not nest, so the last one that took part (``lastindex``) tells
+        # which value was read, in one look: this loop runs for every attribute of every scanned tag
+        last = a.lastindex
+        if last is None:
             pos = a.end()
             break
-        vs, ve = a.span(2)
-        if vs >= 0:
-            q = '"'
-            closed = ve < n and text[ve] == '"'
+        ns, ne = a.span(1)
+        if last == 1:
+            q, vs, ve, closed = None, ne, ne, True
         else:
-            vs, ve = a.span(3)
-            if vs >= 0:
+            vs, ve = a.span(last)
+            if last == 2:
+                q = '"'
+                closed = ve < n and text[ve] == '"'
+            elif last == 3:
                 q = "'"
                 closed = ve < n and text[ve] == "'"
             else:
-                vs, ve = a.span(4)
-                closed = True
-                if vs >= 0:
-                    q = ""
-                else:
-                    q, vs, ve = None, ne, ne
+                q, closed = "", True
         written = text[ns:ne]
         attrs.append(RawAttr(written, ns, ne, q, vs, ve, closed,
                              written.lower() if written.isascii() else written.translate(_ASCII_LOWER)))
@@ -339,7 +336,7 @@ def _tags_at(text: str, candidates: list[int], lo: int, hi: int, skips: list[tup
             continue
         covered = (tag.start, tag.end)
         seen.add(tag.start)
-        if any(is_annotation_attr(a.written, kind) for a in tag.attrs):
+        if any("axag" in a.low and is_annotation_attr(a.written, kind) for a in tag.attrs):
             annotated.append(tag)
         elif any(is_interactive_attr(text, a) for a in tag.attrs):
             interactive.append(tag)

@@ -62,15 +62,15 @@ def run_rules(ctx: RuleCtx) -> list[Problem]:
     for code, fn in sorted(FILE_RULES.items()):
         if code in ctx.enabled:
             fn(ctx)
-    element_rules = [(c, f) for c, f in sorted(ELEMENT_RULES.items()) if c in ctx.enabled]
-    action_rules = [(c, f) for c, f in sorted(ACTION_RULES.items()) if c in ctx.enabled]
+    element_rules = [f for c, f in sorted(ELEMENT_RULES.items()) if c in ctx.enabled]
+    action_rules = [f for c, f in sorted(ACTION_RULES.items()) if c in ctx.enabled]
     for ann in model.annotated:
-        for _, fn in element_rules:
+        for fn in element_rules:
             fn(ctx, ann)
     for act in model.actions:
         if act.dynamic:
             continue
-        for _, fn in action_rules:
+        for fn in action_rules:
             fn(ctx, act)
     return ctx.problems
 

@@ -176,14 +176,19 @@ def missing_intent(ctx: RuleCtx) -> None:
     from axag.model.harvest import element_by_id
     from axag.model.submit import form_owner, is_submit_control
 
+    owners: dict[Any, Any] = {}  # a submit button's form is asked for twice (interactive? covered?): found once
+
     def owner_of(el: Any) -> Any:
-        return form_owner(el, lambda ident: element_by_id(model, ident))
+        if el in owners:
+            return owners[el]
+        found = owners[el] = form_owner(el, lambda ident: element_by_id(model, ident))
+        return found
 
     for el in _candidates(ctx):
-        if not is_interactive(el, owner_of):
-            continue
         owner = model.annotated_of(el)
         if owner is not None and (owner.action is not None or owner.macro_attr is not None):
+            continue  # an action (or a macro) covers itself, interactive or not
+        if not is_interactive(el, owner_of):
             continue
         if is_submit_control(el):
             form = owner_of(el)

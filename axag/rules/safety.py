@@ -430,10 +430,13 @@ LOW_RISK_DELETE = Rule(
 @LOW_RISK_DELETE.check()
 def low_risk_delete(ctx: RuleCtx, act: Action) -> None:
     """delete with a valid risk below high."""
-    r, t, risk = act.risk, _type(act), _risk(act)
-    if t is not None and t.destructive and risk is not None and not risk.confirm:
+    t = _type(act)
+    if t is None or not t.destructive:
+        return  # (most actions: the risk is not looked at)
+    risk = _risk(act)
+    if risk is not None and not risk.confirm:
         LOW_RISK_DELETE.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
-                               r=r)
+                               r=act.risk)
 
 
 ELEVATED_RISK_READ = Rule(
@@ -459,10 +462,13 @@ ELEVATED_RISK_READ = Rule(
 @ELEVATED_RISK_READ.check()
 def elevated_risk_read(ctx: RuleCtx, act: Action) -> None:
     """read with risk medium or high."""
-    r, t, risk = act.risk, _type(act), _risk(act)
-    if t is not None and t.reads_data and risk is not None and risk.elevated and not risk.approve:
+    t = _type(act)
+    if t is None or not t.reads_data:
+        return  # (most actions: the risk is not looked at)
+    risk = _risk(act)
+    if risk is not None and risk.elevated and not risk.approve:
         ELEVATED_RISK_READ.report(ctx, act.v("axag-risk-level").value_span(), act.element, "axag-risk-level",
-                                  r=r)
+                                  r=act.risk)
 
 
 

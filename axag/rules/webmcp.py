@@ -211,7 +211,35 @@ def _form_element(ctx: RuleCtx, act: Action) -> Element | None:
 
 
 def _plain_attr(ctx: RuleCtx, element: Element, name: str) -> Attr | None:
-    """The first ``name`` attribute of ``element`` as written (WebMCP's attributes are not annotations)."""
+    """The first ``name`` attribute of ``element`` as written (WebMCP's attributes are not annotations); None at
+    once when the file's text holds ``name`` nowhere (most pages carry no WebMCP attribute: their start tags are
+    not read again for each action)."""
+    if element.raw is None or not _in_file(ctx, name):
+        return None
+    return _attr_as_written(ctx, element, name)
+
+
+def _in_file(ctx: RuleCtx, name: str) -> bool:
+    """Whether the file holds the ASCII name ``name`` in any case (answered once per file and name): a start
+    tag's attribute name, lower-cased, is a part of the file's bytes lower-cased (in an ASCII-compatible
+    encoding; a UTF-16 file's decoded text, lower-cased)."""
+    memo = ctx.model.memo
+    found: dict[str, bool] | None = memo.get("webmcp_names")
+    if found is None:
+        found = memo["webmcp_names"] = {}
+    known = found.get(name)
+    if known is None:
+        src = ctx.model.pf.src
+        if src.encoding.startswith("utf-16"):  # NUL bytes between the letters: search the text
+            known = name in ctx.model.pf.text.lower()
+        else:
+            known = name.encode("ascii") in src.lower_data
+        found[name] = known
+    return known
+
+
+def _attr_as_written(ctx: RuleCtx, element: Element, name: str) -> Attr | None:
+    """`_plain_attr` without the look at the whole text."""
     from axag.files.spans import Span
     from axag.parse.document import Attr
     from axag.parse.entities import decode_attribute
@@ -237,7 +265,7 @@ def _last_attr(ctx: RuleCtx, element: Element) -> Attr | None:
     """The element's last attribute (where new ones go), as written."""
     if element.raw is None or not element.raw.attrs:
         return None
-    return _plain_attr(ctx, element, element.raw.attrs[-1].low)
+    return _attr_as_written(ctx, element, element.raw.attrs[-1].low)
 
 
 def _group(ctx: RuleCtx, form: Element, control: Element) -> list[Element]:
@@ -279,7 +307,7 @@ def _line_ending(text: str) -> str:
 @TOOLNAME_MISMATCH.check()
 def toolname_checks(ctx: RuleCtx, act: Action) -> None:
     """160 and 162: the form's toolname against the compiled tool name and WebMCP's name grammar."""
-    if act.intent is None or act.action_type is None:
+    if act.intent is None or act.action_type is None or not _in_file(ctx, "toolname"):
         return
     form = _form_element(ctx, act)
     attr = _plain_attr(ctx, form, "toolname") if form is not None else None
@@ -303,7 +331,7 @@ def toolname_checks(ctx: RuleCtx, act: Action) -> None:
 @TOOLNAME_INVALID.check()
 def toolname_invalid(ctx: RuleCtx, act: Action) -> None:
     """162 alone (160 not selected): reported by `toolname_checks` when both run."""
-    if TOOLNAME_MISMATCH.code in ctx.enabled or act.intent is None:
+    if TOOLNAME_MISMATCH.code in ctx.enabled or act.intent is None or not _in_file(ctx, "toolname"):
         return
     form = _form_element(ctx, act)
     attr = _plain_attr(ctx, form, "toolname") if form is not None else None
@@ -313,7 +341,7 @@ def toolname_invalid(ctx: RuleCtx, act: Action) -> None:
 
 @AUTOSUBMIT_GATED.check()
 def autosubmit_gated(ctx: RuleCtx, act: Action) -> None:
-    if act.intent is None or act.action_type is None:
+    if act.intent is None or act.action_type is None or not _in_file(ctx, "toolautosubmit"):
         return
     form = _form_element(ctx, act)
     attr = _plain_attr(ctx, form, "toolautosubmit") if form is not None else None
@@ -328,7 +356,8 @@ def autosubmit_gated(ctx: RuleCtx, act: Action) -> None:
 
 @PARAM_DESCRIPTION_MISMATCH.check()
 def param_description_mismatch(ctx: RuleCtx, act: Action) -> None:
-    if act.intent is None or act.action_type is None or _form_element(ctx, act) is None:
+    if act.intent is None or act.action_type is None or not _in_file(ctx, "toolparamdescription") \
+            or _form_element(ctx, act) is None:
         return
     from axag.parse.edits import fix, replace_value
 
