@@ -262,30 +262,32 @@ _StoreCall = tuple[str, tuple[Any, ...]]
 _T = TypeVar("_T")
 
 
+def _step(steps: Generator[_StoreCall, Any, Any], value: object) -> tuple[bool, Any]:
+    """``steps`` given ``value``: (False, the next store operation) or (True, what the steps returned)."""
+    try:
+        return False, steps.send(value)
+    except StopIteration as done:
+        return True, done.value
+
+
 def _drive(store: object, steps: Generator[_StoreCall, Any, _T]) -> _T:
     """Run ``steps``, answering each store operation it yields with the store's method."""
-    value: object = None
-    while True:
-        try:
-            name, args = steps.send(value)
-        except StopIteration as done:
-            result: _T = done.value
-            return result
-        value = getattr(store, name)(*args)
+    done, got = _step(steps, None)
+    while not done:
+        done, got = _step(steps, getattr(store, got[0])(*got[1]))
+    result: _T = got
+    return result
 
 
 async def _adrive(store: object, steps: Generator[_StoreCall, Any, _T]) -> _T:
     """``_drive`` in a coroutine: a store operation awaits the store's coroutine twin (``a`` + name) if it has
     one."""
-    value: object = None
-    while True:
-        try:
-            name, args = steps.send(value)
-        except StopIteration as done:
-            result: _T = done.value
-            return result
-        twin = getattr(store, "a" + name, None)
-        value = await twin(*args) if twin is not None else getattr(store, name)(*args)
+    done, got = _step(steps, None)
+    while not done:
+        twin = getattr(store, "a" + got[0], None)
+        done, got = _step(steps, await twin(*got[1]) if twin is not None else getattr(store, got[0])(*got[1]))
+    result: _T = got
+    return result
 
 
 # ---------------------------------------------------------------------------------------------- JSON text
