@@ -24,7 +24,15 @@ import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from axag.outcome.errors import InputError
-from axag.serve.app import Caller, ServeConfig, ToolServer, _envelope_result, listed_tool, nulls_as_absent
+from axag.serve.app import (
+    Caller,
+    ServeConfig,
+    ToolServer,
+    _envelope_result,
+    checked_call,
+    listed_tool,
+    nulls_as_absent,
+)
 from axag.serve.approvals import ApprovalDesk, ApprovalRequest
 from axag.serve.state import SqlStore
 
@@ -227,9 +235,9 @@ class DeskToolServer(ToolServer):
             self.in_flight -= 1
             permission = str(envelope["permission"]) if envelope else "error"
             seconds = time.monotonic() - started
-            self._audit(actor=caller.actor, tool=str(args.get("tool", REQUEST_PERMISSION)), fingerprint=fp,
-                        permission=permission, backend_status=status, duration_ms=seconds * 1000.0,
-                        arguments=args if self.config.audit_arguments else None)
+            await self._audit(actor=caller.actor, tool=str(args.get("tool", REQUEST_PERMISSION)), fingerprint=fp,
+                              permission=permission, backend_status=status, duration_ms=seconds * 1000.0,
+                              arguments=args if self.config.audit_arguments else None)
             self._finished(REQUEST_PERMISSION, True, caller, permission, status, seconds)
 
     def _bad_request(self, args: Mapping[str, Any]) -> str | None:
@@ -261,7 +269,7 @@ class DeskToolServer(ToolServer):
     async def _request(self, ctx: Any, asked: types.CallToolRequestParams, caller: Caller, name: str, guard: Any,
                        arguments: dict[str, Any], reason: str, fp: str
                        ) -> types.InputRequiredResult | tuple[dict[str, Any], int | None]:
-        checked = guard.check(arguments, self._bypass(caller, fp, None))
+        checked = await checked_call(guard, arguments, self._bypass(caller, fp, None))
         if checked.permission == "approved" and self.desk_config.mode == "tell":
             return _plain(name, True, "approved", f"{name} with these values is already approved: call it again "
                           "with the same arguments. Nothing was requested."), None

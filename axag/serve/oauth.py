@@ -210,7 +210,7 @@ class JwtVerifier:
         from mcp.server.auth.provider import AccessToken
 
         if self.store is not None:
-            found = self.store.token_identity(token)
+            found = await self.store.atoken_identity(token)
             if found is not None:
                 name, roles = found
                 # a static token holds every required scope and counts as issued for this resource

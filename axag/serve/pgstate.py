@@ -16,8 +16,21 @@ connection pool. How each one is exact when replicas run it at once:
 - reads (a waiting call's poll, an approver check) are one REPEATABLE READ, READ ONLY transaction: a consistent
   snapshot, never blocked by the writers.
 
-A token check and an audit row are one autocommit statement each. A pooled connection is not pinged before it is
-handed out (`_check_connection`: a look at its socket, and the full check only when the server sent something).
+A token check, an audit row, a single-use key and a look at remembered approvals are one autocommit statement
+each. A pooled connection is not pinged before it is handed out (`_check_connection`: a look at its socket, and
+the full check only when the server sent something).
+
+A token found by `atoken_identity` is kept (`_TokenCache`) while the store listens on the channel `axag_tokens`,
+on a connection of its own: every transaction that deletes tokens (`revoke_token`, `add_token` replacing one, in
+any process) sends a notification there when it commits, and each listener forgets every token it kept. A kept
+token is not used when the listening connection has something to read (a notification not handled yet, or the
+connection closing), while it is not listening (the cache is emptied when it stops and filled again only from
+lookups that started after it listens again), or once it is `TOKEN_KEEP_SECONDS` old.
+
+What a call does in the event loop has coroutine twins (`aacquire`, `aconsume`, `aapproved_before`,
+`aremember_approval`, `atoken_identity`, `aaudit`): the same statements on a second pool of psycopg's
+`AsyncConnection`s, opened in the event loop that first uses it (`aclose` closes it), so the loop serves other
+calls while the server answers. The guard runtime awaits them in `ToolGuard.arun`.
 
 The schema is versioned like SQLite's (`axag.serve.state.SCHEMA_VERSION`), in the table `axag_schema`; serve
 creates it and migrates it under the `WRITER` lock (replicas starting at once do it once); a database of a newer
@@ -27,26 +40,45 @@ other programs on the same database may take.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import select
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+import time
+from collections.abc import AsyncIterator, Collection, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from axag.outcome.errors import InputError
-from axag.serve.state import SCHEMA_VERSION, WRITER, SqlStore
+from axag.serve.state import (
+    APPROVED_BEFORE_SQL,
+    AUDIT_SQL,
+    CONSUME_SQL,
+    SCHEMA_VERSION,
+    TOKEN_SQL,
+    WRITER,
+    SqlStore,
+    approvers_found,
+    audit_values,
+    hash_token,
+    identity,
+    remembering,
+)
 
 __all__ = ["PostgresStore", "shown_url"]
 
 _LOCK_CLASS = 0x61786167  # "axag": the first key of every advisory lock axag takes
+TOKENS_CHANNEL = "axag_tokens"  # the notification channel of deleted tokens
+TOKEN_KEEP_SECONDS = 10.0  # the longest a kept token is used without looking it up again
+TOKEN_KEEP_MAX = 10000  # kept tokens at most (the cache is emptied when it is full)
 
 # Each step upgrades the schema from its index to the next version, a string of statements split at ";" or a
 # tuple of statements; step 0 lays out version 1 on an empty database (the same tables as SQLite's version 1, with a
 # `seq` column where SQLite orders by rowid); step 1 adds `axag_acquire`, the rate-limit and cooldown check of
-# `PostgresStore.acquire` as one server-side call (the same statements as `SqlStore.acquire`, in one round trip).
+# `PostgresStore.acquire` as one server-side call (the same statements as `SqlStore.acquire`, in one round trip);
+# step 2 keeps each bucket's count of calls beside its last call.
 _MIGRATIONS: tuple[str | tuple[str, ...], ...] = (
     """
 CREATE TABLE calls (intent TEXT NOT NULL, actor TEXT NOT NULL, at DOUBLE PRECISION NOT NULL);
@@ -130,8 +162,74 @@ BEGIN
 END
 $body$
 """,),
+    # step 2: each bucket's row in `last_call` keeps the number of its rows in `calls` (`window_count`), and
+    # `axag_acquire` reads it instead of counting the window: a recorded call deletes the bucket's rows that left
+    # the window first, so every row left is in the window and their number is the count (a look, which deletes
+    # nothing, still counts); the cost of a call no longer grows with the calls in the window
+    ("ALTER TABLE last_call ADD COLUMN window_count BIGINT NOT NULL DEFAULT 0",
+     ("UPDATE last_call SET window_count = (SELECT count(*) FROM calls WHERE calls.intent = last_call.intent "
+      "AND calls.actor = last_call.actor)"),
+     """
+CREATE OR REPLACE FUNCTION axag_acquire(lock_class integer, lock_name text, bucket_intent text, bucket_actor text,
+                                        at_now double precision, call_limit bigint, window_seconds double precision,
+                                        cooldown_seconds double precision, record boolean) RETURNS double precision
+LANGUAGE plpgsql AS $body$
+DECLARE
+  counted bigint;
+  stored bigint;
+  gone bigint := 0;
+  added bigint := 0;
+  oldest double precision;
+  last_at double precision;
+  wait double precision := 0;
+BEGIN
+  PERFORM pg_advisory_xact_lock(lock_class, hashtext(lock_name));
+  IF record AND window_seconds IS NOT NULL THEN
+    DELETE FROM calls WHERE intent = bucket_intent AND actor = bucket_actor AND at <= at_now - window_seconds;
+    GET DIAGNOSTICS gone = ROW_COUNT;
+  END IF;
+  SELECT at, window_count INTO last_at, stored FROM last_call WHERE intent = bucket_intent AND actor = bucket_actor;
+  IF window_seconds IS NOT NULL AND call_limit IS NOT NULL THEN
+    IF record THEN
+      counted := coalesce(stored, 0) - gone;
+    ELSE
+      SELECT count(*) INTO counted FROM calls
+        WHERE intent = bucket_intent AND actor = bucket_actor AND at > at_now - window_seconds;
+    END IF;
+    IF counted >= call_limit THEN
+      SELECT at INTO oldest FROM calls
+        WHERE intent = bucket_intent AND actor = bucket_actor AND at > at_now - window_seconds
+        ORDER BY at LIMIT 1 OFFSET counted - call_limit;
+      wait := greatest(wait, oldest + window_seconds - at_now);
+    END IF;
+  END IF;
+  IF cooldown_seconds IS NOT NULL AND last_at IS NOT NULL THEN
+    wait := greatest(wait, last_at + cooldown_seconds - at_now);
+  END IF;
+  IF wait > 0 THEN
+    IF gone > 0 THEN
+      UPDATE last_call SET window_count = window_count - gone WHERE intent = bucket_intent AND actor = bucket_actor;
+    END IF;
+    RETURN wait;
+  END IF;
+  IF record THEN
+    IF window_seconds IS NOT NULL THEN
+      INSERT INTO calls (intent, actor, at) VALUES (bucket_intent, bucket_actor, at_now);
+      added := 1;
+    END IF;
+    INSERT INTO last_call (intent, actor, at, window_count)
+      VALUES (bucket_intent, bucket_actor, greatest(at_now, coalesce(last_at, at_now)), added)
+      ON CONFLICT (intent, actor) DO UPDATE SET at = excluded.at, window_count = last_call.window_count - gone + added;
+  END IF;
+  RETURN NULL;
+END
+$body$
+"""),
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION
+
+_ACQUIRE_SQL = ("SELECT axag_acquire(?::integer, ?::text, ?::text, ?::text, ?::double precision, ?::bigint, "
+                "?::double precision, ?::double precision, ?::boolean)")
 
 
 def shown_url(url: str) -> str:
@@ -189,6 +287,11 @@ class PostgresStore(SqlStore):
         self._pool = ConnectionPool(url, min_size=1, max_size=max_connections, kwargs={"autocommit": True},
                                     name="axag-state", open=True, timeout=30.0, check=_check_connection)
         self._closed = threading.Event()
+        self._max_connections = max_connections
+        self._apool: Any = None  # the pool of the coroutine twins, opened in `_async_pool`
+        self._aloop: asyncio.AbstractEventLoop | None = None  # the event loop it is made for
+        self._aready: asyncio.AbstractEventLoop | None = None  # that loop, once the pool is open
+        self._tokens = _TokenCache(url)
 
     def _migrate(self, db: _Conn, create: bool) -> None:
         with db.conn.transaction():
@@ -217,13 +320,111 @@ class PostgresStore(SqlStore):
                 window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> float | None:
         """`SqlStore.acquire` as one call of the server-side function `axag_acquire` (the same statements under
         the same bucket lock, in one transaction): one round trip instead of one per statement."""
-        who, lock = self._bucket(intent, actor)
         with self._statement() as db:  # autocommit: the call is its transaction, the lock held until it ends
-            row = db.execute("SELECT axag_acquire(?::integer, ?::text, ?::text, ?::text, ?::double precision, "
-                             "?::bigint, ?::double precision, ?::double precision, ?::boolean)",
-                             (_LOCK_CLASS, lock, intent, who, now, limit, window_seconds, cooldown_seconds,
-                              record)).fetchone()
+            row = db.execute(_ACQUIRE_SQL, self._acquiring(intent, actor, now, limit, window_seconds,
+                                                           cooldown_seconds, record)).fetchone()
         return None if row[0] is None else float(row[0])
+
+    def _acquiring(self, intent: str, actor: str | None, now: float, limit: int | None,
+                   window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> tuple[Any, ...]:
+        """The parameters of `_ACQUIRE_SQL`."""
+        who, lock = self._bucket(intent, actor)
+        return _LOCK_CLASS, lock, intent, who, now, limit, window_seconds, cooldown_seconds, record
+
+    # ------------------------------------------------------------------ coroutine twins
+    async def aacquire(self, intent: str, actor: str | None, now: float, limit: int | None,
+                       window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> float | None:
+        rows = (await self._aexecute(_ACQUIRE_SQL, self._acquiring(intent, actor, now, limit, window_seconds,
+                                                                   cooldown_seconds, record)))[1]
+        return None if rows[0][0] is None else float(rows[0][0])
+
+    async def aconsume(self, tool: str, fingerprint: str, key: str) -> bool:
+        return (await self._aexecute(CONSUME_SQL, (tool, fingerprint, key, time.time())))[0] == 1
+
+    async def aapproved_before(self, tool: str, fingerprint: str, actor: str,
+                               now: float) -> dict[str, tuple[str, ...]]:
+        return approvers_found((await self._aexecute(APPROVED_BEFORE_SQL, (tool, fingerprint, actor, now)))[1])
+
+    async def aremember_approval(self, tool: str, fingerprint: str, actor: str,
+                                 approvers: Mapping[str, Collection[str]], expires: float) -> None:
+        statements = remembering(tool, fingerprint, actor, approvers, expires)
+        if statements:
+            async with self._atx() as conn:
+                for sql, params in statements:
+                    await conn.execute(_pg_sql(sql), params)
+
+    async def atoken_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None:
+        """The token's holder and roles: kept from an earlier lookup while that is safe (`_TokenCache`), else
+        looked up (and kept when found)."""
+        digest = hash_token(token)
+        kept = self._tokens.get(digest)
+        if kept is not None:
+            return kept
+        generation = self._tokens.generation
+        rows = (await self._aexecute(TOKEN_SQL, (digest,)))[1]
+        found = identity(rows[0] if rows else None)
+        if found is not None:
+            self._tokens.keep(digest, found, generation)
+        return found
+
+    def _tokens_changed(self, db: Any) -> None:
+        db.execute(f"NOTIFY {TOKENS_CHANNEL}")  # sent when the transaction commits
+
+    def add_token(self, name: str, roles: Sequence[str]) -> str:
+        try:
+            return super().add_token(name, roles)
+        finally:  # this store's kept tokens go now; the others' when the notification reaches them
+            self._tokens.forget()
+
+    def revoke_token(self, name: str) -> int:
+        try:
+            return super().revoke_token(name)
+        finally:
+            self._tokens.forget()
+
+    async def aaudit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
+                     backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None:
+        await self._aexecute(AUDIT_SQL, audit_values(actor, tool, fingerprint, permission, backend_status,
+                                                     duration_ms, arguments))
+
+    async def _aexecute(self, sql: str, params: Sequence[Any]) -> tuple[int, list[Any]]:
+        """One autocommit statement on a connection of the async pool: (its row count, its rows)."""
+        pool = self._apool if self._aready is asyncio.get_running_loop() else await self._async_pool()
+        async with pool.connection() as conn:
+            cur = await conn.execute(_pg_sql(sql), params)
+            return cur.rowcount, (await cur.fetchall() if cur.description is not None else [])
+
+    @asynccontextmanager
+    async def _atx(self, lock: str = WRITER) -> AsyncIterator[Any]:
+        """`_tx` on a connection of the async pool: one transaction holding the advisory lock ``lock``."""
+        pool = self._apool if self._aready is asyncio.get_running_loop() else await self._async_pool()
+        async with pool.connection() as conn, conn.transaction():
+            await conn.execute(_pg_sql(_LOCK_SQL), (_LOCK_CLASS, lock))
+            yield conn
+
+    async def _async_pool(self) -> Any:
+        """The async pool of the running event loop, opened on first use (a pool serves the loop it was opened
+        in: a store used from another loop gets another pool)."""
+        from psycopg import AsyncConnection
+        from psycopg_pool import AsyncConnectionPool
+
+        loop = asyncio.get_running_loop()
+        if self._aloop is not loop:
+            self._aloop, self._aready = loop, None
+            self._apool = AsyncConnectionPool(
+                self.url, connection_class=AsyncConnection, min_size=1, max_size=self._max_connections,
+                kwargs={"autocommit": True}, name="axag-state-async", open=False, timeout=30.0,
+                check=_acheck_connection)
+        pool = self._apool
+        await pool.open()  # the coroutines that arrive while it opens wait for it (open() is locked, idempotent)
+        self._aready = loop
+        return pool
+
+    async def aclose(self) -> None:
+        await self._tokens.stop()
+        pool, self._apool, self._aloop, self._aready = self._apool, None, None, None
+        if pool is not None:
+            await pool.close()
 
     def exposure(self) -> str | None:
         """A warning when the URL itself holds the password (it shows in `ps`, shell history, unit files)."""
@@ -276,6 +477,80 @@ class PostgresStore(SqlStore):
             self._pool.close()
 
 
+class _TokenCache:
+    """The tokens a store found, kept while a connection of its own listens on `TOKENS_CHANNEL` (started in the
+    event loop of the first lookup).
+
+    `generation` changes whenever the kept tokens are forgotten (a notification, the listener starting or
+    stopping); a lookup keeps its answer only if the generation is the one it started in, so an answer read
+    before a deletion whose notification came meanwhile, or before the store listened, is never kept."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.generation = 0
+        self._kept: dict[str, tuple[float, tuple[str, tuple[str, ...]]]] = {}
+        self._conn: Any = None  # the listening connection, while it listens
+        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def get(self, digest: str) -> tuple[str, tuple[str, ...]] | None:
+        """The kept identity of the token whose hash is ``digest``, when it may be used; else None (look it up)."""
+        if self._loop is not asyncio.get_running_loop():
+            self._start()
+            return None
+        entry = self._kept.get(digest)
+        if entry is None or self._conn is None:
+            return None
+        if entry[0] < time.monotonic() or _readable(self._conn):  # too old; a notification or a close unread
+            return None
+        return entry[1]
+
+    def keep(self, digest: str, found: tuple[str, tuple[str, ...]], generation: int) -> None:
+        if self._conn is None or generation != self.generation:
+            return
+        if len(self._kept) >= TOKEN_KEEP_MAX:
+            self._kept.clear()
+        self._kept[digest] = (time.monotonic() + TOKEN_KEEP_SECONDS, found)
+
+    def forget(self) -> None:
+        self._kept.clear()
+        self.generation += 1
+
+    def _start(self) -> None:
+        """Listen from the running event loop (a listener of another loop is left: it stops with its loop)."""
+        self._loop = asyncio.get_running_loop()
+        self._conn = None
+        self.forget()
+        self._task = self._loop.create_task(self._listen(), name="axag-state-tokens")
+
+    async def _listen(self) -> None:
+        """Listen, forgetting every kept token at each notification; after a lost connection, listen again (a
+        second later), keeping nothing meanwhile."""
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {TOKENS_CHANNEL}")
+                    self.forget()  # lookups that started before it listened keep nothing
+                    self._conn = conn
+                    async for _ in conn.notifies():
+                        self.forget()
+            except psycopg.Error:
+                pass  # the connection was lost or refused: its lookups go to the database until it is back
+            finally:
+                self._conn = None
+                self.forget()
+            await asyncio.sleep(1.0)
+
+    async def stop(self) -> None:
+        task, self._task, self._loop = self._task, None, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
 def _check_connection(conn: Any) -> None:
     """The pool's check of a connection before it is handed out, without a round trip when nothing is wrong: an
     idle connection has nothing to read, so a socket that is readable (the server closed it, or sent a message
@@ -283,16 +558,30 @@ def _check_connection(conn: Any) -> None:
     it)."""
     from psycopg_pool import ConnectionPool
 
-    try:
-        readable = bool(select.select([conn.pgconn.socket], [], [], 0)[0])
-    except Exception:  # noqa: BLE001 - no socket any more (closed): the full check says so
-        readable = True
-    if readable:
+    if _readable(conn):
         ConnectionPool.check_connection(conn)
 
 
+async def _acheck_connection(conn: Any) -> None:
+    """`_check_connection` for the async pool."""
+    from psycopg_pool import AsyncConnectionPool
+
+    if _readable(conn):
+        await AsyncConnectionPool.check_connection(conn)
+
+
+def _readable(conn: Any) -> bool:
+    try:
+        return bool(select.select([conn.pgconn.socket], [], [], 0)[0])
+    except Exception:  # noqa: BLE001 - no socket any more (closed): the full check says so
+        return True
+
+
+_LOCK_SQL = "SELECT pg_advisory_xact_lock(?, hashtext(?))"
+
+
 def _lock(db: _Conn, name: str) -> None:
-    db.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", (_LOCK_CLASS, name))
+    db.execute(_LOCK_SQL, (_LOCK_CLASS, name))
 
 
 def _first_line(exc: BaseException) -> str:

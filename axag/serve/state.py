@@ -46,13 +46,14 @@ a transaction-level advisory lock), so a read-check-write (a decision, a link co
 committed before it."""
 
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version of the state database's schema this axag makes (kept in SQLite's `PRAGMA user_version`)."""
 
 # Each step upgrades the schema from its index to the next version. Version 0 is the schema of axag before
 # versioning (every table `IF NOT EXISTS`, so it also lays out an empty file); step 1 gives remembered approvals
 # their actor, approvers and expiry: the old `approved` rows have no actor, so they are dropped. Step 2 changes
-# nothing in SQLite (version 2 gives PostgreSQL its rate-limit function; both stores keep one version number).
+# nothing in SQLite (version 2 gives PostgreSQL its rate-limit function; both stores keep one version number), nor
+# does step 3 (version 3 gives PostgreSQL's rate-limit buckets their count of calls).
 _MIGRATIONS: tuple[str, ...] = (
     """
 CREATE TABLE IF NOT EXISTS calls (intent TEXT NOT NULL, actor TEXT NOT NULL, at REAL NOT NULL);
@@ -91,9 +92,24 @@ CREATE INDEX tokens_name ON tokens (name);
 ALTER TABLE approval_requests ADD COLUMN spent REAL;
 """,
     "",
+    "",
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION + 1
 
+
+# The statements of the operations that are one statement, shared by the synchronous methods and the coroutine
+# twins of `axag.serve.pgstate.PostgresStore` (the same SQL, run on another connection).
+TOKEN_SQL = "SELECT name, roles FROM tokens WHERE hash = ?"
+AUDIT_SQL = ("INSERT INTO audit (at, actor, tool, fingerprint, permission, backend_status, duration_ms, arguments) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+# the primary key decides: of two inserting at once, one inserts, the other waits for it and inserts nothing
+CONSUME_SQL = "INSERT INTO used (tool, fingerprint, key, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+# the remembered approvals of the values for the actor (oldest first), then every approver and their roles, in one
+# statement (one snapshot)
+APPROVED_BEFORE_SQL = (
+    "SELECT kind, a, b FROM (SELECT 0 AS kind, approvers AS a, NULL AS b, created, id FROM remembered "
+    "WHERE tool = ? AND fingerprint = ? AND actor = ? AND expires > ? "
+    "UNION ALL SELECT 1, name, roles, 0, name FROM approvers) AS found ORDER BY kind, created, id")
 
 AUDIT_BUSY_SECONDS = 2.0  # how long an audit row waits for a locked database before it is given up (and logged)
 
@@ -117,13 +133,17 @@ class StateStore(Protocol):
     def remember_approval(self, tool: str, fingerprint: str, actor: str, approvers: Mapping[str, Collection[str]],
                           expires: float) -> None: ...
     def token_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None: ...
+    async def atoken_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None: ...
     def token_count(self) -> int: ...
     def secret(self) -> bytes: ...
     def set_setting(self, key: str, value: str) -> None: ...
     def setting(self, key: str) -> str | None: ...
     def audit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
               backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None: ...
+    async def aaudit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
+                     backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None: ...
     def close(self) -> None: ...
+    async def aclose(self) -> None: ...
 
 
 class SqlStore:
@@ -154,6 +174,9 @@ class SqlStore:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    async def aclose(self) -> None:
+        """Close what the store opened for coroutines (`close` closes the rest); nothing here."""
 
     # ------------------------------------------------------------------ GuardStore (rate limit, cooldown and stores)
     def acquire(self, intent: str, actor: str | None, now: float, limit: int | None,
@@ -195,27 +218,16 @@ class SqlStore:
                           expires: float) -> None:
         """Remember that ``approvers`` (name -> roles) approved these values for calls by ``actor`` until
         ``expires``."""
-        if not approvers:
-            return
-        kept = {name: sorted({str(r) for r in roles}) for name, roles in approvers.items()}
-        now = time.time()
         with self._tx() as db:
-            db.execute("DELETE FROM remembered WHERE expires <= ?", (now,))
-            db.execute("INSERT INTO remembered (id, tool, fingerprint, actor, approvers, created, expires) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)", ("m" + uuid.uuid4().hex[:12], tool, fingerprint, actor,
-                                                        json.dumps(kept, sort_keys=True), now, expires))
+            for sql, params in remembering(tool, fingerprint, actor, approvers, expires):
+                db.execute(sql, params)
 
     def approved_before(self, tool: str, fingerprint: str, actor: str, now: float) -> dict[str, tuple[str, ...]]:
         """The approvers (name -> roles) of the remembered approvals of these values for ``actor`` that have not
         expired at ``now``; an approver who was revoked since drops out, and counts with the roles they still
         hold (the guard then checks them against the tool's current approval count and roles)."""
-        found: dict[str, tuple[str, ...]] = {}
-        with self._read() as db:
-            for (text,) in db.execute("SELECT approvers FROM remembered WHERE tool = ? AND fingerprint = ? AND "
-                                      "actor = ? AND expires > ? ORDER BY created, id", (tool, fingerprint, actor, now)):
-                found.update({str(k): tuple(str(r) for r in v) for k, v in json.loads(text).items()})
-            held = {str(n): set(json.loads(r)) for n, r in db.execute("SELECT name, roles FROM approvers")}
-        return {name: tuple(r for r in roles if r in held[name]) for name, roles in found.items() if name in held}
+        with self._statement() as db:  # one statement: a consistent snapshot of its own
+            return approvers_found(db.execute(APPROVED_BEFORE_SQL, (tool, fingerprint, actor, now)).fetchall())
 
     def remembered(self, now: float | None = None) -> list[dict[str, Any]]:
         """The remembered approvals that have not expired, oldest first."""
@@ -232,10 +244,8 @@ class SqlStore:
             return bool(db.execute("DELETE FROM remembered WHERE id = ?", (remembered_id,)).rowcount == 1)
 
     def consume(self, tool: str, fingerprint: str, key: str) -> bool:
-        with self._tx(None) as db:  # the primary key decides: of two at once, one inserts, the other waits for it
-            cur = db.execute("INSERT INTO used (tool, fingerprint, key, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                             (tool, fingerprint, key, time.time()))
-            return bool(cur.rowcount == 1)
+        with self._statement() as db:  # one insert: its own transaction
+            return bool(db.execute(CONSUME_SQL, (tool, fingerprint, key, time.time())).rowcount == 1)
 
     # ------------------------------------------------------------------ tokens
     def add_token(self, name: str, roles: Sequence[str]) -> str:
@@ -244,6 +254,7 @@ class SqlStore:
         token = "axag_" + secrets.token_urlsafe(32)
         with self._tx() as db:
             db.execute("DELETE FROM tokens WHERE name = ?", (name,))
+            self._tokens_changed(db)
             db.execute("INSERT INTO tokens (hash, name, roles, created) VALUES (?, ?, ?, ?)",
                        (hash_token(token), name, json.dumps(list(roles)), time.time()))
         return token
@@ -257,7 +268,12 @@ class SqlStore:
     def revoke_token(self, name: str) -> int:
         """Delete the tokens of ``name``; how many there were."""
         with self._tx() as db:
+            self._tokens_changed(db)
             return int(db.execute("DELETE FROM tokens WHERE name = ?", (name,)).rowcount)
+
+    def _tokens_changed(self, db: Any) -> None:
+        """Tell the store's other users, in the transaction ``db`` that deletes tokens, that tokens they may have
+        looked up before are gone (nothing here: a store without a cache of tokens)."""
 
     def set_setting(self, key: str, value: str) -> None:
         with self._tx() as db:
@@ -271,10 +287,12 @@ class SqlStore:
 
     def token_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None:
         with self._statement() as db:  # one statement: a consistent snapshot of its own
-            row = db.execute("SELECT name, roles FROM tokens WHERE hash = ?", (hash_token(token),)).fetchone()
-        if row is None:
-            return None
-        return str(row[0]), tuple(str(r) for r in json.loads(row[1]))
+            return identity(db.execute(TOKEN_SQL, (hash_token(token),)).fetchone())
+
+    async def atoken_identity(self, token: str) -> tuple[str, tuple[str, ...]] | None:
+        """`token_identity` for a coroutine (a store whose database is a server runs it without blocking the
+        event loop; here, the same call)."""
+        return self.token_identity(token)
 
     def token_count(self) -> int:
         with self._read() as db:
@@ -294,17 +312,61 @@ class SqlStore:
 
     def audit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
               backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None:
-        text = None if arguments is None else json.dumps(arguments, sort_keys=True, ensure_ascii=False)
         with self._statement() as db:  # one insert, committed before the call is answered; it needs no lock
-            db.execute("INSERT INTO audit (at, actor, tool, fingerprint, permission, backend_status, "
-                       "duration_ms, arguments) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (time.time(), actor, tool, fingerprint, permission, backend_status, duration_ms, text))
+            db.execute(AUDIT_SQL, audit_values(actor, tool, fingerprint, permission, backend_status, duration_ms,
+                                               arguments))
+
+    async def aaudit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
+                     backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None:
+        """`audit` for a coroutine (as `atoken_identity`)."""
+        self.audit(actor=actor, tool=tool, fingerprint=fingerprint, permission=permission,
+                   backend_status=backend_status, duration_ms=duration_ms, arguments=arguments)
 
     def audit_rows(self) -> list[dict[str, Any]]:
         names = ("at", "actor", "tool", "fingerprint", "permission", "backend_status", "duration_ms", "arguments")
         with self._read() as db:
             rows = db.execute(f"SELECT {', '.join(names)} FROM audit ORDER BY id").fetchall()
         return [dict(zip(names, row, strict=True)) for row in rows]
+
+
+def identity(row: Sequence[Any] | None) -> tuple[str, tuple[str, ...]] | None:
+    """(name, roles) of a row of `TOKEN_SQL`, None when no token matched."""
+    if row is None:
+        return None
+    return str(row[0]), tuple(str(r) for r in json.loads(row[1]))
+
+
+def audit_values(actor: str | None, tool: str, fingerprint: str | None, permission: str, backend_status: int | None,
+                 duration_ms: float, arguments: Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """The parameters of `AUDIT_SQL`: the row as it is written now."""
+    text = None if arguments is None else json.dumps(arguments, sort_keys=True, ensure_ascii=False)
+    return time.time(), actor, tool, fingerprint, permission, backend_status, duration_ms, text
+
+
+def approvers_found(rows: Sequence[Sequence[Any]]) -> dict[str, tuple[str, ...]]:
+    """`SqlStore.approved_before`'s answer from the rows of `APPROVED_BEFORE_SQL`."""
+    found: dict[str, tuple[str, ...]] = {}
+    held: dict[str, set[str]] = {}
+    for kind, a, b in rows:
+        if kind == 0:  # a remembered approval: its approvers and their roles then (a later one replaces them)
+            found.update({str(k): tuple(str(r) for r in v) for k, v in json.loads(a).items()})
+        else:  # an approver now
+            held[str(a)] = set(json.loads(b))
+    return {name: tuple(r for r in roles if r in held[name]) for name, roles in found.items() if name in held}
+
+
+def remembering(tool: str, fingerprint: str, actor: str, approvers: Mapping[str, Collection[str]],
+                expires: float) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements (SQL, parameters) of `SqlStore.remember_approval`, run in one transaction: the expired rows
+    go, the new one comes (none for no approvers)."""
+    if not approvers:
+        return []
+    kept = {name: sorted({str(r) for r in roles}) for name, roles in approvers.items()}
+    now = time.time()
+    row = ("m" + uuid.uuid4().hex[:12], tool, fingerprint, actor, json.dumps(kept, sort_keys=True), now, expires)
+    return [("DELETE FROM remembered WHERE expires <= ?", (now,)),
+            ("INSERT INTO remembered (id, tool, fingerprint, actor, approvers, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?)",
+             row)]
 
 
 class SqliteStore(SqlStore):

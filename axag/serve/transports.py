@@ -23,7 +23,8 @@ log = logging.getLogger("axag.serve")
 
 
 class StoreTokenVerifier:
-    """The SDK's `TokenVerifier`: a bearer token is valid when its SHA-256 is in the state database."""
+    """The SDK's `TokenVerifier`: a bearer token is valid when its SHA-256 is in the state database (looked up
+    without blocking the event loop where the store can: `atoken_identity`)."""
 
     def __init__(self, store: Any) -> None:
         self.store = store
@@ -31,7 +32,7 @@ class StoreTokenVerifier:
     async def verify_token(self, token: str) -> Any:
         from mcp.server.auth.provider import AccessToken
 
-        found = self.store.token_identity(token)
+        found = await self.store.atoken_identity(token)
         if found is None:
             return None
         name, roles = found

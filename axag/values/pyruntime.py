@@ -19,7 +19,10 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
 
 __all__ = [
     "REMEMBER_SECONDS",
@@ -156,7 +159,12 @@ def _copy(value: object) -> Any:
 
 # ---------------------------------------------------------------------------------------------- stores
 class GuardStore(Protocol):
-    """Pluggable state for rate limits, cooldowns, remembered approvals and single-use keys (§10.9)."""
+    """Pluggable state for rate limits, cooldowns, remembered approvals and single-use keys (§10.9).
+
+    A store may also have a coroutine twin of each method, named with an ``a`` before it (``aacquire``,
+    ``aconsume``, ``aapproved_before``, ``aremember_approval``), taking the same arguments: ``ToolGuard.arun`` and
+    ``acheck`` await the twin where there is one (a store that waits on a database server then lets the event
+    loop serve other calls meanwhile), and call the method itself where there is none."""
 
     def acquire(
         self,
@@ -245,6 +253,41 @@ class InMemoryStore:
                 return False
             self._used.add(entry)
             return True
+
+
+# The gates ask the store for what they need by yielding (method name, arguments) and carry on with its answer:
+# one definition of the gates, which ``_drive`` runs with the store's methods and ``_adrive`` with their
+# coroutine twins.
+_StoreCall = tuple[str, tuple[Any, ...]]
+_T = TypeVar("_T")
+
+
+def _step(steps: Generator[_StoreCall, Any, Any], value: object) -> tuple[bool, Any]:
+    """``steps`` given ``value``: (False, the next store operation) or (True, what the steps returned)."""
+    try:
+        return False, steps.send(value)
+    except StopIteration as done:
+        return True, done.value
+
+
+def _drive(store: object, steps: Generator[_StoreCall, Any, _T]) -> _T:
+    """Run ``steps``, answering each store operation it yields with the store's method."""
+    done, got = _step(steps, None)
+    while not done:
+        done, got = _step(steps, getattr(store, got[0])(*got[1]))
+    result: _T = got
+    return result
+
+
+async def _adrive(store: object, steps: Generator[_StoreCall, Any, _T]) -> _T:
+    """``_drive`` in a coroutine: a store operation awaits the store's coroutine twin (``a`` + name) if it has
+    one."""
+    done, got = _step(steps, None)
+    while not done:
+        twin = getattr(store, "a" + got[0], None)
+        done, got = _step(steps, await twin(*got[1]) if twin is not None else getattr(store, got[0])(*got[1]))
+    result: _T = got
+    return result
 
 
 # ---------------------------------------------------------------------------------------------- JSON text
@@ -1234,10 +1277,11 @@ class ToolGuard:
     # ------------------------------------------------------------------ public API
     def check(self, arguments: object, context: GuardContext | None = None) -> GuardResult:
         """Run every gate without a handler and without side effects."""
-        outcome = self._gates(arguments, _context(context), execute=False)
-        if outcome.refusal is not None:
-            return outcome.refusal
-        return self._result(True, "approved" if outcome.approved else "not_required", (), "The call is allowed.")
+        return self._checked(_drive(self.store, self._gates(arguments, _context(context), execute=False)))
+
+    async def acheck(self, arguments: object, context: GuardContext | None = None) -> GuardResult:
+        """``check`` in a coroutine: the store's coroutine twins are awaited where it has them."""
+        return self._checked(await _adrive(self.store, self._gates(arguments, _context(context), execute=False)))
 
     def run(
         self,
@@ -1246,13 +1290,9 @@ class ToolGuard:
         context: GuardContext | None = None,
     ) -> GuardResult:
         """Run the gates, then the handler (exceptions propagate)."""
-        ctx = _context(context)
-        outcome = self._gates(arguments, ctx, execute=True)
+        outcome = _drive(self.store, self._admit(arguments, _context(context)))
         if outcome.refusal is not None:
             return outcome.refusal
-        refusal = self._consume(outcome, ctx)
-        if refusal is not None:
-            return refusal
         return self._success(outcome, handler(outcome.arguments))
 
     async def arun(
@@ -1261,14 +1301,10 @@ class ToolGuard:
         arguments: object,
         context: GuardContext | None = None,
     ) -> GuardResult:
-        """``run`` for an asynchronous handler."""
-        ctx = _context(context)
-        outcome = self._gates(arguments, ctx, execute=True)
+        """``run`` for an asynchronous handler; the store's coroutine twins are awaited where it has them."""
+        outcome = await _adrive(self.store, self._admit(arguments, _context(context)))
         if outcome.refusal is not None:
             return outcome.refusal
-        refusal = self._consume(outcome, ctx)
-        if refusal is not None:
-            return refusal
         return self._success(outcome, await handler(outcome.arguments))
 
     def wrap(
@@ -1280,6 +1316,19 @@ class ToolGuard:
             return self.run(handler, arguments, context)
 
         return guarded
+
+    def _checked(self, outcome: _Outcome) -> GuardResult:
+        if outcome.refusal is not None:
+            return outcome.refusal
+        return self._result(True, "approved" if outcome.approved else "not_required", (), "The call is allowed.")
+
+    def _admit(self, arguments: object, ctx: GuardContext) -> Generator[_StoreCall, Any, _Outcome]:
+        """What ``run`` and ``arun`` do before the handler: the gates, then (when they let the call through) the
+        single-use keys; the outcome's ``refusal`` is set when either refuses."""
+        outcome = yield from self._gates(arguments, ctx, execute=True)
+        if outcome.refusal is None:
+            outcome.refusal = yield from self._consume(outcome, ctx)
+        return outcome
 
     # ------------------------------------------------------------------ envelopes
     def _result(
@@ -1369,7 +1418,7 @@ class ToolGuard:
         return out
 
     # ------------------------------------------------------------------ gates (§10.3)
-    def _gates(self, arguments: object, ctx: GuardContext, *, execute: bool) -> _Outcome:
+    def _gates(self, arguments: object, ctx: GuardContext, *, execute: bool) -> Generator[_StoreCall, Any, _Outcome]:
         none = _Outcome(None, {}, "", False, {})
         # 0. a context the host got wrong, arguments nested too deeply: refused before anything reads them
         problem = context_problem(ctx)
@@ -1439,7 +1488,7 @@ class ToolGuard:
         # 6. approval
         if self.approval_required:
             now = ctx.now if ctx.now is not None else time.time()
-            remembered = self._remembered(ctx, fp, now)
+            remembered = yield from self._remembered(ctx, fp, now)
             counting = self._counting(ctx, fp)
             if any(not a.granted for group in counting.values() for a in group):
                 outcome.refusal = self._denied("an approver refused the call")
@@ -1455,20 +1504,20 @@ class ToolGuard:
         # 7. rate limit and cooldown
         if self.rate_count is not None or self.cooldown_seconds is not None:
             now = ctx.now if ctx.now is not None else time.time()
-            wait = self.store.acquire(self.intent, ctx.actor, now, self.rate_count, self.rate_window_seconds,
-                                      self.cooldown_seconds, execute)
+            wait = yield ("acquire", (self.intent, ctx.actor, now, self.rate_count, self.rate_window_seconds,
+                                      self.cooldown_seconds, execute))
             if wait is not None:
-                outcome.refusal = self._rate_refusal(ctx, now, wait)
+                outcome.refusal = yield from self._rate_refusal(ctx, now, wait)
                 return outcome
         return outcome
 
-    def _remembered(self, ctx: GuardContext, fp: str, now: float) -> frozenset[str]:
+    def _remembered(self, ctx: GuardContext, fp: str, now: float) -> Generator[_StoreCall, Any, frozenset[str]]:
         """The approvers whose remembered approval of these values for this actor still counts: not expired, not
         the actor, holding one of the tool's approval roles as they are now (another actor's never count)."""
         if ctx.actor is None:
             return frozenset()
         declared = set(self.approval_roles)
-        found = self.store.approved_before(self.tool, fp, ctx.actor, now) or {}
+        found = (yield ("approved_before", (self.tool, fp, ctx.actor, now))) or {}
         return frozenset(name for name, roles in found.items()
                          if name != ctx.actor and (not declared or declared.intersection(roles)))
 
@@ -1489,13 +1538,13 @@ class ToolGuard:
             counting.setdefault(approval.approver, []).append(approval)
         return counting
 
-    def _rate_refusal(self, ctx: GuardContext, now: float, wait: float) -> GuardResult:
+    def _rate_refusal(self, ctx: GuardContext, now: float, wait: float) -> Generator[_StoreCall, Any, GuardResult]:
         constraint = "rate_limit" if self.rate_count is not None else "cooldown"
         if self.rate_count is not None and self.cooldown_seconds is not None:
-            rate_wait = self.store.acquire(self.intent, ctx.actor, now, self.rate_count, self.rate_window_seconds,
-                                           None, False) or 0.0
-            cool_wait = self.store.acquire(self.intent, ctx.actor, now, None, None, self.cooldown_seconds,
-                                           False) or 0.0
+            rate_wait = (yield ("acquire", (self.intent, ctx.actor, now, self.rate_count, self.rate_window_seconds,
+                                            None, False))) or 0.0
+            cool_wait = (yield ("acquire", (self.intent, ctx.actor, now, None, None, self.cooldown_seconds,
+                                            False))) or 0.0
             constraint = "rate_limit" if rate_wait >= cool_wait else "cooldown"
         text = (self.rate_limit if constraint == "rate_limit" else self.cooldown) or ""
         seconds = max(1, math.ceil(wait))
@@ -1507,12 +1556,12 @@ class ToolGuard:
         guidance = f"{self.tool} is rate limited ({text}). Try again in {seconds} seconds."
         return self._result(False, "rate_limited", [violation], guidance)
 
-    def _consume(self, outcome: _Outcome, ctx: GuardContext) -> GuardResult | None:
+    def _consume(self, outcome: _Outcome, ctx: GuardContext) -> Generator[_StoreCall, Any, GuardResult | None]:
         """Step 8: consume single-use confirmation and call-scoped approvals (§10.8)."""
         fp = outcome.fp
         if self.confirmation_required:
             key = "confirmation:" + (ctx.confirmation.id if ctx.confirmation is not None else "")
-            if not self.store.consume(self.tool, fp, key):
+            if not (yield ("consume", (self.tool, fp, key))):
                 return self._confirmation_refusal(outcome.arguments, fp)
         if outcome.counting:
             remaining = len(outcome.remembered.difference(outcome.counting))
@@ -1521,17 +1570,17 @@ class ToolGuard:
                 valid = any(a.scope == "value" for a in group)
                 for approval in group:
                     if approval.scope == "call":
-                        if self.store.consume(self.tool, fp, f"approval:{approver}:{approval.id}"):
+                        if (yield ("consume", (self.tool, fp, f"approval:{approver}:{approval.id}"))):
                             valid = True
                         else:
                             used.add((approver, approval.id))
                 remaining += valid
             if remaining < self.approval_count:
                 return self._approval_refusal(outcome.arguments, fp, ctx, True, used)
-            self._remember(outcome, ctx)
+            yield from self._remember(outcome, ctx)
         return None
 
-    def _remember(self, outcome: _Outcome, ctx: GuardContext) -> None:
+    def _remember(self, outcome: _Outcome, ctx: GuardContext) -> Generator[_StoreCall, Any, None]:
         """The call runs: remember the approvers who approved these values (for this actor only; a caller without
         a name gets nothing remembered), for ``remember_seconds``."""
         values = {name: tuple(r for a in group if a.scope == "value" for r in a.roles)
@@ -1539,4 +1588,4 @@ class ToolGuard:
                   if name not in outcome.remembered and any(a.scope == "value" for a in group)}
         if values and ctx.actor is not None:
             seconds = ctx.remember_seconds if ctx.remember_seconds is not None else REMEMBER_SECONDS
-            self.store.remember_approval(self.tool, outcome.fp, ctx.actor, values, outcome.now + seconds)
+            yield ("remember_approval", (self.tool, outcome.fp, ctx.actor, values, outcome.now + seconds))

@@ -16,8 +16,9 @@ The SQLite runs use ``--state`` (anything `axag serve --state` accepts) or, with
 run. The PostgreSQL runs use ``--postgresql URL`` (one database for every run), or a throwaway server the
 benchmark starts as the tests do (tests/pg_server.py; Debian's postgresql), with a fresh database per run as the
 SQLite runs have a fresh file. The rate limit of the benchmark's tool (1000000/minute) never trips, but every
-call in the last minute is a row the exact limit counts: a database shared by the runs of the last minute would
-make a PostgreSQL run count up to a few thousand rows per call where an SQLite run counts its own few hundred.
+call in the last minute is a row of the exact limit: SQLite counts them at each call, so a file shared by the runs
+of the last minute would make a run count up to a few thousand rows per call (PostgreSQL keeps each bucket's
+count, and its runs start as fresh, alike).
 """
 
 from __future__ import annotations
@@ -109,8 +110,26 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _measure(url: str, token: str | None, calls: int, concurrency: int, pid: int) -> tuple[float, float]:
-    """(calls per second, the server's CPU seconds per call) of ``calls`` calls."""
+def _children_cpu(parent: int) -> dict[int, float]:
+    """{pid: CPU seconds so far} of the processes whose parent is ``parent`` (a PostgreSQL server's backends)."""
+    out: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == parent:
+                    out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+DB_PARENT: list[int] = []  # the throwaway PostgreSQL server's postmaster, while the PostgreSQL runs use it
+DB_CPU: list[float] = []  # its backends' CPU seconds per call, one entry per PostgreSQL run
+
+
+async def _measure(url: str, token: str | None, calls: int, concurrency: int, pid: int,
+                   db_parent: int | None = None) -> tuple[float, float]:
+    """(calls per second, the server's CPU seconds per call) of ``calls`` calls; with ``db_parent``, the CPU
+    seconds per call of that PostgreSQL server's backends are appended to `DB_CPU`."""
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
@@ -128,12 +147,17 @@ async def _measure(url: str, token: str | None, calls: int, concurrency: int, pi
                 assert not res.is_error, res.structured_content
 
         cpu = _cpu_seconds(pid)
+        db = _children_cpu(db_parent) if db_parent is not None else {}
         start = time.perf_counter()
         await asyncio.gather(*(one(i) for i in range(calls)))
-        return calls / (time.perf_counter() - start), (_cpu_seconds(pid) - cpu) / calls
+        rate, per_call = calls / (time.perf_counter() - start), (_cpu_seconds(pid) - cpu) / calls
+        if db_parent is not None:  # a backend that started meanwhile counts from 0
+            DB_CPU.append(sum(t - db.get(p, 0.0) for p, t in _children_cpu(db_parent).items()) / calls)
+        return rate, per_call
 
 
-def _serving(cmd: list[str], port: int, token: str | None, calls: int, concurrency: int) -> tuple[float, float]:
+def _serving(cmd: list[str], port: int, token: str | None, calls: int, concurrency: int,
+             db_parent: int | None = None) -> tuple[float, float]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     try:
@@ -148,7 +172,8 @@ def _serving(cmd: list[str], port: int, token: str | None, calls: int, concurren
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError(f"{cmd[:4]} did not start") from None
                 time.sleep(0.05)
-        return asyncio.run(_measure(f"http://127.0.0.1:{port}/mcp", token, calls, concurrency, proc.pid))
+        return asyncio.run(_measure(f"http://127.0.0.1:{port}/mcp", token, calls, concurrency, proc.pid,
+                                    db_parent))
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
@@ -160,7 +185,8 @@ def _run(site: Path, state: str, base_url: str, guarded: bool, calls: int, concu
                            capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
     args = ["serve", str(site), "--base-url", base_url, "--state", state, "--http", f"127.0.0.1:{port}"]
     cmd = [sys.executable, "-m", "axag", *args] if guarded else [sys.executable, "-c", UNGUARDED, *args]
-    return _serving(cmd, port, token, calls, concurrency)
+    db_parent = DB_PARENT[0] if DB_PARENT and "://" in state else None
+    return _serving(cmd, port, token, calls, concurrency, db_parent)
 
 
 def _bare(base_url: str, calls: int, concurrency: int) -> tuple[float, float]:
@@ -235,7 +261,9 @@ def main() -> int:
         if pg_url is None and not opts.no_postgresql:
             from pg_server import PgServer
 
-            pg_url = stack.enter_context(PgServer()).create_database
+            pg = stack.enter_context(PgServer())
+            pg_url = pg.create_database
+            DB_PARENT.append(int((pg.data / "postmaster.pid").read_text().split()[0]))
             pg_kind = "a throwaway local server on a unix socket, fsync off, a fresh database per run"
         with running_backend(site) as backend:
             best, cpu = _sweep(site, tmp, backend.url, opts, pg_url)
@@ -258,6 +286,8 @@ def main() -> int:
     print(f"server CPU per call: axag {cpu['axag'] * 1000:.2f} ms{pg_cpu}, bare {cpu['bare'] * 1000:.2f} ms, guard "
           f"off {cpu['off'] * 1000:.2f} ms; bare / axag = {cpu['bare'] / cpu['axag']:.2f} x "
           f"(= calls/s per server core: axag {1 / cpu['axag']:.0f}, bare {1 / cpu['bare']:.0f})")
+    if DB_CPU:  # the database server competes for the same cores
+        print(f"PostgreSQL server CPU per call (its backends): {min(DB_CPU) * 1000:.2f} ms (least of the runs)")
     cost = (1 / on - 1 / off) / (1 / on) * 100 if on and off else float("nan")
     print(f"guard cost: {cost:.1f} % of a call ({(1 / on - 1 / off) * 1000:.2f} ms per call, end to end)")
     print(f"guard alone: {alone * 1000:.3f} ms per call in process = {alone * on * 100:.1f} % of a guarded call")

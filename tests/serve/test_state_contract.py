@@ -6,12 +6,13 @@ A property test runs random call sequences against both stores and a model of th
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,16 +26,47 @@ from axag.serve.stores import open_state
 Opener = Callable[[], SqlStore]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+class Coroutines:
+    """A store whose guard-store operations, token check and audit row run as its coroutine twins (`aacquire`,
+    `aconsume`, `aapproved_before`, `aremember_approval`, `atoken_identity`, `aaudit`) in an event loop of its own
+    (a thread), as `axag serve` runs them; everything else is the store's own."""
+
+    TWINS = ("acquire", "consume", "approved_before", "remember_approval", "token_identity", "audit")
+
+    def __init__(self, store: SqlStore) -> None:
+        self.store = store
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self.TWINS:
+            twin = getattr(self.store, "a" + name)
+            assert "a" + name in type(self.store).__dict__, f"{type(self.store).__name__} has no twin of {name}"
+            return lambda *a, **k: asyncio.run_coroutine_threadsafe(twin(*a, **k), self.loop).result(60)
+        return getattr(self.store, name)
+
+    def close(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.store.aclose(), self.loop).result(60)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+        self.store.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "postgresql-coroutines"])
 def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
-    """Opens a new store on one database (each call: another connection, as another replica has)."""
+    """Opens a new store on one database (each call: another connection, as another replica has); with
+    "postgresql-coroutines", the PostgreSQL store's operations run as its coroutine twins, as serve runs them."""
     where = str(tmp_path / "state.sqlite") if request.param == "sqlite" else request.getfixturevalue("pg_url")
-    opened: list[SqlStore] = []
+    opened: list[Any] = []
 
     def open_one() -> SqlStore:
-        store = open_state(where)
+        store: Any = open_state(where)
+        if request.param == "postgresql-coroutines":
+            store = Coroutines(store)
         opened.append(store)
-        return store
+        return cast(SqlStore, store)
 
     yield open_one
     for store in opened:
@@ -233,13 +265,42 @@ def test_postgresql_version_1_is_upgraded_in_place(pg_url: str) -> None:
     store.close()
     with psycopg.connect(pg_url, autocommit=True) as db:  # as axag with schema version 1 left it
         db.execute("DROP FUNCTION axag_acquire")
+        db.execute("ALTER TABLE last_call DROP COLUMN window_count")
         db.execute("UPDATE axag_schema SET version = 1")
     again = open_state(pg_url)
     try:
-        assert again.schema_version() == SCHEMA_VERSION == 2
+        assert again.schema_version() == SCHEMA_VERSION == 3
         assert again.token_identity(token) == ("ann", ())
         assert again.acquire("i", "ann", 102.0, 3, 60.0, None, True) is None
         assert again.acquire("i", "ann", 103.0, 3, 60.0, None, True) == pytest.approx(57.0)
+    finally:
+        again.close()
+
+
+def test_postgresql_version_2_is_upgraded_in_place(pg_url: str) -> None:
+    """A database of schema version 2 (the rate-limit function counted each bucket's window at every call, no
+    `window_count`) gets each bucket's count of the calls recorded before the upgrade: the limit counts them."""
+    import psycopg
+
+    from axag.serve.pgstate import _MIGRATIONS
+
+    store = open_state(pg_url)
+    assert [store.acquire("i", "ann", 100.0 + k, 3, 60.0, None, True) for k in range(2)] == [None, None]
+    assert store.acquire("i", "bob", 100.0, 3, 60.0, None, True) is None
+    store.close()
+    with psycopg.connect(pg_url, autocommit=True) as db:  # as axag with schema version 2 left it
+        db.execute("DROP FUNCTION axag_acquire")
+        db.execute("ALTER TABLE last_call DROP COLUMN window_count")
+        db.execute(_MIGRATIONS[1][0])
+        db.execute("UPDATE axag_schema SET version = 2")
+    again = open_state(pg_url)
+    try:
+        assert again.schema_version() == SCHEMA_VERSION == 3
+        assert again.acquire("i", "ann", 102.0, 3, 60.0, None, True) is None
+        assert again.acquire("i", "ann", 103.0, 3, 60.0, None, True) == pytest.approx(57.0)
+        assert again.acquire("i", "bob", 103.0, 3, 60.0, None, True) is None  # bob's own count: 1, now 2
+        assert again.acquire("i", "ann", 160.5, 3, 60.0, None, True) is None  # the first left the window
+        assert again.acquire("i", "ann", 160.6, 3, 60.0, None, True) == pytest.approx(0.4)
     finally:
         again.close()
 
@@ -274,6 +335,94 @@ def test_postgresql_store_replaces_the_connections_the_server_dropped(pg_url: st
         store.close()
 
 
+def _kept_once_listening(store: Coroutines, token: str) -> None:
+    """Look ``token`` up once the store listens for deleted tokens (it starts listening at its first lookup), so
+    the answer is kept."""
+    assert store.token_identity(token) is not None
+    deadline = time.monotonic() + 10
+    while store.store._tokens._conn is None:  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, "the store did not start listening"
+        time.sleep(0.02)
+    assert store.token_identity(token) is not None
+
+
+def _by_hand(url: str, sql: str) -> None:
+    """A change of the tokens table outside axag: it sends no notification."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute(sql)
+
+
+def test_postgresql_kept_tokens_go_when_any_process_deletes_tokens(pg_url: str) -> None:
+    """A token the serving store (its coroutine twin) found is kept, and forgotten when another process (another
+    replica, `axag serve token revoke`) deletes a token: its deletion notifies every listening store. The test
+    waits at most 5 s, half of `TOKEN_KEEP_SECONDS`, so the age limit is not what refuses it."""
+    from axag.serve.pgstate import TOKEN_KEEP_SECONDS
+
+    serving = Coroutines(open_state(pg_url))
+    cli = open_state(pg_url)
+    try:
+        token = cli.add_token("ann", ["clerk"])
+        cli.add_token("bob", [])
+        _kept_once_listening(serving, token)
+        _by_hand(pg_url, "DELETE FROM tokens WHERE name = 'ann'")
+        assert serving.token_identity(token) == ("ann", ("clerk",))  # control: kept, not looked up again
+        assert cli.revoke_token("bob") == 1  # another store deletes a token: the serving one forgets ann's too
+        deadline = time.monotonic() + TOKEN_KEEP_SECONDS / 2
+        while serving.token_identity(token) is not None:
+            assert time.monotonic() < deadline, "the deletion's notification did not reach the serving store"
+            time.sleep(0.01)
+        replaced = cli.add_token("carol", [])
+        _kept_once_listening(serving, replaced)
+        cli.add_token("carol", ["new"])  # replacing a token deletes the old one
+        deadline = time.monotonic() + TOKEN_KEEP_SECONDS / 2
+        while serving.token_identity(replaced) is not None:
+            assert time.monotonic() < deadline, "the replaced token was still accepted"
+            time.sleep(0.01)
+    finally:
+        serving.close()
+        cli.close()
+
+
+def test_postgresql_kept_tokens_are_not_used_once_the_listening_connection_is_lost(pg_url: str) -> None:
+    """Without its listening connection a store cannot learn of deletions: the moment the server ends that
+    connection, no kept token is used (the next lookup reads the database), without waiting for the listener to
+    notice; once it listens again, found tokens are kept again."""
+    serving = Coroutines(open_state(pg_url))
+    cli = open_state(pg_url)
+    try:
+        token = cli.add_token("ann", ["clerk"])
+        _kept_once_listening(serving, token)
+        _by_hand(pg_url, "DELETE FROM tokens WHERE name = 'ann'")
+        assert serving.token_identity(token) == ("ann", ("clerk",))  # control: kept
+        _by_hand(pg_url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'")
+        deadline = time.monotonic() + 5
+        while _listening(pg_url):  # the server has ended it: its socket now reads the end
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert serving.token_identity(token) is None
+        again = cli.add_token("bob", [])
+        deadline = time.monotonic() + 10
+        while not _listening(pg_url):  # it listens again (a second after the loss)
+            assert time.monotonic() < deadline, "the store did not listen again"
+            time.sleep(0.05)
+        _kept_once_listening(serving, again)
+        _by_hand(pg_url, "DELETE FROM tokens WHERE name = 'bob'")
+        assert serving.token_identity(again) == ("bob", ())
+    finally:
+        serving.close()
+        cli.close()
+
+
+def _listening(url: str) -> bool:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db:
+        row = db.execute("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'").fetchone()
+    return bool(row and row[0])
+
+
 class _Lazy:
     """A store opened in its thread (the migration is what runs concurrently)."""
 
@@ -291,24 +440,27 @@ calls = st.lists(st.tuples(st.sampled_from([None, "", "ann"]), st.floats(0.0, 40
 
 
 @pytest.fixture(scope="module")
-def both(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SqlStore, SqlStore]]:
+def both(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SqlStore, ...]]:
+    """SQLite, PostgreSQL, and PostgreSQL through its coroutine twins (on another database)."""
     sqlite = open_state(str(tmp_path_factory.mktemp("prop") / "state.sqlite"))
     pg = open_state(pg_server.create_database())
-    yield sqlite, pg
+    twins = Coroutines(open_state(pg_server.create_database()))
+    yield sqlite, pg, cast(SqlStore, twins)
     sqlite.close()
     pg.close()
+    twins.close()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(calls=calls, limit=st.integers(1, 3), cooldown=st.sampled_from([None, 7.0]))
-def test_both_stores_answer_every_call_sequence_as_the_model(both: tuple[SqlStore, SqlStore],
+def test_both_stores_answer_every_call_sequence_as_the_model(both: tuple[SqlStore, ...],
                                                              calls: list[tuple[str | None, float, bool]], limit: int,
                                                              cooldown: float | None) -> None:
     intent = "i" + uuid.uuid4().hex  # a fresh bucket per example
     window = 60.0
     model: dict[str | None, list[float]] = {}
     now = 10_000.0
-    answers: list[list[float | None]] = [[], [], []]
+    answers: list[list[float | None]] = [[] for _ in range(len(both) + 1)]
     for actor, step, record in calls:
         now += step
         kept = [t for t in model.get(actor, []) if t > now - window]
