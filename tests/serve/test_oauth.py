@@ -539,8 +539,8 @@ def test_a_known_key_is_not_held_up_by_a_fetch_for_an_unknown_kid() -> None:
 _CHANGES = st.fixed_dictionaries({}, optional={
     "aud": st.sampled_from(["other", "list-with", "list-without", "missing"]),
     "iss": st.sampled_from(["other", "missing", "trailing-slash"]),
-    "exp": st.sampled_from([-3600, -31, -29, 29, 3600, None]),
-    "nbf": st.sampled_from([-3600, 29, 31, 3600]),
+    "exp": st.sampled_from([-3600, -40, -20, 20, 3600, None]),
+    "nbf": st.sampled_from([-3600, 20, 40, 3600]),
     "scope": st.sampled_from(["none", "other", "both"]),
     "signer": st.sampled_from(["unknown-key", "stranger-under-kid", "none-alg"]),
 })
@@ -560,7 +560,9 @@ def k1_issuer() -> Iterator[str]:
 @given(changes=_CHANGES)
 def test_property_a_token_is_accepted_exactly_when_every_check_passes(changes: dict[str, Any],
                                                                       k1_issuer: str) -> None:
-    """Any mix of the faults is refused; a token with none is accepted (leeway 30 s on exp and nbf)."""
+    """Any mix of the faults is refused; a token with none is accepted (leeway 30 s on exp and nbf; the times
+    are 10 s from the edge either side, so that a slow machine, or a second that ends between signing and
+    checking, cannot move a token across it)."""
     k1, stranger, issuer = _K1, _STRANGER, k1_issuer
     audience = "http://127.0.0.1:9/mcp"
     now = int(time.time())
@@ -586,8 +588,8 @@ def test_property_a_token_is_accepted_exactly_when_every_check_passes(changes: d
         key, kid = {None: (k1, "k1"), "unknown-key": (stranger, "k7"),
                     "stranger-under-kid": (stranger, "k1")}[signer]
         token = jwt.encode(claims, key, algorithm="ES256", headers={"kid": kid})
-    accepted = (aud in (None, "list-with") and iss is None and changes.get("exp", 29) not in (-3600, -31, None)
-                and changes.get("nbf", -3600) in (-3600, 29) and signer is None)
+    accepted = (aud in (None, "list-with") and iss is None and changes.get("exp", 20) not in (-3600, -40, None)
+                and changes.get("nbf", -3600) in (-3600, 20) and signer is None)
 
     async def go() -> Any:
         verifier, client = _verifier(issuer, audience, refetch=3600)
