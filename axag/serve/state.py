@@ -202,21 +202,18 @@ class SqlStore:
             if since is not None and record:
                 gone = db.execute("DELETE FROM calls WHERE intent = ? AND actor = ? AND at <= ?",
                                   (intent, who, since)).rowcount
-            counted = since is not None and limit is not None
             row = db.execute("SELECT at, window_count FROM last_call WHERE intent = ? AND actor = ?",
                              (intent, who)).fetchone()
             last, stored = (None, 0) if row is None else row
-            count = 0
-            if counted and record:
-                count = stored - gone
-            elif counted:
-                count = db.execute("SELECT count(*) FROM calls WHERE intent = ? AND actor = ? AND at > ?",
-                                   (intent, who, since)).fetchone()[0]
-            if counted and count >= limit:  # the call that must leave the window before another is admitted
-                assert limit is not None and window_seconds is not None
-                oldest = db.execute("SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? "
-                                    "ORDER BY at LIMIT 1 OFFSET ?", (intent, who, since, count - limit)).fetchone()[0]
-                wait = max(wait, oldest + window_seconds - now)
+            if since is not None and limit is not None:  # the calls in the window
+                count: int = stored - gone if record else db.execute(
+                    "SELECT count(*) FROM calls WHERE intent = ? AND actor = ? AND at > ?", (intent, who, since)
+                ).fetchone()[0]
+                if count >= limit:  # the call that must leave the window before another is admitted
+                    assert window_seconds is not None
+                    oldest = db.execute("SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? ORDER BY at "
+                                        "LIMIT 1 OFFSET ?", (intent, who, since, count - limit)).fetchone()[0]
+                    wait = max(wait, oldest + window_seconds - now)
             if cooldown_seconds is not None and last is not None:
                 wait = max(wait, last + cooldown_seconds - now)
             if wait > 0:
