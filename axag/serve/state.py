@@ -442,14 +442,16 @@ class SqliteStore(SqlStore):
                 f"call arguments and the audit log; run `chmod 600 {self.path}`")
 
     # ------------------------------------------------------------------ connections
-    def _db(self) -> sqlite3.Connection:
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+    def _db(self, kind: str = "db", busy_seconds: float = 30.0) -> sqlite3.Connection:
+        """This thread's connection (``kind``: "db", or "audit_db": the audit rows', whose ``busy_seconds`` are
+        `AUDIT_BUSY_SECONDS`, set once rather than around each row)."""
+        db: sqlite3.Connection | None = getattr(self._local, kind, None)
         if db is None:
             db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA busy_timeout=30000")
-            self._local.db = db
+            db.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
+            setattr(self._local, kind, db)
         return db
 
     @contextmanager
@@ -479,17 +481,15 @@ class SqliteStore(SqlStore):
             db.execute("COMMIT")
 
     def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
+        for kind in ("db", "audit_db"):
+            db = getattr(self._local, kind, None)
+            if db is not None:
+                db.close()
+                setattr(self._local, kind, None)
 
     def audit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
               backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None:
-        db = self._db()
-        db.execute(f"PRAGMA busy_timeout={int(AUDIT_BUSY_SECONDS * 1000)}")  # the call's answer waits for this
-        try:
-            super().audit(actor=actor, tool=tool, fingerprint=fingerprint, permission=permission,
-                          backend_status=backend_status, duration_ms=duration_ms, arguments=arguments)
-        finally:
-            db.execute("PRAGMA busy_timeout=30000")
+        """One audit row on a connection of its own, which waits `AUDIT_BUSY_SECONDS` for a locked database (the
+        call's answer waits for this), then the failure is the caller's to log."""
+        self._db("audit_db", AUDIT_BUSY_SECONDS).execute(AUDIT_SQL, audit_values(
+            actor, tool, fingerprint, permission, backend_status, duration_ms, arguments))
