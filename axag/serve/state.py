@@ -46,14 +46,16 @@ a transaction-level advisory lock), so a read-check-write (a decision, a link co
 committed before it."""
 
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The version of the state database's schema this axag makes (kept in SQLite's `PRAGMA user_version`)."""
 
 # Each step upgrades the schema from its index to the next version. Version 0 is the schema of axag before
 # versioning (every table `IF NOT EXISTS`, so it also lays out an empty file); step 1 gives remembered approvals
 # their actor, approvers and expiry: the old `approved` rows have no actor, so they are dropped. Step 2 changes
 # nothing in SQLite (version 2 gives PostgreSQL its rate-limit function; both stores keep one version number), nor
-# does step 3 (version 3 gives PostgreSQL's rate-limit buckets their count of calls).
+# does step 3 (version 3 gives PostgreSQL's rate-limit buckets their count of calls). Step 4 gives SQLite's buckets
+# that count (`last_call.window_count`, filled from the calls already recorded; nothing changes in PostgreSQL):
+# `acquire` reads it instead of counting the window at every call, whose cost grew with the calls in the window.
 _MIGRATIONS: tuple[str, ...] = (
     """
 CREATE TABLE IF NOT EXISTS calls (intent TEXT NOT NULL, actor TEXT NOT NULL, at REAL NOT NULL);
@@ -93,6 +95,11 @@ ALTER TABLE approval_requests ADD COLUMN spent REAL;
 """,
     "",
     "",
+    """
+ALTER TABLE last_call ADD COLUMN window_count INTEGER NOT NULL DEFAULT 0;
+UPDATE last_call SET window_count = (SELECT count(*) FROM calls WHERE calls.intent = last_call.intent
+                                                                  AND calls.actor = last_call.actor);
+""",
 )
 assert len(_MIGRATIONS) == SCHEMA_VERSION + 1
 
@@ -181,32 +188,48 @@ class SqlStore:
     # ------------------------------------------------------------------ GuardStore (rate limit, cooldown and stores)
     def acquire(self, intent: str, actor: str | None, now: float, limit: int | None,
                 window_seconds: float | None, cooldown_seconds: float | None, record: bool) -> float | None:
+        """The seconds to wait before the bucket admits a call (None: admitted, and recorded when ``record``).
+
+        Each bucket's row in `last_call` keeps the number of its rows in `calls` (`window_count`): a recorded
+        call deletes the bucket's rows that left the window first, so every row left is in the window and their
+        number is the count, read instead of counting the window (whose cost grew with the calls in it); a look
+        (``record`` false), which deletes nothing, counts the window."""
         who, lock = self._bucket(intent, actor)
         with self._tx(lock) as db:  # one bucket's calls at a time
             wait = 0.0
             since = now - window_seconds if window_seconds is not None else None
+            gone = 0
             if since is not None and record:
-                db.execute("DELETE FROM calls WHERE intent = ? AND actor = ? AND at <= ?", (intent, who, since))
-            counted = since is not None and limit is not None
-            count, last = db.execute(  # the calls in the window (when counted) and the bucket's last call
-                "SELECT (SELECT count(*) FROM calls WHERE intent = ? AND actor = ? AND at > ?), "
-                "(SELECT at FROM last_call WHERE intent = ? AND actor = ?)",
-                (intent, who, since if counted else now, intent, who)).fetchone()
-            if counted and count >= limit:  # the call that must leave the window before another is admitted
-                assert limit is not None and window_seconds is not None
-                oldest = db.execute("SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? "
-                                    "ORDER BY at LIMIT 1 OFFSET ?", (intent, who, since, count - limit)).fetchone()[0]
-                wait = max(wait, oldest + window_seconds - now)
+                gone = db.execute("DELETE FROM calls WHERE intent = ? AND actor = ? AND at <= ?",
+                                  (intent, who, since)).rowcount
+            row = db.execute("SELECT at, window_count FROM last_call WHERE intent = ? AND actor = ?",
+                             (intent, who)).fetchone()
+            last, stored = (None, 0) if row is None else row
+            if since is not None and limit is not None:  # the calls in the window
+                count: int = stored - gone if record else db.execute(
+                    "SELECT count(*) FROM calls WHERE intent = ? AND actor = ? AND at > ?", (intent, who, since)
+                ).fetchone()[0]
+                if count >= limit:  # the call that must leave the window before another is admitted
+                    assert window_seconds is not None
+                    oldest = db.execute("SELECT at FROM calls WHERE intent = ? AND actor = ? AND at > ? ORDER BY at "
+                                        "LIMIT 1 OFFSET ?", (intent, who, since, count - limit)).fetchone()[0]
+                    wait = max(wait, oldest + window_seconds - now)
             if cooldown_seconds is not None and last is not None:
                 wait = max(wait, last + cooldown_seconds - now)
             if wait > 0:
+                if gone:
+                    db.execute("UPDATE last_call SET window_count = window_count - ? WHERE intent = ? AND actor = ?",
+                               (gone, intent, who))
                 return wait
             if record:
+                added = 0
                 if window_seconds is not None:
                     db.execute("INSERT INTO calls (intent, actor, at) VALUES (?, ?, ?)", (intent, who, now))
+                    added = 1
                 at = now if last is None else max(now, last)
-                db.execute("INSERT INTO last_call (intent, actor, at) VALUES (?, ?, ?) ON CONFLICT (intent, actor) "
-                           "DO UPDATE SET at = excluded.at", (intent, who, at))
+                db.execute("INSERT INTO last_call (intent, actor, at, window_count) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (intent, actor) DO UPDATE SET at = excluded.at, "
+                           "window_count = last_call.window_count - ? + ?", (intent, who, at, added, gone, added))
             return None
 
     def _bucket(self, intent: str, actor: str | None) -> tuple[str, str]:
@@ -419,14 +442,16 @@ class SqliteStore(SqlStore):
                 f"call arguments and the audit log; run `chmod 600 {self.path}`")
 
     # ------------------------------------------------------------------ connections
-    def _db(self) -> sqlite3.Connection:
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+    def _db(self, kind: str = "db", busy_seconds: float = 30.0) -> sqlite3.Connection:
+        """This thread's connection (``kind``: "db", or "audit_db": the audit rows', whose ``busy_seconds`` are
+        `AUDIT_BUSY_SECONDS`, set once rather than around each row)."""
+        db: sqlite3.Connection | None = getattr(self._local, kind, None)
         if db is None:
             db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA busy_timeout=30000")
-            self._local.db = db
+            db.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
+            setattr(self._local, kind, db)
         return db
 
     @contextmanager
@@ -456,17 +481,15 @@ class SqliteStore(SqlStore):
             db.execute("COMMIT")
 
     def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
+        for kind in ("db", "audit_db"):
+            db = getattr(self._local, kind, None)
+            if db is not None:
+                db.close()
+                setattr(self._local, kind, None)
 
     def audit(self, *, actor: str | None, tool: str, fingerprint: str | None, permission: str,
               backend_status: int | None, duration_ms: float, arguments: Mapping[str, Any] | None) -> None:
-        db = self._db()
-        db.execute(f"PRAGMA busy_timeout={int(AUDIT_BUSY_SECONDS * 1000)}")  # the call's answer waits for this
-        try:
-            super().audit(actor=actor, tool=tool, fingerprint=fingerprint, permission=permission,
-                          backend_status=backend_status, duration_ms=duration_ms, arguments=arguments)
-        finally:
-            db.execute("PRAGMA busy_timeout=30000")
+        """One audit row on a connection of its own, which waits `AUDIT_BUSY_SECONDS` for a locked database (the
+        call's answer waits for this), then the failure is the caller's to log."""
+        self._db("audit_db", AUDIT_BUSY_SECONDS).execute(AUDIT_SQL, audit_values(
+            actor, tool, fingerprint, permission, backend_status, duration_ms, arguments))

@@ -16,9 +16,8 @@ The SQLite runs use ``--state`` (anything `axag serve --state` accepts) or, with
 run. The PostgreSQL runs use ``--postgresql URL`` (one database for every run), or a throwaway server the
 benchmark starts as the tests do (tests/pg_server.py; Debian's postgresql), with a fresh database per run as the
 SQLite runs have a fresh file. The rate limit of the benchmark's tool (1000000/minute) never trips, but every
-call in the last minute is a row of the exact limit: SQLite counts them at each call, so a file shared by the runs
-of the last minute would make a run count up to a few thousand rows per call (PostgreSQL keeps each bucket's
-count, and its runs start as fresh, alike).
+call in the last minute is a row of the exact limit; both stores keep each bucket's count of them, so a call's
+check does not cost more the more calls the window holds, and the runs start alike.
 """
 
 from __future__ import annotations

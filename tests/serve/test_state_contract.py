@@ -269,7 +269,7 @@ def test_postgresql_version_1_is_upgraded_in_place(pg_url: str) -> None:
         db.execute("UPDATE axag_schema SET version = 1")
     again = open_state(pg_url)
     try:
-        assert again.schema_version() == SCHEMA_VERSION == 3
+        assert again.schema_version() == SCHEMA_VERSION == 4
         assert again.token_identity(token) == ("ann", ())
         assert again.acquire("i", "ann", 102.0, 3, 60.0, None, True) is None
         assert again.acquire("i", "ann", 103.0, 3, 60.0, None, True) == pytest.approx(57.0)
@@ -295,12 +295,48 @@ def test_postgresql_version_2_is_upgraded_in_place(pg_url: str) -> None:
         db.execute("UPDATE axag_schema SET version = 2")
     again = open_state(pg_url)
     try:
-        assert again.schema_version() == SCHEMA_VERSION == 3
+        assert again.schema_version() == SCHEMA_VERSION == 4
         assert again.acquire("i", "ann", 102.0, 3, 60.0, None, True) is None
         assert again.acquire("i", "ann", 103.0, 3, 60.0, None, True) == pytest.approx(57.0)
         assert again.acquire("i", "bob", 103.0, 3, 60.0, None, True) is None  # bob's own count: 1, now 2
         assert again.acquire("i", "ann", 160.5, 3, 60.0, None, True) is None  # the first left the window
         assert again.acquire("i", "ann", 160.6, 3, 60.0, None, True) == pytest.approx(0.4)
+    finally:
+        again.close()
+
+
+def test_sqlite_version_3_is_upgraded_in_place(tmp_path: Path) -> None:
+    """A SQLite database of schema version 3 (each call counted its bucket's window, no `window_count`) gets each
+    bucket's count of the calls recorded before the upgrade: the limit counts them, and counts on as calls come
+    and leave the window."""
+    import sqlite3
+
+    path = tmp_path / "state.sqlite"
+    store = open_state(str(path))
+    token = store.add_token("ann", [])
+    assert [store.acquire("i", "ann", 100.0 + k, 3, 60.0, None, True) for k in range(2)] == [None, None]
+    assert store.acquire("i", "bob", 100.0, 3, 60.0, None, True) is None
+    store.close()
+    db = sqlite3.connect(path, isolation_level=None)  # as axag with schema version 3 left it
+    db.execute("ALTER TABLE last_call DROP COLUMN window_count")
+    db.execute("PRAGMA user_version = 3")
+    db.close()
+    again = open_state(str(path))
+    try:
+        assert again.schema_version() == SCHEMA_VERSION == 4
+        assert again.token_identity(token) == ("ann", ())
+        assert again.acquire("i", "ann", 102.0, 3, 60.0, None, True) is None
+        assert again.acquire("i", "ann", 103.0, 3, 60.0, None, True) == pytest.approx(57.0)
+        assert again.acquire("i", "bob", 103.0, 3, 60.0, None, True) is None  # bob's own count: 1, now 2
+        assert again.acquire("i", "ann", 160.5, 3, 60.0, None, True) is None  # the first left the window
+        assert again.acquire("i", "ann", 160.6, 3, 60.0, None, True) == pytest.approx(0.4)
+        assert again.acquire("i", "ann", 161.5, 3, 60.0, None, False) is None  # a look: the second left too
+        assert [again.acquire("i", "ann", 230.0 + k / 10, 3, 60.0, None, True) for k in range(3)] == [None] * 3
+        # a refusal deletes the calls that left the window too (a lower limit refuses with three in the window)
+        assert again.acquire("i", "ann", 290.05, 1, 60.0, None, True) == pytest.approx(0.15)
+        assert again.acquire("i", "ann", 290.15, 3, 60.0, None, True) is None
+        assert again.acquire("i", "ann", 290.16, 3, 60.0, None, True) is None
+        assert again.acquire("i", "ann", 290.17, 3, 60.0, None, True) == pytest.approx(0.03)
     finally:
         again.close()
 
