@@ -277,7 +277,7 @@ def main() -> int:
         if mode not in best:
             continue
         ratio = best[mode] / bare if bare else float("nan")
-        print(f"{label:25} {best[mode]:8.1f} calls/s = {ratio:.2f} x bare (target >= 0.85: "
+        print(f"{label:25} {best[mode]:8.1f} calls/s = {ratio:.3f} x bare (target >= 0.85: "
               f"{'met' if ratio >= 0.85 else 'NOT met'}); state: {state}")
     print(f"guard off (SQLite):       {off:8.1f} calls/s")
     # the server process's own CPU time per call: what a call costs, however busy the rest of the machine is
