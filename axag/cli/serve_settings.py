@@ -51,10 +51,15 @@ def state_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 def open_store(state: str | None, config: str | None = None, isolated: bool = False, *,
                create: bool = True) -> SqlStore:
     """The state store at ``state`` (an SQLite file or a PostgreSQL URL), else at the configured (or default)
-    one."""
+    one; in a command, closed when the command ends (a PostgreSQL store's pool keeps connections and threads that
+    the garbage collector would otherwise close at some later time, from one of those threads)."""
     from axag.serve.stores import open_state
 
-    return open_state(state_path(state, serve_settings(config, isolated)), create=create)
+    store = open_state(state_path(state, serve_settings(config, isolated)), create=create)
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.call_on_close(store.close)
+    return store
 
 
 def roles_of(text: str) -> tuple[str, ...]:

@@ -87,3 +87,23 @@ def test_public_url_makes_the_links_of_axag_approvals_link(tmp_path: Path) -> No
     res = run_axag(["approvals", "link", req.id, "--state", str(tmp_path / "s.sqlite")])
     assert res.exit_code == 0, res.output
     assert res.stdout.startswith(f"https://agents.example.com/approvals/{req.id}?code=")
+
+
+def _connections(url: str) -> int:
+    """Sessions open on the database of ``url``, other than the one asking."""
+    with psycopg.connect(url, autocommit=True) as db:
+        row = db.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                         "AND pid <> pg_backend_pid()").fetchone()
+    return int(row[0]) if row else -1
+
+
+def test_state_commands_leave_no_postgresql_connection_open(pg_url: str) -> None:
+    """Each command that opens the state database closes it when it ends (in-process, as a library user or a
+    long-lived caller runs it): no session of its pool is left on the server."""
+    commands = [["serve", "token", "add", "ann"], ["serve", "token", "list"], ["serve", "token", "revoke", "ann"],
+                ["serve", "approver", "add", "carol"], ["serve", "approver", "list"],
+                ["serve", "approver", "revoke", "carol"], ["approvals", "list"], ["approvals", "remembered"]]
+    for args in commands:
+        res = run_axag([*args, "--state", pg_url])
+        assert res.exit_code == 0, (args, res.output)
+        assert _connections(pg_url) == 0, args
