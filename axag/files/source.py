@@ -55,6 +55,28 @@ class SourceText:
         """``data`` with ASCII letters lower-cased (computed once; byte searches of several passes)."""
         return self.data.lower()
 
+    def mentions(self, word: str) -> bool:
+        """Whether the file holds ``word`` (lower-case ASCII) in any case: a literal search of `lower_data`, or of
+        the lower-cased text in a UTF-16 file (whose bytes hold NULs between the letters), asked once per file and
+        word. A yes may come from a comment or a longer word: it tells a pass that looking can find something,
+        never what it finds."""
+        found = self._mentioned.get(word)
+        if found is None:
+            if self.encoding.startswith("utf-16"):
+                found = word in self._lower_text
+            else:
+                found = word.encode("ascii") in self.lower_data
+            self._mentioned[word] = found
+        return found
+
+    @cached_property
+    def _mentioned(self) -> dict[str, bool]:
+        return {}
+
+    @cached_property
+    def _lower_text(self) -> str:
+        return self.text.lower()
+
 
 def sniff_encoding(data: bytes) -> tuple[str, bytes]:
     """Return (codec name, BOM bytes) per reading and decoding."""

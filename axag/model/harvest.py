@@ -181,12 +181,8 @@ def submitting_form(model: FileModel, act: Action, scope: LxmlElement) -> LxmlEl
 
 def _may_have_templates(model: FileModel) -> bool:
     """False when the file holds no ``<template`` (in any case) at all, so that its tree has no `<template>`
-    element: a byte search of the file, once per file (a UTF-16 file: True, every search is made)."""
-    has: bool | None = model.memo.get("templates")
-    if has is None:
-        src = model.pf.src
-        has = model.memo["templates"] = src.encoding.startswith("utf-16") or b"<template" in src.lower_data
-    return has
+    element (`SourceText.mentions`, once per file)."""
+    return model.pf.src.mentions("<template")
 
 
 def _template_of(model: FileModel, el: LxmlElement) -> LxmlElement | None:

@@ -161,8 +161,7 @@ class ParsedFile:
             walk: dict[str, list[Any]] = {t: [] for t in (*WALKED_TAGS, "a")}
             if self.root is not None:
                 src = self.src
-                links = (b"javascript:" in src.lower_data if not src.encoding.startswith("utf-16")
-                         else "javascript:" in src.text.lower())
+                links = src.mentions("javascript:")
                 tags = (*WALKED_TAGS, *(("a",) if links else ()))
                 # after a self-closed <html/>, libxml2 puts the rest of the page in a second top-level element
                 for top in (self.root, *self.root.itersiblings()):

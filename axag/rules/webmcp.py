@@ -220,22 +220,9 @@ def _plain_attr(ctx: RuleCtx, element: Element, name: str) -> Attr | None:
 
 
 def _in_file(ctx: RuleCtx, name: str) -> bool:
-    """Whether the file holds the ASCII name ``name`` in any case (answered once per file and name): a start
-    tag's attribute name, lower-cased, is a part of the file's bytes lower-cased (in an ASCII-compatible
-    encoding; a UTF-16 file's decoded text, lower-cased)."""
-    memo = ctx.model.memo
-    found: dict[str, bool] | None = memo.get("webmcp_names")
-    if found is None:
-        found = memo["webmcp_names"] = {}
-    known = found.get(name)
-    if known is None:
-        src = ctx.model.pf.src
-        if src.encoding.startswith("utf-16"):  # NUL bytes between the letters: search the text
-            known = name in ctx.model.pf.text.lower()
-        else:
-            known = name.encode("ascii") in src.lower_data
-        found[name] = known
-    return known
+    """Whether the file holds the ASCII name ``name`` in any case (`SourceText.mentions`, once per file and name):
+    a start tag's attribute name, lower-cased, is a part of the file lower-cased."""
+    return ctx.model.pf.src.mentions(name)
 
 
 def _attr_as_written(ctx: RuleCtx, element: Element, name: str) -> Attr | None:
