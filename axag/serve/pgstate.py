@@ -390,7 +390,7 @@ class PostgresStore(SqlStore):
 
     async def _aexecute(self, sql: str, params: Sequence[Any]) -> tuple[int, list[Any]]:
         """One autocommit statement on a connection of the async pool: (its row count, its rows)."""
-        pool = self._apool if self._aready is asyncio.get_running_loop() else await self._async_pool()
+        pool = await self._async_pool()
         async with pool.connection() as conn:
             cur = await conn.execute(_pg_sql(sql), params)
             return cur.rowcount, (await cur.fetchall() if cur.description is not None else [])
@@ -398,7 +398,7 @@ class PostgresStore(SqlStore):
     @asynccontextmanager
     async def _atx(self, lock: str = WRITER) -> AsyncIterator[Any]:
         """`_tx` on a connection of the async pool: one transaction holding the advisory lock ``lock``."""
-        pool = self._apool if self._aready is asyncio.get_running_loop() else await self._async_pool()
+        pool = await self._async_pool()
         async with pool.connection() as conn, conn.transaction():
             await conn.execute(_pg_sql(_LOCK_SQL), (_LOCK_CLASS, lock))
             yield conn
@@ -406,10 +406,12 @@ class PostgresStore(SqlStore):
     async def _async_pool(self) -> Any:
         """The async pool of the running event loop, opened on first use (a pool serves the loop it was opened
         in: a store used from another loop gets another pool)."""
+        loop = asyncio.get_running_loop()
+        if self._aready is loop:
+            return self._apool
         from psycopg import AsyncConnection
         from psycopg_pool import AsyncConnectionPool
 
-        loop = asyncio.get_running_loop()
         if self._aloop is not loop:
             self._aloop, self._aready = loop, None
             self._apool = AsyncConnectionPool(
