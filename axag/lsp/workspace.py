@@ -69,6 +69,11 @@ def _declared(pairs: Iterable[tuple[str, str]]) -> Declared:
     return frozenset((intent, name.replace("-", "_")) for intent, name in pairs)
 
 
+def _read_declared(outcome: FileOutcome) -> Declared:
+    """What a file as read declares: its kept contracts' (`Workspace._keep`: packed, without errors)."""
+    return _declared((c.intent, c.name) for c, _ in outcome.contracts)
+
+
 def _contract_intent(contract: Any) -> str:
     """The intent of a contract, packed (`merge.PackedContract`) or not (`contract.ToolContract`)."""
     from axag.compile.merge import PackedContract
@@ -282,7 +287,7 @@ class Workspace:
         outcome.findings, outcome.suppressed, outcome.text = [], [], None
         # the contracts the merge takes part in (those of actions with errors take none), packed once
         outcome.contracts = _packed([(c, e) for c, e in outcome.contracts if not e])
-        declared = _declared((c.intent, c.name) for c, _ in outcome.contracts)
+        declared = _read_declared(outcome)
         with self._lock:
             if generation == self._generation:
                 self._files[path] = outcome
@@ -519,8 +524,7 @@ class Workspace:
             self._open.pop(path, None)
             before = self._declared.get(path, frozenset())
             kept = self._files.get(path)
-            self._set_declared(path, frozenset() if kept is None else
-                               _declared((c.intent, c.name) for c, _ in kept.contracts))
+            self._set_declared(path, frozenset() if kept is None else _read_declared(kept))
         self.file_changed(path)
         with self._lock:
             after = self._declared.get(path, frozenset())
