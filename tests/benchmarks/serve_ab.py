@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,7 +40,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
 
 from serve_backend import free_port, running_backend
-from serve_bench import PAGE, _cpu_seconds
+from serve_bench import PAGE, _cpu_seconds, call_many, wait_listening
 
 
 @dataclass
@@ -51,8 +50,6 @@ class Server:
     port: int
     token: str
     proc: subprocess.Popen[bytes]
-    seconds: float = 0.0  # wall time of its chunks
-    cpu: float = 0.0  # its CPU time during its chunks
 
 
 def _start(label: str, tree: Path, site: Path, state: str, backend_url: str) -> Server:
@@ -62,19 +59,18 @@ def _start(label: str, tree: Path, site: Path, state: str, backend_url: str) -> 
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "axag", "serve", str(site), "--base-url", backend_url, "--state",
                              state, "--http", f"127.0.0.1:{port}"], env=env, cwd=tree, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return Server(label, tree, port, token, proc)
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                raise RuntimeError(f"axag serve from {tree} did not start") from None
-            time.sleep(0.05)
+    try:
+        wait_listening(proc, port, f"axag serve from {tree}")
+    except RuntimeError:
+        proc.kill()
+        raise
+    return Server(label, tree, port, token, proc)
 
 
-async def _drive(servers: list[Server], chunks: int, calls: int, concurrency: int) -> None:
+async def _drive(servers: list[Server], chunks: int, calls: int, concurrency: int,
+                 totals: dict[str, list[float]]) -> None:
+    """``chunks`` chunks of ``calls`` calls per server, alternating; each server's wall and CPU seconds over its
+    chunks are added to ``totals[label]``."""
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
@@ -91,18 +87,10 @@ async def _drive(servers: list[Server], chunks: int, calls: int, concurrency: in
             clients[s.label] = client
         for k in range(chunks):
             for s in servers if k % 2 == 0 else servers[::-1]:
-                client = clients[s.label]
-                sem = asyncio.Semaphore(concurrency)
-
-                async def one(i: int, client: Any = client, sem: asyncio.Semaphore = sem) -> None:
-                    async with sem:
-                        res = await client.call_tool("site_search", {"q": f"room {i % 7}", "page": 1 + i % 5})
-                        assert not res.is_error, res.structured_content
-
                 cpu, start = _cpu_seconds(s.proc.pid), time.perf_counter()
-                await asyncio.gather(*(one(i) for i in range(calls)))
-                s.seconds += time.perf_counter() - start
-                s.cpu += _cpu_seconds(s.proc.pid) - cpu
+                await call_many(clients[s.label], calls, concurrency)
+                totals[s.label][0] += time.perf_counter() - start
+                totals[s.label][1] += _cpu_seconds(s.proc.pid) - cpu
 
 
 def main() -> int:
@@ -136,14 +124,11 @@ def main() -> int:
             try:
                 for label, tree, state in sorted(zip("AB", trees, states, strict=True), key=lambda t: t[0] != first):
                     servers.append(_start(label, tree, site, state, backend.url))
-                asyncio.run(_drive(servers, (opts.chunks + 1) // 2, opts.calls, opts.concurrency))
+                asyncio.run(_drive(servers, (opts.chunks + 1) // 2, opts.calls, opts.concurrency, totals))
             finally:
                 for s in servers:
                     s.proc.send_signal(signal.SIGTERM)
                     s.proc.wait(30)
-            for s in servers:
-                totals[s.label][0] += s.seconds
-                totals[s.label][1] += s.cpu
     n = 2 * ((opts.chunks + 1) // 2) * opts.calls
     print(f"({n // opts.calls} alternating chunks of {opts.calls} calls per server in two passes, concurrency "
           f"{opts.concurrency}, {opts.state} state)")

@@ -27,12 +27,14 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -125,6 +127,33 @@ DB_PARENT: list[int] = []  # the throwaway PostgreSQL server's postmaster, while
 DB_CPU: list[float] = []  # its backends' CPU seconds per call, one entry per PostgreSQL run
 
 
+async def call_many(client: Any, calls: int, concurrency: int) -> None:
+    """``calls`` calls of the benchmark's tool through the MCP ``client``, ``concurrency`` at a time; each must
+    succeed."""
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(i: int) -> None:
+        async with sem:
+            res = await client.call_tool("site_search", {"q": f"room {i % 7}", "page": 1 + i % 5})
+            assert not res.is_error, res.structured_content
+
+    await asyncio.gather(*(one(i) for i in range(calls)))
+
+
+def wait_listening(proc: subprocess.Popen[bytes], port: int, what: str) -> None:
+    """Return once something accepts connections on loopback ``port``; `RuntimeError` ("``what`` did not
+    start") when ``proc`` exits first or 30 s pass."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"{what} did not start") from None
+            time.sleep(0.05)
+
+
 async def _measure(url: str, token: str | None, calls: int, concurrency: int, pid: int,
                    db_parent: int | None = None) -> tuple[float, float]:
     """(calls per second, the server's CPU seconds per call) of ``calls`` calls; with ``db_parent``, the CPU
@@ -138,17 +167,10 @@ async def _measure(url: str, token: str | None, calls: int, concurrency: int, pi
             streamable_http_client(url, http_client=hc), mode="legacy") as client:
         for _ in range(20):  # warm up
             await client.call_tool("site_search", {"q": "warm up", "page": 1})
-        sem = asyncio.Semaphore(concurrency)
-
-        async def one(i: int) -> None:
-            async with sem:
-                res = await client.call_tool("site_search", {"q": f"room {i % 7}", "page": 1 + i % 5})
-                assert not res.is_error, res.structured_content
-
         cpu = _cpu_seconds(pid)
         db = _children_cpu(db_parent) if db_parent is not None else {}
         start = time.perf_counter()
-        await asyncio.gather(*(one(i) for i in range(calls)))
+        await call_many(client, calls, concurrency)
         rate, per_call = calls / (time.perf_counter() - start), (_cpu_seconds(pid) - cpu) / calls
         if db_parent is not None:  # a backend that started meanwhile counts from 0
             DB_CPU.append(sum(t - db.get(p, 0.0) for p, t in _children_cpu(db_parent).items()) / calls)
@@ -160,17 +182,7 @@ def _serving(cmd: list[str], port: int, token: str | None, calls: int, concurren
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     try:
-        import socket
-
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError(f"{cmd[:4]} did not start") from None
-                time.sleep(0.05)
+        wait_listening(proc, port, str(cmd[:4]))
         return asyncio.run(_measure(f"http://127.0.0.1:{port}/mcp", token, calls, concurrency, proc.pid,
                                     db_parent))
     finally:
