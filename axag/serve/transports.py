@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 
+from axag.batch.memory import serving_gc
 from axag.serve.app import ToolServer
 from axag.serve.logs import json_logs, uvicorn_log_config
 from axag.serve.metrics import metrics_app
@@ -86,6 +87,7 @@ async def serve_stdio(tools: ToolServer) -> None:
 
             tg.start_soon(serve_desk, tools, *desk_http)
         _start_metrics_listener(tools, tg)
+        serving_gc()
         try:
             async with stdio_server() as (read, write):
                 await server.run(read, write, server.create_initialization_options())
@@ -149,6 +151,7 @@ async def serve_http(tools: ToolServer, host: str, port: int, oauth: Any = None)
     config = uvicorn.Config(_counting(app, tools), host=host, port=port, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=int(tools.config.timeout) + 5, log_config=uvicorn_log_config())
     server = _draining_server(config, tools)
+    serving_gc()
     _announce(f"axag serve: MCP endpoint http://{url_host}:{port}/mcp")
     try:
         async with anyio.create_task_group() as tg:
