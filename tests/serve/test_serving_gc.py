@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("mcp")
 
 from axag.batch.memory import SERVING_YOUNG
-from tests.serve.test_serve import ROOT, SITE, _env, _wait_port, add_token, http_client, stdio_client
-from tests.serve_backend import free_port, running_backend
+from tests.serve.test_logs import _serve
+from tests.serve.test_serve import SITE, add_token, http_client, stdio_client
+from tests.serve_backend import running_backend
 
 # `axag serve ARGS`, writing the collector's setting at exit to the file $AXAG_GC_REPORT
 BOOTSTRAP = """
@@ -38,6 +37,12 @@ def _args(state: Path, base_url: str) -> list[str]:
     return ["-c", BOOTSTRAP, "serve", str(SITE), "--base-url", base_url, "--allow-unbound", "--state", str(state)]
 
 
+async def _thirty_calls(client: Any) -> None:
+    for i in range(30):
+        res = await client.call_tool("site_search", {"q": f"room {i}"})
+        assert not res.is_error, res.structured_content
+
+
 def _assert_serving_setting(report: Path) -> None:
     got = json.loads(report.read_text(encoding="utf-8"))
     defaults = [700, 10, 10]  # Python's, which serve keeps for the older generations
@@ -52,9 +57,7 @@ def test_stdio_server_freezes_its_start_up_and_collects_young_objects_less_often
     with running_backend(SITE) as backend:
         async def go() -> None:
             async with stdio_client(_args(tmp_path / "s.sqlite", backend.url), "legacy") as client:
-                for i in range(30):
-                    res = await client.call_tool("site_search", {"q": f"room {i}"})
-                    assert not res.is_error, res.structured_content
+                await _thirty_calls(client)
 
         asyncio.run(go())
     _assert_serving_setting(report)
@@ -66,25 +69,14 @@ def test_http_server_freezes_its_start_up_and_collects_young_objects_less_often(
     monkeypatch.setenv("AXAG_GC_REPORT", str(report))
     state = tmp_path / "s.sqlite"
     token = add_token(state, "ops", "guest")
-    port = free_port()
+
+    def work(url: str) -> None:
+        async def go() -> None:
+            async with http_client(url, token, "legacy") as client:
+                await _thirty_calls(client)
+
+        asyncio.run(go())
+
     with running_backend(SITE) as backend:
-        proc = subprocess.Popen([sys.executable, *_args(state, backend.url), "--http", f"127.0.0.1:{port}"],
-                                env=_env(), cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            _wait_port(port, proc)
-
-            async def go() -> None:
-                async with http_client(f"http://127.0.0.1:{port}/mcp", token, "legacy") as client:
-                    for i in range(30):
-                        res = await client.call_tool("site_search", {"q": f"room {i}"})
-                        assert not res.is_error, res.structured_content
-
-            asyncio.run(go())
-            proc.send_signal(signal.SIGTERM)
-            _, err = proc.communicate(timeout=30)
-            assert proc.returncode == 0, err
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate(timeout=10)
+        _serve(_args(state, backend.url), work)  # stopped with SIGTERM, exit status 0
     _assert_serving_setting(report)
